@@ -1,0 +1,407 @@
+"""The ``memopilot`` command line: a thin shell that builds the library object from settings.
+
+Every command that reads or writes memories takes ``--user`` and ``--project``; ``--json``
+prints machine-readable output. A user mistake prints one ``error:`` line and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .domain import Memory
+from .engine import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
+from .errors import InvalidInputError, MemoPilotError
+from .results import ContextResult, SearchResult
+from .settings import Settings
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="memopilot",
+    help="MemoPilot: governed long-term memory for LLM assistants.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+T = TypeVar("T")
+
+UserOpt = Annotated[str, typer.Option("--user", help="user id")]
+ProjectOpt = Annotated[str, typer.Option("--project", help="project id ('' for user-wide only)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print machine-readable JSON")]
+
+
+class _State:
+    db: str | None = None
+
+
+@app.callback()
+def _main(
+    db: Annotated[str | None, typer.Option("--db", help="database URL (overrides MEMOPILOT_DATABASE_URL)")] = None,
+) -> None:
+    _State.db = db
+
+
+@contextmanager
+def _engine(*, allow_model_change: bool = False) -> Iterator[MemoPilot]:
+    settings = Settings.load(database_url=_State.db)
+    mp = MemoPilot.open(settings=settings, allow_model_change=allow_model_change)
+    try:
+        yield mp
+    finally:
+        mp.close()
+
+
+def _project(value: str) -> str | None:
+    return value or None
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def _parse_time(value: str | None, name: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInputError(f"{name} must be an ISO date or datetime such as 2027-01-15, got {value!r}") from None
+
+
+def _memory_table(memories: list[Memory], title: str) -> Table:
+    table = Table(title=title, show_lines=False)
+    for column in ("id", "type", "state", "project", "importance", "content"):
+        table.add_column(column, overflow="fold")
+    for m in memories:
+        table.add_row(m.id[:12], m.type.value, m.state.value, m.project_id or "(user-wide)",
+                      f"{m.importance:.2f}", m.content)  # fmt: skip
+    return table
+
+
+def _show_memory(memory: Memory, as_json: bool, verb: str) -> None:
+    if as_json:
+        _print_json(memory.to_dict())
+    else:
+        console.print(f"{verb} [bold]{memory.id}[/bold] ({memory.type.value}, {memory.state.value})")
+
+
+def run(fn: Callable[[], T]) -> T:
+    """Run a command body, turning MemoPilot errors into one clear line and exit code 1."""
+    try:
+        return fn()
+    except MemoPilotError as exc:
+        err_console.print(f"error: {exc}", markup=False, highlight=False)
+        raise typer.Exit(1) from None
+
+
+@app.command()
+def add(
+    text: Annotated[str, typer.Argument(help="the memory, stored verbatim")],
+    type: Annotated[str, typer.Option("--type", help="memory type (default: episode)")] = "episode",
+    tags: Annotated[str, typer.Option("--tags", help="comma-separated tags")] = "",
+    importance: Annotated[float | None, typer.Option("--importance", help="0..1")] = None,
+    pinned: Annotated[bool, typer.Option("--pin", help="pin it")] = False,
+    expires: Annotated[str | None, typer.Option("--expires", help="ISO date/time it expires")] = None,
+    occurred: Annotated[str | None, typer.Option("--occurred", help="ISO date/time it happened")] = None,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Store exactly one memory verbatim."""
+
+    def body() -> None:
+        with _engine() as mp:
+            memory = mp.add(
+                text, user_id=user, project_id=_project(project), type=type,
+                tags=[t for t in tags.split(",") if t.strip()], importance=importance,
+                state="pinned" if pinned else "active", expires_at=_parse_time(expires, "--expires"),
+                occurred_at=_parse_time(occurred, "--occurred"),
+            )  # fmt: skip
+            _show_memory(memory, as_json, "added")
+
+    run(body)
+
+
+@app.command()
+def search(
+    query: str,
+    k: Annotated[int, typer.Option("-k", "--limit", help="number of results")] = 10,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the best-scoring memories for a query."""
+
+    def body() -> None:
+        with _engine() as mp:
+            results = mp.search(query, user_id=user, project_id=_project(project), k=k)
+            if as_json:
+                _print_json({"results": [r.to_dict() for r in results]})
+            else:
+                console.print(_results_table(results))
+
+    run(body)
+
+
+def _results_table(results: list[SearchResult]) -> Table:
+    table = Table(title="search results")
+    for column in ("score", "sim", "id", "type", "state", "content"):
+        table.add_column(column, overflow="fold")
+    for r in results:
+        table.add_row(f"{r.score:.3f}", f"{r.similarity:.2f}", r.memory.id[:12], r.memory.type.value,
+                      r.memory.state.value, r.memory.content)  # fmt: skip
+    return table
+
+
+@app.command()
+def context(
+    question: str,
+    budget: Annotated[int | None, typer.Option("--budget", help="token budget for memories")] = None,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build the memory context for a question and show its trace."""
+
+    def body() -> None:
+        with _engine() as mp:
+            result = mp.build_context(question, user_id=user, project_id=_project(project), budget_tokens=budget)
+            if as_json:
+                _print_json(result.to_dict())
+            else:
+                _print_context(mp, result)
+
+    run(body)
+
+
+def _print_context(mp: MemoPilot, result: ContextResult) -> None:
+    trace = result.trace
+    console.print(result.text or "(no memories in context)", markup=False, highlight=False)
+    console.print()
+    table = Table(title=f"trace {trace.id}: {trace.used_tokens}/{trace.budget_tokens} tokens, "
+                  f"{trace.candidates_considered} candidates, {trace.latency_ms.get('total', 0):.1f} ms")  # fmt: skip
+    for column in ("in", "score", "tokens", "type", "memory", "reason"):
+        table.add_column(column, overflow="fold")
+    memories = mp.store.get_many(i.memory_id for i in trace.included + trace.skipped)
+    for item in trace.included + trace.skipped:
+        memory = memories.get(item.memory_id)
+        preview = memory.content[:60] if memory else item.memory_id
+        table.add_row("yes" if item.included else "no", f"{item.score:.3f}", str(item.tokens), item.type,
+                      preview, item.reason)  # fmt: skip
+    console.print(table)
+
+
+def _memory_command(action: str, verb: str) -> Callable[..., None]:
+    def command(
+        memory_id: str, user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, as_json: JsonOpt = False
+    ) -> None:
+        def body() -> None:
+            with _engine() as mp:
+                _show_memory(getattr(mp, action)(memory_id, user_id=user), as_json, verb)
+
+        run(body)
+
+    command.__doc__ = f"{verb.capitalize()} a memory by id."
+    return command
+
+
+app.command("pin")(_memory_command("pin", "pinned"))
+app.command("unpin")(_memory_command("unpin", "unpinned"))
+app.command("archive")(_memory_command("archive", "archived"))
+app.command("restore")(_memory_command("restore", "restored"))
+forget_doc = "Forget a memory: erase its content, tags and vector, keeping a content-free tombstone."
+app.command("forget", help=forget_doc)(_memory_command("forget", "forgot"))
+
+
+@app.command("list")
+def list_memories(
+    type: Annotated[str | None, typer.Option("--type", help="comma-separated types")] = None,
+    state: Annotated[str | None, typer.Option("--state", help="comma-separated states")] = None,
+    q: Annotated[str | None, typer.Option("--q", help="text filter")] = None,
+    limit: Annotated[int, typer.Option("--limit")] = 50,
+    offset: Annotated[int, typer.Option("--offset")] = 0,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """List memories of a project (and user-wide ones), newest first."""
+
+    def body() -> None:
+        with _engine() as mp:
+            page = mp.list(user_id=user, project_id=_project(project), q=q, limit=limit, offset=offset,
+                           types=type.split(",") if type else None, states=state.split(",") if state else None)  # fmt: skip
+            if as_json:
+                _print_json(page.to_dict())
+            else:
+                console.print(_memory_table(page.items, f"{page.total} memories"))
+
+    run(body)
+
+
+@app.command()
+def history(memory_id: str, user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT,
+            as_json: JsonOpt = False) -> None:  # fmt: skip
+    """Show the timeline events of one memory, oldest first."""
+
+    def body() -> None:
+        with _engine() as mp:
+            events = mp.history(memory_id, user_id=user)
+            _print_events([e.to_dict() for e in events], as_json, f"history of {memory_id}")
+
+    run(body)
+
+
+@app.command()
+def timeline(
+    kind: Annotated[str | None, typer.Option("--kind", help="comma-separated event kinds")] = None,
+    limit: Annotated[int, typer.Option("--limit")] = 50,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show recent timeline events, newest first."""
+
+    def body() -> None:
+        with _engine() as mp:
+            events = mp.timeline(user_id=user, project_id=_project(project), limit=limit,
+                                 kinds=kind.split(",") if kind else None)  # fmt: skip
+            _print_events([e.to_dict() for e in events], as_json, "timeline")
+
+    run(body)
+
+
+def _print_events(events: list[dict[str, Any]], as_json: bool, title: str) -> None:
+    if as_json:
+        _print_json({"events": events})
+        return
+    table = Table(title=title)
+    for column in ("at", "kind", "memory", "actor", "reason"):
+        table.add_column(column, overflow="fold")
+    for e in events:
+        table.add_row(e["at"][:19], e["kind"], (e["memory_id"] or "")[:12], e["actor"], e["reason"])
+    console.print(table)
+
+
+@app.command()
+def reflect(user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, as_json: JsonOpt = False) -> None:
+    """Consolidate: merge near-duplicates, promote well-used memories, keep type summaries."""
+
+    def body() -> None:
+        with _engine() as mp:
+            report = mp.reflect(user_id=user, project_id=_project(project))
+            if as_json:
+                _print_json(report.to_dict())
+            else:
+                console.print(
+                    f"merged {len(report.merged)} group(s), promoted {len(report.promoted)}, summaries: "
+                    f"{len(report.summaries_created)} created, {len(report.summaries_refreshed)} refreshed, "
+                    f"{len(report.summaries_retired)} retired"
+                )
+
+    run(body)
+
+
+@app.command("forget-sweep")
+def forget_sweep(
+    user: Annotated[str | None, typer.Option("--user", help="one user (default: everyone)")] = None,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Expire and archive what is due now (SPEC section 6). Never deletes."""
+
+    def body() -> None:
+        with _engine() as mp:
+            report = mp.run_forgetting(user_id=user)
+            if as_json:
+                _print_json(report.to_dict())
+            else:
+                console.print(f"expired {len(report.expired)}, archived {len(report.archived)}")
+
+    run(body)
+
+
+@app.command("export")
+def export_cmd(
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="file (default: stdout)")] = None,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+) -> None:
+    """Export all of a user's memories and events as JSON."""
+
+    def body() -> None:
+        with _engine() as mp:
+            document = mp.export(user)
+        text = json.dumps(document, indent=2, ensure_ascii=False)
+        if output is None:
+            sys.stdout.write(text + "\n")
+        else:
+            output.write_text(text, encoding="utf-8")
+            err_console.print(f"exported {len(document['memories'])} memories to {output}")
+
+    run(body)
+
+
+@app.command("import")
+def import_cmd(
+    file: Annotated[Path, typer.Argument(help="a file written by memopilot export")],
+    user: Annotated[str | None, typer.Option("--user", help="import into this user (default: the file's)")] = None,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import memories from an export file."""
+
+    def body() -> None:
+        try:
+            document = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InvalidInputError(f"cannot read {file}: {exc}") from None
+        with _engine() as mp:
+            report = mp.import_(document, user_id=user)
+        if as_json:
+            _print_json(report.to_dict())
+        else:
+            console.print(f"imported {report.imported}, skipped {report.skipped} already present")
+
+    run(body)
+
+
+@app.command()
+def reembed(as_json: JsonOpt = False) -> None:
+    """Re-embed every memory with the configured embedder (after changing MEMOPILOT_EMBEDDER)."""
+
+    def body() -> None:
+        with _engine(allow_model_change=True) as mp:
+            count = mp.reembed()
+            model = mp.embedder.model_id
+        if as_json:
+            _print_json({"reembedded": count, "model": model})
+        else:
+            console.print(f"re-embedded {count} memories with {model}")
+
+    run(body)
+
+
+@app.command()
+def demo(
+    keep: Annotated[bool, typer.Option("--keep", help="keep the demo database and print its path")] = False,
+) -> None:
+    """A two-minute tour on a scratch database: add, context with trace, pin, supersede, expire, reflect."""
+    from .demo import run_demo
+
+    run(lambda: run_demo(console, keep=keep, db=_State.db))
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,131 @@
+"""One declared table of settings, read from the environment (``MEMOPILOT_*``) or ``.env``.
+
+Settings are read when :meth:`Settings.load` is called, never at import time, and
+are frozen: derive a variant with ``settings.model_copy(update={...})``.
+SPEC.md's numbers are the defaults; every weight and threshold can be overridden as
+``MEMOPILOT_<NAME>`` (e.g. ``MEMOPILOT_WEIGHT_SEMANTIC=0.5``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import AliasChoices, Field, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .errors import ConfigError
+
+__all__ = ["Settings", "default_database_url"]
+
+
+
+def _weight(default: float) -> Any:
+    return Field(default=default, ge=0.0, le=10.0)
+
+
+def default_database_url() -> str:
+    """SQLite file in the user's data directory (e.g. ~/.local/share/memopilot/memopilot.db)."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('memopilot')) / 'memopilot.db'}"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="MEMOPILOT_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
+    )
+
+    # --- storage -------------------------------------------------------------------------
+    database_url: str | None = Field(
+        default=None, description="sqlite:///path or postgresql://...; default: user data dir"
+    )
+
+    # --- models --------------------------------------------------------------------------
+    embedder: str = Field(
+        default="static",
+        description="static (bundled, default) | onnx-minilm | openai:<model> | sentence-transformers:<name>",
+    )
+    embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible embeddings API")
+    embedding_api_key: str | None = Field(default=None)
+    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible chat-completions API")
+    llm_model: str = Field(default="qwen-plus")
+    llm_api_key: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("MEMOPILOT_LLM_API_KEY", "DASHSCOPE_API_KEY", "OPENAI_API_KEY"),
+    )
+
+    # --- scoring (SPEC section 2) --------------------------------------------------------
+    weight_semantic: float = _weight(0.40)
+    weight_importance: float = _weight(0.20)
+    weight_recency: float = _weight(0.15)
+    weight_confidence: float = _weight(0.10)
+    weight_usage: float = _weight(0.10)
+    weight_project_match: float = _weight(0.15)
+    weight_critical_bonus: float = _weight(0.20)
+    penalty_outdated: float = _weight(0.30)
+    penalty_privacy: float = _weight(0.25)
+    penalty_superseded: float = _weight(0.50)
+    recency_half_life_days: float = Field(default=14.0, gt=0)
+
+    # --- retrieval (SPEC section 3) ------------------------------------------------------
+    keyword_blend: float = Field(default=0.5, ge=0.0, le=1.0, description="weight of keyword overlap")
+    candidate_limit: int = Field(default=200, ge=1, description="dense and keyword candidates per query")
+
+    # --- context (SPEC section 4) --------------------------------------------------------
+    context_budget: int = Field(default=2500, ge=1, description="tokens for memories in a context")
+    context_max_items: int = Field(default=30, ge=1, description="top-k memories beyond critical/pinned")
+    context_min_similarity: float = Field(
+        default=0.2, ge=0.0, le=1.0, description="relevance floor for non-critical, non-pinned memories"
+    )
+
+    # --- forgetting (SPEC section 6) -----------------------------------------------------
+    archive_after_days: float = Field(default=30.0, gt=0)
+    archive_importance_below: float = Field(default=0.35, ge=0.0, le=1.0)
+
+    # --- consolidation (SPEC section 8) --------------------------------------------------
+    reflect_merge_ratio: float = Field(default=0.82, ge=0.0, le=1.0)
+    reflect_promote_usage: int = Field(default=2, ge=1)
+    reflect_promote_boost: float = Field(default=0.1, ge=0.0, le=1.0)
+    reflect_merge_boost: float = Field(default=0.05, ge=0.0, le=1.0)
+    reflect_summary_min: int = Field(default=3, ge=2)
+
+    # --- write path ----------------------------------------------------------------------
+    dedup_ratio: float = Field(default=0.86, ge=0.0, le=1.0)
+
+    # --- limits --------------------------------------------------------------------------
+    max_content_chars: int = Field(default=8000, ge=1)
+    max_tags: int = Field(default=32, ge=0)
+    max_tag_chars: int = Field(default=64, ge=1)
+
+    @model_validator(mode="after")
+    def _check_consistency(self) -> Settings:
+        if self.database_url is not None and not self.database_url.strip():
+            raise ValueError("database_url must not be empty")
+        return self
+
+    @classmethod
+    def load(cls, **overrides: Any) -> Settings:
+        """Read the environment (and .env) now; overrides win. Raises ConfigError with the reason."""
+        try:
+            return cls(**{k: v for k, v in overrides.items() if v is not None})
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"MEMOPILOT_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise ConfigError(f"invalid settings: {problems}") from None
+
+    @property
+    def resolved_database_url(self) -> str:
+        return self.database_url or default_database_url()
+
+    @property
+    def llm_configured(self) -> bool:
+        """No LLM base URL and no key means no LLM (SPEC Contracts)."""
+        return bool(self.llm_base_url or self.llm_api_key)

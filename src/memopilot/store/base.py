@@ -1,0 +1,159 @@
+"""The ``Store`` port: what the engine needs from a storage backend.
+
+A store persists memories (with their vectors), timeline events and traces, and
+answers the engine's structured queries. Every write goes through :meth:`Store.commit`
+with a :class:`ChangeSet`, which the backend applies in one transaction: a memory
+change and its timeline event are stored together or not at all.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..domain import Memory, MemoryState, MemoryType, TimelineEvent
+
+__all__ = ["ChangeSet", "MemoryQuery", "Store", "UserVectors"]
+
+
+@dataclass(slots=True)
+class ChangeSet:
+    """Everything one engine operation writes, applied atomically."""
+
+    memories: list[Memory] = field(default_factory=list)
+    # memory id -> new vector (unit float32), or None to erase the stored vector
+    vectors: dict[str, np.ndarray | None] = field(default_factory=dict)
+    events: list[TimelineEvent] = field(default_factory=list)
+    traces: list[dict[str, Any]] = field(default_factory=list)
+    # ids of memories whose stored events must lose all content (Forget)
+    scrub_events_of: list[str] = field(default_factory=list)
+    # store metadata written in the same transaction (e.g. the embedding model after reembed)
+    meta: dict[str, str] = field(default_factory=dict)
+
+    def add(self, memory: Memory, event: TimelineEvent | None = None) -> None:
+        self.memories.append(memory)
+        if event is not None:
+            self.events.append(event)
+
+    def __bool__(self) -> bool:
+        return bool(self.memories or self.vectors or self.events or self.traces or self.scrub_events_of or self.meta)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryQuery:
+    """Filters for listing memories (the memory list, export, reflection)."""
+
+    user_id: str
+    project_id: str | None = None  # with include_user_wide: the project's and user-wide ones
+    include_user_wide: bool = True
+    all_projects: bool = False
+    types: frozenset[MemoryType] | None = None
+    states: frozenset[MemoryState] | None = None
+    text: str | None = None  # case-insensitive substring of content or tags
+    limit: int | None = None
+    offset: int = 0
+
+
+@dataclass(slots=True)
+class UserVectors:
+    """A user's context-state vectors as loaded from the store."""
+
+    ids: list[str]
+    project_ids: list[str | None]
+    matrix: np.ndarray  # (n, dim) float32
+    priority_ids: list[str] = field(default_factory=list)  # critical or pinned
+
+
+class Store(ABC):
+    """A storage backend. Implementations: :class:`~memopilot.store.sqlite.SQLiteStore`."""
+
+    url: str
+
+    # --- lifecycle & metadata ----------------------------------------------------------
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    def change_token(self) -> Any:
+        """A value that changes whenever another connection or process commits."""
+
+    # --- writes --------------------------------------------------------------------------
+    @abstractmethod
+    def commit(self, changes: ChangeSet) -> None:
+        """Apply ``changes`` in one transaction."""
+
+    @abstractmethod
+    def record_usage(self, memory_ids: Sequence[str], used_at: datetime) -> None:
+        """Count one use of each memory (inclusion in a context returned to a caller)."""
+
+    @abstractmethod
+    def purge_residue(self) -> None:
+        """Make erased content unrecoverable from the backend's files (after Forget)."""
+
+    # --- reads ---------------------------------------------------------------------------
+    @abstractmethod
+    def get(self, memory_id: str) -> Memory | None: ...
+
+    @abstractmethod
+    def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]: ...
+
+    @abstractmethod
+    def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
+        """Matching memories, newest first, and the total count before paging."""
+
+    @abstractmethod
+    def load_vectors(self, user_id: str) -> UserVectors:
+        """Vectors of the user's active and pinned memories."""
+
+    @abstractmethod
+    def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+    @abstractmethod
+    def keyword_search(
+        self, user_id: str, project_id: str | None, terms: Sequence[str], limit: int
+    ) -> list[tuple[str, float]]:
+        """(memory id, relevance) of active/pinned memories matching any term, best first."""
+
+    @abstractmethod
+    def due_for_expiry(self, now: datetime, user_id: str | None = None) -> list[Memory]: ...
+
+    @abstractmethod
+    def due_for_archive(
+        self, created_before: datetime, importance_below: float, user_id: str | None = None
+    ) -> list[Memory]: ...
+
+    @abstractmethod
+    def events(self, memory_id: str) -> list[TimelineEvent]: ...
+
+    @abstractmethod
+    def timeline(
+        self,
+        user_id: str,
+        project_id: str | None = None,
+        kinds: Sequence[str] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[TimelineEvent]: ...
+
+    @abstractmethod
+    def get_trace(self, trace_id: str) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def list_traces(self, user_id: str, limit: int = 20) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def user_ids(self) -> list[str]: ...
+
+    @abstractmethod
+    def count_vectors_by_model(self) -> dict[str, int]: ...

@@ -1,0 +1,437 @@
+"""The embedded default store: one SQLite file in WAL mode.
+
+- Versioned migrations (``sqlite_schema.py``); a file from a newer MemoPilot or a file
+  that is not a MemoPilot database is refused with a clear error and left untouched.
+- Vectors are float32 BLOBs next to their row, tagged with the model that made them.
+- Keyword search uses the FTS5 index of active and pinned memories.
+- ``secure_delete`` is on, so pages freed by Forget are zeroed, and
+  :meth:`purge_residue` merges the FTS index and truncates the WAL afterwards: erased
+  content leaves no bytes behind in the database files.
+
+One connection is shared by the process under a lock (SQLite serialises writers
+anyway); other processes may open the same file, and :meth:`change_token` lets the
+engine notice their commits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
+from ..errors import CorruptStoreError, InvalidInputError, SchemaTooNewError, StoreError
+from .base import ChangeSet, MemoryQuery, Store, UserVectors
+from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+
+__all__ = ["SQLiteStore", "sqlite_path_from_url"]
+
+_CONTEXT_STATES = ("active", "pinned")
+_MEMORY_COLUMNS = (
+    "id", "user_id", "project_id", "type", "state", "content", "tags", "importance", "confidence",
+    "usage_count", "last_used_at", "privacy", "created_at", "updated_at", "expires_at", "occurred_at",
+    "valid_from", "valid_to", "supersedes", "superseded_by", "session_id", "message_id", "source_ids",
+    "promoted_at",
+)  # fmt: skip
+_DATETIME_COLUMNS = frozenset(
+    {"last_used_at", "created_at", "updated_at", "expires_at", "occurred_at", "valid_from", "valid_to",
+     "promoted_at"}
+)  # fmt: skip
+_SELECT_MEMORY = f"SELECT {', '.join(_MEMORY_COLUMNS)} FROM memories"
+_UPSERT_MEMORY = (
+    f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(_MEMORY_COLUMNS))}) "
+    "ON CONFLICT(id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _MEMORY_COLUMNS if c != "id")
+)
+
+
+def sqlite_path_from_url(url: str) -> str:
+    """``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or a bare path -> a filesystem path."""
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+    elif url.startswith("sqlite://"):
+        raise InvalidInputError(f"bad SQLite URL {url!r}: use sqlite:///path/to/file.db")
+    else:
+        path = url
+    if not path:
+        raise InvalidInputError("SQLite URL has no file path")
+    return path
+
+
+def to_text(value: datetime | None) -> str | None:
+    """Datetimes are stored as fixed-width UTC ISO strings so that text order is time order."""
+    return None if value is None else value.isoformat(timespec="microseconds")
+
+
+def from_text(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+class SQLiteStore(Store):
+    def __init__(self, url: str) -> None:
+        self.url = url
+        path = sqlite_path_from_url(url)
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            path = str(Path(path).expanduser())
+        self.path = path
+        self._lock = threading.RLock()
+        try:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
+            self._configure()
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            raise CorruptStoreError(f"{path} is not a usable MemoPilot database ({exc})") from None
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def _configure(self) -> None:
+        c = self._conn
+        c.execute("PRAGMA journal_mode = WAL")
+        c.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; WAL keeps it consistent
+        c.execute("PRAGMA secure_delete = ON")
+        c.execute("PRAGMA foreign_keys = ON")
+        c.execute("PRAGMA busy_timeout = 30000")
+
+    def _migrate(self) -> None:
+        tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:
+            raise CorruptStoreError(
+                f"{self.path} is a SQLite database but not a MemoPilot one (tables: {', '.join(sorted(tables))})"
+            )
+        version = 0
+        if "meta" in tables:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            version = int(row[0]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise SchemaTooNewError(
+                f"{self.path} has schema version {version}, newer than this MemoPilot knows "
+                f"({SCHEMA_VERSION}); upgrade memopilot to open it"
+            )
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            with self._transaction() as c:
+                for statement in _split_sql(MIGRATIONS[target - 1]):
+                    c.execute(statement)
+                c.execute(
+                    "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (str(target),),
+                )
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._lock:
+            cursor = self._conn.cursor()
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+            except BaseException:
+                cursor.execute("ROLLBACK")
+                raise
+            else:
+                cursor.execute("COMMIT")
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise _wrap(exc) from None
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._transaction() as c:
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def change_token(self) -> Any:
+        return self._query("PRAGMA data_version")[0][0]
+
+    # --- writes ----------------------------------------------------------------------------
+    def commit(self, changes: ChangeSet) -> None:
+        if not changes:
+            return
+        model = changes.meta.get("embedding_model") or self.get_meta("embedding_model")
+        try:
+            with self._transaction() as c:
+                c.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    list(changes.meta.items()),
+                )
+                if changes.memories:
+                    c.executemany(_UPSERT_MEMORY, [_memory_row(m) for m in changes.memories])
+                for memory_id, vector in changes.vectors.items():
+                    blob = None if vector is None else np.asarray(vector, dtype="<f4").tobytes()
+                    c.execute(
+                        "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?",
+                        (blob, None if vector is None else model, memory_id),
+                    )
+                if changes.scrub_events_of:
+                    c.executemany(
+                        "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = ?",
+                        [(i,) for i in changes.scrub_events_of],
+                    )
+                if changes.events:
+                    c.executemany(
+                        "INSERT INTO events (id, user_id, project_id, memory_id, kind, actor, reason, details, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [_event_row(e) for e in changes.events],
+                    )
+                for trace in changes.traces:
+                    c.execute(
+                        "INSERT INTO traces (id, user_id, project_id, created_at, payload) VALUES (?, ?, ?, ?, ?)",
+                        (trace["id"], trace["user_id"], trace.get("project_id"), trace["created_at"],
+                         json.dumps(trace)),
+                    )  # fmt: skip
+        except sqlite3.DatabaseError as exc:
+            raise _wrap(exc) from None
+
+    def record_usage(self, memory_ids: Sequence[str], used_at: datetime) -> None:
+        if not memory_ids:
+            return
+        with self._transaction() as c:
+            c.executemany(
+                "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?",
+                [(to_text(used_at), i) for i in memory_ids],
+            )
+
+    def purge_residue(self) -> None:
+        with self._lock:
+            self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # --- reads -----------------------------------------------------------------------------
+    def get(self, memory_id: str) -> Memory | None:
+        rows = self._query(f"{_SELECT_MEMORY} WHERE id = ?", (memory_id,))
+        return _memory_from_row(rows[0]) if rows else None
+
+    def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]:
+        ids = list(dict.fromkeys(memory_ids))
+        found: dict[str, Memory] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self._query(f"{_SELECT_MEMORY} WHERE id IN ({marks})", chunk):
+                memory = _memory_from_row(row)
+                found[memory.id] = memory
+        return found
+
+    def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
+        where, params = _where(query)
+        total = self._query(f"SELECT COUNT(*) FROM memories WHERE {where}", params)[0][0]
+        sql = f"{_SELECT_MEMORY} WHERE {where} ORDER BY created_at DESC, rowid DESC"
+        page: list[Any] = list(params)
+        if query.limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            page += [query.limit, query.offset]
+        return [_memory_from_row(r) for r in self._query(sql, page)], total
+
+    def load_vectors(self, user_id: str) -> UserVectors:
+        rows = self._query(
+            "SELECT id, project_id, embedding, type = 'critical' OR state = 'pinned' FROM memories "
+            "WHERE user_id = ? AND state IN ('active', 'pinned') AND embedding IS NOT NULL",
+            (user_id,),
+        )
+        if not rows:
+            return UserVectors([], [], np.zeros((0, 0), dtype=np.float32))
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4").reshape(len(rows), -1)
+        priority = [r[0] for r in rows if r[3]]
+        return UserVectors([r[0] for r in rows], [r[1] for r in rows], matrix.copy(), priority)
+
+    def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        ids = list(memory_ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for memory_id, blob in self._query(
+                f"SELECT id, embedding FROM memories WHERE id IN ({marks}) AND embedding IS NOT NULL", chunk
+            ):
+                out[memory_id] = np.frombuffer(blob, dtype="<f4").copy()
+        return out
+
+    def keyword_search(
+        self, user_id: str, project_id: str | None, terms: Sequence[str], limit: int
+    ) -> list[tuple[str, float]]:
+        if not terms:
+            return []
+        quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match = f'user_id : "{user_id.replace(chr(34), chr(34) * 2)}" AND {{content tags}} : ({quoted})'
+        project_filter = "m.project_id IS NULL" + (" OR m.project_id = ?" if project_id is not None else "")
+        params: list[Any] = [match, user_id] + ([project_id] if project_id is not None else []) + [limit]
+        rows = self._query(
+            "SELECT m.id, bm25(memories_fts) AS rank FROM memories_fts "
+            "JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND m.user_id = ? AND ({project_filter}) "
+            "ORDER BY rank LIMIT ?",
+            params,
+        )
+        return [(r[0], -float(r[1])) for r in rows]  # bm25() is lower-is-better
+
+    def due_for_expiry(self, now: datetime, user_id: str | None = None) -> list[Memory]:
+        sql = f"{_SELECT_MEMORY} WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= ?"
+        params: list[Any] = [to_text(now)]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        return [_memory_from_row(r) for r in self._query(sql + " ORDER BY expires_at, id", params)]
+
+    def due_for_archive(
+        self, created_before: datetime, importance_below: float, user_id: str | None = None
+    ) -> list[Memory]:
+        sql = (
+            f"{_SELECT_MEMORY} WHERE state = 'active' AND usage_count = 0 AND created_at <= ? "
+            "AND importance < ? AND type NOT IN ('critical', 'episode')"
+        )
+        params: list[Any] = [to_text(created_before), importance_below]
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params.append(user_id)
+        return [_memory_from_row(r) for r in self._query(sql + " ORDER BY created_at, id", params)]
+
+    def events(self, memory_id: str) -> list[TimelineEvent]:
+        rows = self._query(f"{_SELECT_EVENT} WHERE memory_id = ? ORDER BY at, seq", (memory_id,))
+        return [_event_from_row(r) for r in rows]
+
+    def timeline(
+        self,
+        user_id: str,
+        project_id: str | None = None,
+        kinds: Sequence[str] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[TimelineEvent]:
+        sql = f"{_SELECT_EVENT} WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if project_id is not None:
+            sql += " AND (project_id = ? OR project_id IS NULL)"
+            params.append(project_id)
+        if kinds:
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            params.extend(kinds)
+        sql += " ORDER BY at DESC, seq DESC LIMIT ? OFFSET ?"
+        params += [limit, offset]
+        return [_event_from_row(r) for r in self._query(sql, params)]
+
+    def get_trace(self, trace_id: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT payload FROM traces WHERE id = ?", (trace_id,))
+        return json.loads(rows[0][0]) if rows else None
+
+    def list_traces(self, user_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        rows = self._query(
+            "SELECT payload FROM traces WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            (user_id, limit),
+        )
+        return [json.loads(r[0]) for r in rows]
+
+    def user_ids(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
+
+    def count_vectors_by_model(self) -> dict[str, int]:
+        rows = self._query(
+            "SELECT embedding_model, COUNT(*) FROM memories WHERE embedding IS NOT NULL GROUP BY embedding_model"
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+
+# --- row mapping -----------------------------------------------------------------------------
+_SELECT_EVENT = "SELECT id, user_id, project_id, memory_id, kind, actor, reason, details, at FROM events"
+
+
+def _memory_row(m: Memory) -> tuple[Any, ...]:
+    values: list[Any] = []
+    for column in _MEMORY_COLUMNS:
+        value = getattr(m, column)
+        if column in _DATETIME_COLUMNS:
+            value = to_text(value)
+        elif column in ("tags", "source_ids"):
+            value = json.dumps(value)
+        elif hasattr(value, "value"):
+            value = value.value
+        values.append(value)
+    return tuple(values)
+
+
+def _memory_from_row(row: Sequence[Any]) -> Memory:
+    data = dict(zip(_MEMORY_COLUMNS, row, strict=True))
+    for column in _DATETIME_COLUMNS:
+        data[column] = from_text(data[column])
+    data["tags"] = json.loads(data["tags"])
+    data["source_ids"] = json.loads(data["source_ids"])
+    data["type"] = MemoryType(data["type"])
+    data["state"] = MemoryState(data["state"])
+    data["privacy"] = Privacy(data["privacy"])
+    return Memory(**data)
+
+
+def _event_row(e: TimelineEvent) -> tuple[Any, ...]:
+    return (e.id, e.user_id, e.project_id, e.memory_id, e.kind.value, e.actor, e.reason,
+            json.dumps(e.details), to_text(e.at))  # fmt: skip
+
+
+def _event_from_row(row: Sequence[Any]) -> TimelineEvent:
+    id_, user_id, project_id, memory_id, kind, actor, reason, details, at = row
+    return TimelineEvent(
+        id=id_, user_id=user_id, project_id=project_id, memory_id=memory_id, kind=EventKind(kind),
+        actor=actor, reason=reason, details=json.loads(details), at=from_text(at),  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def _where(query: MemoryQuery) -> tuple[str, list[Any]]:
+    clauses = ["user_id = ?"]
+    params: list[Any] = [query.user_id]
+    if not query.all_projects:
+        if query.project_id is None:
+            clauses.append("project_id IS NULL")
+        elif query.include_user_wide:
+            clauses.append("(project_id = ? OR project_id IS NULL)")
+            params.append(query.project_id)
+        else:
+            clauses.append("project_id = ?")
+            params.append(query.project_id)
+    for column, values in (("type", query.types), ("state", query.states)):
+        if values:
+            clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+            params.extend(sorted(v.value for v in values))
+    if query.text:
+        escaped = query.text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        clauses.append("(lower(content) LIKE ? ESCAPE '\\' OR lower(tags) LIKE ? ESCAPE '\\')")
+        params += [f"%{escaped}%"] * 2
+    return " AND ".join(clauses), params
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (trigger bodies contain ';', so use sqlite3's own test)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        statements.append(current.strip())
+    return statements
+
+
+def _wrap(exc: sqlite3.DatabaseError) -> StoreError:
+    message = str(exc)
+    if "malformed" in message or "not a database" in message:
+        return CorruptStoreError(f"the database file is damaged: {message}")
+    return StoreError(f"database error: {message}")

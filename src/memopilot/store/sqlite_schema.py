@@ -1,0 +1,101 @@
+"""Versioned schema migrations of the SQLite store.
+
+Each entry of :data:`MIGRATIONS` moves the schema from version ``i`` to ``i + 1``; the
+current version lives in ``meta.schema_version``. Never edit a released migration:
+append a new one.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+
+_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE memories (
+    id              TEXT PRIMARY KEY,
+    user_id         TEXT NOT NULL,
+    project_id      TEXT,
+    type            TEXT NOT NULL,
+    state           TEXT NOT NULL,
+    content         TEXT NOT NULL,
+    tags            TEXT NOT NULL DEFAULT '[]',
+    importance      REAL NOT NULL,
+    confidence      REAL NOT NULL,
+    usage_count     INTEGER NOT NULL DEFAULT 0,
+    last_used_at    TEXT,
+    privacy         TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    expires_at      TEXT,
+    occurred_at     TEXT,
+    valid_from      TEXT,
+    valid_to        TEXT,
+    supersedes      TEXT,
+    superseded_by   TEXT,
+    session_id      TEXT,
+    message_id      TEXT,
+    source_ids      TEXT NOT NULL DEFAULT '[]',
+    promoted_at     TEXT,
+    embedding       BLOB,          -- float32 little-endian, unit length
+    embedding_model TEXT
+);
+CREATE INDEX memories_user_state ON memories (user_id, state, project_id);
+CREATE INDEX memories_user_created ON memories (user_id, created_at);
+CREATE INDEX memories_expiry ON memories (state, expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX memories_archive ON memories (state, usage_count, created_at);
+
+-- Keyword index of memories that may reach a context (active, pinned). External
+-- content: the text lives once, in memories; triggers keep the index in step.
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    user_id, content, tags, content='memories', content_rowid='rowid',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.state IN ('active', 'pinned') BEGIN
+    INSERT INTO memories_fts (rowid, user_id, content, tags)
+    VALUES (new.rowid, new.user_id, new.content, new.tags);
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+WHEN old.state IN ('active', 'pinned') BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, user_id, content, tags)
+    VALUES ('delete', old.rowid, old.user_id, old.content, old.tags);
+END;
+CREATE TRIGGER memories_fts_update_old AFTER UPDATE OF state, content, tags, user_id ON memories
+WHEN old.state IN ('active', 'pinned') BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, user_id, content, tags)
+    VALUES ('delete', old.rowid, old.user_id, old.content, old.tags);
+END;
+CREATE TRIGGER memories_fts_update_new AFTER UPDATE OF state, content, tags, user_id ON memories
+WHEN new.state IN ('active', 'pinned') BEGIN
+    INSERT INTO memories_fts (rowid, user_id, content, tags)
+    VALUES (new.rowid, new.user_id, new.content, new.tags);
+END;
+
+CREATE TABLE events (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,  -- ties on `at` keep insertion order
+    id          TEXT NOT NULL UNIQUE,
+    user_id     TEXT NOT NULL,
+    project_id  TEXT,
+    memory_id   TEXT,
+    kind        TEXT NOT NULL,
+    actor       TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    details     TEXT NOT NULL DEFAULT '{}',
+    at          TEXT NOT NULL
+);
+CREATE INDEX events_memory ON events (memory_id, at);
+CREATE INDEX events_user ON events (user_id, at);
+
+CREATE TABLE traces (
+    id          TEXT PRIMARY KEY,
+    user_id     TEXT NOT NULL,
+    project_id  TEXT,
+    created_at  TEXT NOT NULL,
+    payload     TEXT NOT NULL
+);
+CREATE INDEX traces_user ON traces (user_id, created_at);
+"""
+
+MIGRATIONS: list[str] = [_V1]
+SCHEMA_VERSION = len(MIGRATIONS)

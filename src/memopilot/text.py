@@ -1,0 +1,46 @@
+"""Word-level text helpers shared by retrieval and consolidation: terms, stems, stopwords."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import snowballstemmer
+
+__all__ = ["content_terms", "query_words", "stem"]
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# Function words that carry no topic; kept short on purpose so that topic words such as
+# "never", "always" or "before" still count.
+STOPWORDS = frozenset(
+    """a about above after again all am an and any are as at be because been being both but by can
+    could did do does doing down during each few for from further had has have having he her here hers
+    herself him himself his how i i'm if in into is it it's its itself just let's me more most my myself
+    no nor not of off on once only or other our ours ourselves out over own same she should so some such
+    than that that's the their theirs them themselves then there these they this those through to too
+    under until up very was we were what what's when where which while who whom why will with would you
+    your yours yourself yourselves please tell know remember""".split()
+)
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=65_536)
+def stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def query_words(text: str) -> list[str]:
+    """Distinct lower-case topic words of ``text`` in order (no stopwords, no stemming)."""
+    seen: dict[str, None] = {}
+    for match in _WORD.finditer(text.lower()):
+        word = match.group().replace("’", "'")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if word and word not in STOPWORDS:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def content_terms(text: str) -> frozenset[str]:
+    """The stemmed topic words of ``text``, for overlap measures."""
+    return frozenset(stem(w) for w in query_words(text))

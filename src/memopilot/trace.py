@@ -1,0 +1,74 @@
+"""SPEC section 7: the explanation of one context: what was included or skipped, and why.
+
+A trace holds ids, scores, reasons and token counts, never memory content: the text
+is looked up live when a trace is shown, so Forget leaves nothing behind in stored
+traces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .domain import new_id
+
+__all__ = ["Trace", "TraceItem"]
+
+
+@dataclass(slots=True)
+class TraceItem:
+    memory_id: str
+    type: str
+    state: str
+    project_id: str | None
+    included: bool
+    reason: str
+    score: float
+    components: dict[str, float]
+    contributions: dict[str, float]
+    dense: float
+    keyword: float
+    tokens: int
+    sources: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Trace:
+    user_id: str
+    project_id: str | None
+    query: str
+    created_at: datetime
+    budget_tokens: int
+    used_tokens: int = 0
+    candidates_considered: int = 0
+    included: list[TraceItem] = field(default_factory=list)
+    skipped: list[TraceItem] = field(default_factory=list)
+    latency_ms: dict[str, float] = field(default_factory=dict)
+    maintenance: dict[str, int] = field(default_factory=dict)  # what the forgetting sweep changed
+    id: str = field(default_factory=new_id)
+
+    @property
+    def candidate_tokens(self) -> int:
+        """Tokens all candidates would have cost: what the budget saved is the difference."""
+        return sum(i.tokens for i in self.included) + sum(i.tokens for i in self.skipped)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "user_id": self.user_id,
+            "project_id": self.project_id,
+            "query": self.query,
+            "created_at": self.created_at.isoformat(),
+            "budget_tokens": self.budget_tokens,
+            "used_tokens": self.used_tokens,
+            "candidate_tokens": self.candidate_tokens,
+            "candidates_considered": self.candidates_considered,
+            "included": [i.to_dict() for i in self.included],
+            "skipped": [i.to_dict() for i in self.skipped],
+            "latency_ms": self.latency_ms,
+            "maintenance": self.maintenance,
+        }

@@ -1,0 +1,89 @@
+"""Checks of caller input, shared by the engine and every interface.
+
+Each function returns the cleaned value or raises :class:`InvalidInputError` whose
+message names the field, what was given and what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import TypeVar
+
+from .domain import MemoryState, MemoryType, Privacy
+from .errors import ContentTooLongError, InvalidInputError
+from .settings import Settings
+
+__all__ = ["clean_content", "clean_tags", "clean_unit", "parse_enum", "parse_privacy", "parse_state", "parse_type"]
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def parse_enum(enum: type[E], value: str | E, field: str) -> E:
+    if isinstance(value, enum):
+        return value
+    try:
+        return enum(str(value).strip().lower())
+    except ValueError:
+        allowed = ", ".join(e.value for e in enum)
+        raise InvalidInputError(f"unknown {field} {value!r}; expected one of: {allowed}") from None
+
+
+def parse_type(value: str | MemoryType) -> MemoryType:
+    return parse_enum(MemoryType, value, "memory type")
+
+
+def parse_state(value: str | MemoryState) -> MemoryState:
+    return parse_enum(MemoryState, value, "state")
+
+
+def parse_privacy(value: str | Privacy) -> Privacy:
+    return parse_enum(Privacy, value, "privacy")
+
+
+def clean_unit(value: float, field: str) -> float:
+    """A number in [0, 1] (importance, confidence)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{field} must be a number between 0 and 1, got {value!r}") from None
+    if not 0.0 <= number <= 1.0 or number != number:  # NaN fails both comparisons
+        raise InvalidInputError(f"{field} must be between 0 and 1, got {value!r}")
+    return number
+
+
+def clean_content(content: str, settings: Settings) -> str:
+    if not isinstance(content, str):
+        raise InvalidInputError(f"content must be text, got {type(content).__name__}")
+    text = content.strip()
+    if not text:
+        raise InvalidInputError("content is empty")
+    if "\x00" in text:
+        raise InvalidInputError("content contains a NUL character")
+    if len(text) > settings.max_content_chars:
+        raise ContentTooLongError(
+            f"content is {len(text)} characters; the limit is {settings.max_content_chars} "
+            "(MEMOPILOT_MAX_CONTENT_CHARS)"
+        )
+    return text
+
+
+def clean_tags(tags: Iterable[str] | None, settings: Settings) -> list[str]:
+    if tags is None:
+        return []
+    if isinstance(tags, str):
+        raise InvalidInputError("tags must be a list of strings, not one string")
+    cleaned: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str):
+            raise InvalidInputError(f"tag {tag!r} is not text")
+        tag = tag.strip()
+        if not tag:
+            continue
+        if len(tag) > settings.max_tag_chars:
+            raise InvalidInputError(f"tag {tag[:20]!r}... is longer than {settings.max_tag_chars} characters")
+        if tag not in cleaned:
+            cleaned.append(tag)
+    if len(cleaned) > settings.max_tags:
+        raise InvalidInputError(f"{len(cleaned)} tags given; the limit is {settings.max_tags}")
+    return cleaned
