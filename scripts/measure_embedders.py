@@ -44,7 +44,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MODELS_DIR = REPO_ROOT / "src" / "memopilot" / "models"
@@ -83,7 +83,9 @@ class OnnxMiniLMEmbedder:
 
     name = "onnx"
 
-    def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None, max_length: int = 256):
+    def __init__(
+        self, model_path: Path | None = None, tokenizer_path: Path | None = None, max_length: int = 256
+    ):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -97,7 +99,9 @@ class OnnxMiniLMEmbedder:
         self.tokenizer.enable_truncation(max_length=max_length)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         opts = ort.SessionOptions()
-        self.session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(
+            str(model_path), sess_options=opts, providers=["CPUExecutionProvider"]
+        )
 
     def encode(self, texts: list[str]) -> np.ndarray:
         encs = self.tokenizer.encode_batch(texts)
@@ -138,7 +142,9 @@ class Conversation:
     sample_id: str
     turn_ids: list[str]
     turn_texts: list[str]
-    questions: list[tuple[str, list[str], int]] = field(default_factory=list)  # (question, evidence, category)
+    questions: list[tuple[str, list[str], int]] = field(
+        default_factory=list
+    )  # (question, evidence, category)
 
 
 def load_locomo(path: Path, with_speaker: bool = False) -> list[Conversation]:
@@ -170,7 +176,9 @@ def recall(emb, convs: list[Conversation], ks=(5, 10)) -> dict:
     for c in convs:
         if not c.questions:
             continue
-        turns = np.concatenate([emb.encode(c.turn_texts[i : i + 32]) for i in range(0, len(c.turn_texts), 32)])
+        turns = np.concatenate(
+            [emb.encode(c.turn_texts[i : i + 32]) for i in range(0, len(c.turn_texts), 32)]
+        )
         qv = emb.encode([q for q, _, _ in c.questions])
         sims = qv @ turns.T
         order = np.argsort(-sims, axis=1, kind="stable")
@@ -228,8 +236,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="LoCoMo recall and speed of MemoPilot's offline embedders")
     ap.add_argument("--embedders", default="static,onnx", help="comma-separated: static,onnx,st")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--turn-format", choices=("text", "speaker", "both"), default="both",
-                    help="embed turns as 'text', as 'Speaker: text', or measure recall for both (default)")
+    ap.add_argument(
+        "--turn-format",
+        choices=("text", "speaker", "both"),
+        default="both",
+        help="embed turns as 'text', as 'Speaker: text', or measure recall for both (default)",
+    )
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
     ap.add_argument("--cold-repeats", type=int, default=3)
     args = ap.parse_args()
@@ -239,7 +251,9 @@ def main() -> None:
     convs = variants[formats[0]]
     all_turns = [t for c in convs for t in c.turn_texts]
     queries = [q for c in convs for q, _, _ in c.questions]
-    print(f"{args.data.name}: {len(convs)} conversations, {len(all_turns)} turns, {len(queries)} questions (cat 1-4)")
+    print(
+        f"{args.data.name}: {len(convs)} conversations, {len(all_turns)} turns, {len(queries)} questions (cat 1-4)"
+    )
 
     results = []
     for name in [n.strip() for n in args.embedders.split(",") if n.strip()]:
@@ -257,7 +271,11 @@ def main() -> None:
 
     print()
     heads = [f"recall@5/@10 ({'Speaker: text' if f == 'speaker' else 'text'})" for f in formats]
-    print("| embedder | " + " | ".join(heads) + " | sentences/s (batch 32) | single query ms (median) | cold load s |")
+    print(
+        "| embedder | "
+        + " | ".join(heads)
+        + " | sentences/s (batch 32) | single query ms (median) | cold load s |"
+    )
     print("|---" * (len(heads) + 4) + "|")
     for r in results:
         rec = " | ".join(f"{r[f + '/recall@5']:.3f} / {r[f + '/recall@10']:.3f}" for f in formats)
@@ -266,8 +284,9 @@ def main() -> None:
             f"| {r['single_query_ms']:.2f} | {r['cold_load_s']:.2f} |"
         )
     if args.json:
-        args.json.write_text(json.dumps({"data": str(args.data), "questions": len(queries), "results": results},
-                                        indent=2))
+        args.json.write_text(
+            json.dumps({"data": str(args.data), "questions": len(queries), "results": results}, indent=2)
+        )
 
 
 if __name__ == "__main__":

@@ -21,8 +21,14 @@ def _kinds(mp: MemoPilot, memory_id: str) -> list[str]:
 
 
 def test_add_stores_record_fields_and_created_event(mp: MemoPilot) -> None:
-    m = mp.add("User speaks German at home", type="episode", session_id="s1", message_id="m7",
-               tags=["language"], project_id=None)
+    m = mp.add(
+        "User speaks German at home",
+        type="episode",
+        session_id="s1",
+        message_id="m7",
+        tags=["language"],
+        project_id=None,
+    )
     stored = mp.get(m.id)
     assert stored == m
     assert (stored.session_id, stored.message_id, stored.project_id) == ("s1", "m7", None)
@@ -138,8 +144,15 @@ def test_forget_leaves_content_free_tombstone_and_no_bytes_on_disk(mp: MemoPilot
 
 
 def test_forget_rewrites_summaries_that_listed_it(mp: MemoPilot) -> None:
-    ids = [mp.add(text, type="preference").id for text in
-           ("I like hiking in the Alps", "I prefer espresso", "I enjoy Quuxberry jam", "I read sci-fi novels")]
+    ids = [
+        mp.add(text, type="preference").id
+        for text in (
+            "I like hiking in the Alps",
+            "I prefer espresso",
+            "I enjoy Quuxberry jam",
+            "I read sci-fi novels",
+        )
+    ]
     report = mp.reflect()
     summary_id = report.summaries_created[0]["id"]
     assert "Quuxberry" in mp.get(summary_id).content

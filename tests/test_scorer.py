@@ -11,8 +11,16 @@ from .conftest import T0
 
 
 def _memory(**kw: object) -> Memory:
-    base = dict(user_id="u", content="x", type=MemoryType.PREFERENCE, created_at=T0, updated_at=T0,
-                importance=0.5, confidence=0.8, project_id="p")
+    base = dict(
+        user_id="u",
+        content="x",
+        type=MemoryType.PREFERENCE,
+        created_at=T0,
+        updated_at=T0,
+        importance=0.5,
+        confidence=0.8,
+        project_id="p",
+    )
     base.update(kw)
     return Memory(**base)  # type: ignore[arg-type]
 
@@ -39,7 +47,7 @@ def test_half_life_is_fourteen_days() -> None:
 def test_recency_counts_from_occurred_at() -> None:
     m = _memory(created_at=T0, occurred_at=T0 - timedelta(days=7))
     s = score_memory(m, semantic=0, now=T0, project_id="p", settings=Settings())
-    assert s.components["recency"] == pytest.approx(0.5 ** 0.5)
+    assert s.components["recency"] == pytest.approx(0.5**0.5)
 
 
 def test_usage_has_diminishing_returns() -> None:
@@ -49,7 +57,9 @@ def test_usage_has_diminishing_returns() -> None:
     assert usage(1000) < 1.0
 
 
-@pytest.mark.parametrize(("privacy", "penalty"), [(Privacy.NORMAL, 0.0), (Privacy.PRIVATE, 0.5), (Privacy.SENSITIVE, 1.0)])
+@pytest.mark.parametrize(
+    ("privacy", "penalty"), [(Privacy.NORMAL, 0.0), (Privacy.PRIVATE, 0.5), (Privacy.SENSITIVE, 1.0)]
+)
 def test_privacy_penalty(privacy: Privacy, penalty: float) -> None:
     s = score_memory(_memory(privacy=privacy), semantic=0.5, now=T0, project_id="p", settings=Settings())
     assert s.components["privacy_penalty"] == penalty
@@ -63,8 +73,12 @@ def test_project_match_and_critical_bonus() -> None:
     same = score_memory(_memory(), semantic=0.5, now=T0, project_id="p", settings=settings)
     assert (other.components["project_match"], wide.components["project_match"]) == (0.0, 0.0)
     assert same.final - wide.final == pytest.approx(0.15)
-    critical = score_memory(_memory(type=MemoryType.CRITICAL), semantic=0.5, now=T0, project_id="p", settings=settings)
-    pinned = score_memory(_memory(state=MemoryState.PINNED), semantic=0.5, now=T0, project_id="p", settings=settings)
+    critical = score_memory(
+        _memory(type=MemoryType.CRITICAL), semantic=0.5, now=T0, project_id="p", settings=settings
+    )
+    pinned = score_memory(
+        _memory(state=MemoryState.PINNED), semantic=0.5, now=T0, project_id="p", settings=settings
+    )
     assert critical.components["critical_bonus"] == pinned.components["critical_bonus"] == 1.0
     assert critical.final - same.final == pytest.approx(0.20)
     assert critical.priority and pinned.priority and not same.priority
@@ -73,15 +87,20 @@ def test_project_match_and_critical_bonus() -> None:
 def test_penalties_for_outdated_and_superseded() -> None:
     settings = Settings()
     base = score_memory(_memory(), semantic=0.5, now=T0, project_id="p", settings=settings).final
-    for kw in ({"type": MemoryType.OUTDATED}, {"valid_to": T0 - timedelta(seconds=1)},
-               {"expires_at": T0 - timedelta(hours=1)}):
+    for kw in (
+        {"type": MemoryType.OUTDATED},
+        {"valid_to": T0 - timedelta(seconds=1)},
+        {"expires_at": T0 - timedelta(hours=1)},
+    ):
         s = score_memory(_memory(**kw), semantic=0.5, now=T0, project_id="p", settings=settings)
         assert s.components["outdated_penalty"] == 1.0, kw
-    superseded = score_memory(_memory(state=MemoryState.SUPERSEDED), semantic=0.5, now=T0, project_id="p",
-                              settings=settings)
+    superseded = score_memory(
+        _memory(state=MemoryState.SUPERSEDED), semantic=0.5, now=T0, project_id="p", settings=settings
+    )
     assert superseded.final == pytest.approx(base - 0.5)
-    future = score_memory(_memory(expires_at=T0 + timedelta(days=1)), semantic=0.5, now=T0, project_id="p",
-                          settings=settings)
+    future = score_memory(
+        _memory(expires_at=T0 + timedelta(days=1)), semantic=0.5, now=T0, project_id="p", settings=settings
+    )
     assert future.components["outdated_penalty"] == 0.0
 
 
@@ -98,7 +117,12 @@ def test_weights_come_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_sort_key_puts_priority_first() -> None:
     settings = Settings()
     strong = score_memory(_memory(importance=1.0), semantic=1.0, now=T0, project_id="p", settings=settings)
-    weak_pin = score_memory(_memory(state=MemoryState.PINNED, importance=0.0, confidence=0.0), semantic=0.0,
-                            now=T0 - timedelta(days=0), project_id="q", settings=settings)
+    weak_pin = score_memory(
+        _memory(state=MemoryState.PINNED, importance=0.0, confidence=0.0),
+        semantic=0.0,
+        now=T0 - timedelta(days=0),
+        project_id="q",
+        settings=settings,
+    )
     assert weak_pin.final < strong.final
     assert sorted([strong, weak_pin], key=lambda s: s.sort_key())[0] is weak_pin

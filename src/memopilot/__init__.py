@@ -1,10 +1,10 @@
 """MemoPilot: a governed long-term memory layer for LLM assistants.
 
-    from memopilot import MemoPilot
-    mp = MemoPilot.open("sqlite:///memories.db")
-    mp.add("I prefer tabs over spaces", type="preference")
-    result = mp.build_context("How should I indent this file?")
-    print(result.text, result.trace.to_dict())
+from memopilot import MemoPilot
+mp = MemoPilot.open("sqlite:///memories.db")
+mp.add("I prefer tabs over spaces", type="preference")
+result = mp.build_context("How should I indent this file?")
+print(result.text, result.trace.to_dict())
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ __all__ = [
     "TimelineEvent",
     "Trace",
     "TraceItem",
+    "__version__",
     "count_tokens",
     "make_embedder",
-    "__version__",
 ]

@@ -48,7 +48,9 @@ class _State:
 
 @app.callback()
 def _main(
-    db: Annotated[str | None, typer.Option("--db", help="database URL (overrides MEMOPILOT_DATABASE_URL)")] = None,
+    db: Annotated[
+        str | None, typer.Option("--db", help="database URL (overrides MEMOPILOT_DATABASE_URL)")
+    ] = None,
 ) -> None:
     _State.db = db
 
@@ -77,7 +79,9 @@ def _parse_time(value: str | None, name: str) -> datetime | None:
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise InvalidInputError(f"{name} must be an ISO date or datetime such as 2027-01-15, got {value!r}") from None
+        raise InvalidInputError(
+            f"{name} must be an ISO date or datetime such as 2027-01-15, got {value!r}"
+        ) from None
 
 
 def _memory_table(memories: list[Memory], title: str) -> Table:
@@ -85,8 +89,14 @@ def _memory_table(memories: list[Memory], title: str) -> Table:
     for column in ("id", "type", "state", "project", "importance", "content"):
         table.add_column(column, overflow="fold")
     for m in memories:
-        table.add_row(m.id[:12], m.type.value, m.state.value, m.project_id or "(user-wide)",
-                      f"{m.importance:.2f}", m.content)  # fmt: skip
+        table.add_row(
+            m.id[:12],
+            m.type.value,
+            m.state.value,
+            m.project_id or "(user-wide)",
+            f"{m.importance:.2f}",
+            m.content,
+        )
     return table
 
 
@@ -102,7 +112,7 @@ def run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except MemoPilotError as exc:
-        err_console.print(f"error: {exc}", markup=False, highlight=False)
+        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")  # one line, never wrapped
         raise typer.Exit(1) from None
 
 
@@ -124,11 +134,16 @@ def add(
     def body() -> None:
         with _engine() as mp:
             memory = mp.add(
-                text, user_id=user, project_id=_project(project), type=type,
-                tags=[t for t in tags.split(",") if t.strip()], importance=importance,
-                state="pinned" if pinned else "active", expires_at=_parse_time(expires, "--expires"),
+                text,
+                user_id=user,
+                project_id=_project(project),
+                type=type,
+                tags=[t for t in tags.split(",") if t.strip()],
+                importance=importance,
+                state="pinned" if pinned else "active",
+                expires_at=_parse_time(expires, "--expires"),
                 occurred_at=_parse_time(occurred, "--occurred"),
-            )  # fmt: skip
+            )
             _show_memory(memory, as_json, "added")
 
     run(body)
@@ -160,8 +175,14 @@ def _results_table(results: list[SearchResult]) -> Table:
     for column in ("score", "sim", "id", "type", "state", "content"):
         table.add_column(column, overflow="fold")
     for r in results:
-        table.add_row(f"{r.score:.3f}", f"{r.similarity:.2f}", r.memory.id[:12], r.memory.type.value,
-                      r.memory.state.value, r.memory.content)  # fmt: skip
+        table.add_row(
+            f"{r.score:.3f}",
+            f"{r.similarity:.2f}",
+            r.memory.id[:12],
+            r.memory.type.value,
+            r.memory.state.value,
+            r.memory.content,
+        )
     return table
 
 
@@ -177,7 +198,9 @@ def context(
 
     def body() -> None:
         with _engine() as mp:
-            result = mp.build_context(question, user_id=user, project_id=_project(project), budget_tokens=budget)
+            result = mp.build_context(
+                question, user_id=user, project_id=_project(project), budget_tokens=budget
+            )
             if as_json:
                 _print_json(result.to_dict())
             else:
@@ -190,22 +213,33 @@ def _print_context(mp: MemoPilot, result: ContextResult) -> None:
     trace = result.trace
     console.print(result.text or "(no memories in context)", markup=False, highlight=False)
     console.print()
-    table = Table(title=f"trace {trace.id}: {trace.used_tokens}/{trace.budget_tokens} tokens, "
-                  f"{trace.candidates_considered} candidates, {trace.latency_ms.get('total', 0):.1f} ms")  # fmt: skip
+    table = Table(
+        title=f"trace {trace.id}: {trace.used_tokens}/{trace.budget_tokens} tokens, "
+        f"{trace.candidates_considered} candidates, {trace.latency_ms.get('total', 0):.1f} ms"
+    )
     for column in ("in", "score", "tokens", "type", "memory", "reason"):
         table.add_column(column, overflow="fold")
     memories = mp.store.get_many(i.memory_id for i in trace.included + trace.skipped)
     for item in trace.included + trace.skipped:
         memory = memories.get(item.memory_id)
         preview = memory.content[:60] if memory else item.memory_id
-        table.add_row("yes" if item.included else "no", f"{item.score:.3f}", str(item.tokens), item.type,
-                      preview, item.reason)  # fmt: skip
+        table.add_row(
+            "yes" if item.included else "no",
+            f"{item.score:.3f}",
+            str(item.tokens),
+            item.type,
+            preview,
+            item.reason,
+        )
     console.print(table)
 
 
 def _memory_command(action: str, verb: str) -> Callable[..., None]:
     def command(
-        memory_id: str, user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, as_json: JsonOpt = False
+        memory_id: str,
+        user: UserOpt = DEFAULT_USER,
+        project: ProjectOpt = DEFAULT_PROJECT,
+        as_json: JsonOpt = False,
     ) -> None:
         def body() -> None:
             with _engine() as mp:
@@ -240,8 +274,15 @@ def list_memories(
 
     def body() -> None:
         with _engine() as mp:
-            page = mp.list(user_id=user, project_id=_project(project), q=q, limit=limit, offset=offset,
-                           types=type.split(",") if type else None, states=state.split(",") if state else None)  # fmt: skip
+            page = mp.list(
+                user_id=user,
+                project_id=_project(project),
+                q=q,
+                limit=limit,
+                offset=offset,
+                types=type.split(",") if type else None,
+                states=state.split(",") if state else None,
+            )
             if as_json:
                 _print_json(page.to_dict())
             else:
@@ -251,8 +292,12 @@ def list_memories(
 
 
 @app.command()
-def history(memory_id: str, user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT,
-            as_json: JsonOpt = False) -> None:  # fmt: skip
+def history(
+    memory_id: str,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
     """Show the timeline events of one memory, oldest first."""
 
     def body() -> None:
@@ -275,8 +320,12 @@ def timeline(
 
     def body() -> None:
         with _engine() as mp:
-            events = mp.timeline(user_id=user, project_id=_project(project), limit=limit,
-                                 kinds=kind.split(",") if kind else None)  # fmt: skip
+            events = mp.timeline(
+                user_id=user,
+                project_id=_project(project),
+                limit=limit,
+                kinds=kind.split(",") if kind else None,
+            )
             _print_events([e.to_dict() for e in events], as_json, "timeline")
 
     run(body)
@@ -295,7 +344,9 @@ def _print_events(events: list[dict[str, Any]], as_json: bool, title: str) -> No
 
 
 @app.command()
-def reflect(user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, as_json: JsonOpt = False) -> None:
+def reflect(
+    user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, as_json: JsonOpt = False
+) -> None:
     """Consolidate: merge near-duplicates, promote well-used memories, keep type summaries."""
 
     def body() -> None:
@@ -356,7 +407,9 @@ def export_cmd(
 @app.command("import")
 def import_cmd(
     file: Annotated[Path, typer.Argument(help="a file written by memopilot export")],
-    user: Annotated[str | None, typer.Option("--user", help="import into this user (default: the file's)")] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", help="import into this user (default: the file's)")
+    ] = None,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
 ) -> None:

@@ -62,7 +62,9 @@ def pack_context(scored: list[tuple[Candidate, Score]], *, budget: int, settings
     for candidate, score in ordered:
         memory = candidate.memory
         line = render_memory(memory)
-        tokens = count_tokens(line)
+        # Counted with its line break: count_tokens is subadditive over such parts, so the
+        # whole text never counts more than header + lines, and never more than the budget.
+        tokens = count_tokens("\n" + line)
         reason = _refusal(candidate, score, tokens, remaining, taken_ranked, included_ids, settings)
         if reason is None:
             reason = _inclusion_reason(memory, score, taken_ranked)

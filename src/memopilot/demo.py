@@ -69,12 +69,17 @@ def _ask(console: Console, mp: MemoPilot, question: str) -> None:
     trace = result.trace
     console.print(f"\n[bold]Q:[/bold] {question}")
     console.print(result.text, markup=False, highlight=False)
-    table = Table(title=f"trace: {trace.used_tokens}/{trace.budget_tokens} tokens, "
-                  f"{trace.latency_ms['total']:.1f} ms")  # fmt: skip
+    table = Table(
+        title=f"trace: {trace.used_tokens}/{trace.budget_tokens} tokens, {trace.latency_ms['total']:.1f} ms"
+    )
     for column in ("in", "score", "memory", "reason"):
         table.add_column(column, overflow="fold")
     memories = mp.store.get_many(i.memory_id for i in trace.included + trace.skipped)
     for item in trace.included + trace.skipped:
-        table.add_row("yes" if item.included else "no", f"{item.score:.2f}",
-                      memories[item.memory_id].content[:50], item.reason)  # fmt: skip
+        table.add_row(
+            "yes" if item.included else "no",
+            f"{item.score:.2f}",
+            memories[item.memory_id].content[:50],
+            item.reason,
+        )
     console.print(table)

@@ -39,7 +39,15 @@ from .scorer import score_memory
 from .settings import Settings
 from .store import ChangeSet, MemoryQuery, Store, open_store
 from .trace import Trace
-from .validation import clean_content, clean_tags, clean_unit, parse_enum, parse_privacy, parse_state, parse_type
+from .validation import (
+    clean_content,
+    clean_tags,
+    clean_unit,
+    parse_enum,
+    parse_privacy,
+    parse_state,
+    parse_type,
+)
 from .vector_index import VectorIndex
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
@@ -83,8 +91,13 @@ class MemoPilot:
         settings = settings or Settings.load()
         store = open_store(path_or_url or settings.resolved_database_url)
         try:
-            return cls(store, embedder or make_embedder(settings), settings, clock,
-                       allow_model_change=allow_model_change)  # fmt: skip
+            return cls(
+                store,
+                embedder or make_embedder(settings),
+                settings,
+                clock,
+                allow_model_change=allow_model_change,
+            )
         except BaseException:
             store.close()
             raise
@@ -127,10 +140,19 @@ class MemoPilot:
         self.store.commit(changes)
         self.index.apply(changes.memories, changes.vectors)
 
-    def _event(self, memory: Memory, kind: EventKind, reason: str, actor: str = "system",
-               **details: Any) -> TimelineEvent:  # fmt: skip
-        return TimelineEvent(user_id=memory.user_id, memory_id=memory.id, kind=kind, at=self.clock.now(),
-                             actor=actor, reason=reason, project_id=memory.project_id, details=details)  # fmt: skip
+    def _event(
+        self, memory: Memory, kind: EventKind, reason: str, actor: str = "system", **details: Any
+    ) -> TimelineEvent:
+        return TimelineEvent(
+            user_id=memory.user_id,
+            memory_id=memory.id,
+            kind=kind,
+            at=self.clock.now(),
+            actor=actor,
+            reason=reason,
+            project_id=memory.project_id,
+            details=details,
+        )
 
     # --- adding and reading one memory -------------------------------------------------------
     def add(
@@ -154,10 +176,20 @@ class MemoPilot:
     ) -> Memory:
         """Store one memory verbatim (no interpretation), embed it, and record its event."""
         memory = self.new_memory(
-            content, user_id=user_id, project_id=project_id, type=type, tags=tags, importance=importance,
-            confidence=confidence, privacy=privacy, state=state, expires_at=expires_at,
-            occurred_at=occurred_at, session_id=session_id, message_id=message_id,
-        )  # fmt: skip
+            content,
+            user_id=user_id,
+            project_id=project_id,
+            type=type,
+            tags=tags,
+            importance=importance,
+            confidence=confidence,
+            privacy=privacy,
+            state=state,
+            expires_at=expires_at,
+            occurred_at=occurred_at,
+            session_id=session_id,
+            message_id=message_id,
+        )
         vector = self._embed([memory.content])[0]
         changes = ChangeSet(vectors={memory.id: vector})
         changes.add(memory, self._event(memory, EventKind.CREATED, reason, actor, type=memory.type.value))
@@ -185,20 +217,31 @@ class MemoPilot:
         memory_type = parse_type(type)
         memory_state = parse_state(state)
         if memory_state not in (MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.ARCHIVED):
-            raise InvalidInputError(f"a new memory can be active, pinned or archived, not {memory_state.value}")
+            raise InvalidInputError(
+                f"a new memory can be active, pinned or archived, not {memory_state.value}"
+            )
         _check_ids(user_id, project_id)
         now = self.clock.now()
         return Memory(
-            user_id=user_id, project_id=project_id or None, type=memory_type, state=memory_state,
-            content=clean_content(content, self.settings), tags=clean_tags(tags, self.settings),
-            importance=clean_unit(DEFAULT_IMPORTANCE[memory_type] if importance is None else importance,
-                                  "importance"),
-            confidence=clean_unit(confidence, "confidence"), privacy=parse_privacy(privacy),
-            created_at=now, updated_at=now, valid_from=now,
+            user_id=user_id,
+            project_id=project_id or None,
+            type=memory_type,
+            state=memory_state,
+            content=clean_content(content, self.settings),
+            tags=clean_tags(tags, self.settings),
+            importance=clean_unit(
+                DEFAULT_IMPORTANCE[memory_type] if importance is None else importance, "importance"
+            ),
+            confidence=clean_unit(confidence, "confidence"),
+            privacy=parse_privacy(privacy),
+            created_at=now,
+            updated_at=now,
+            valid_from=now,
             expires_at=ensure_utc(expires_at) if expires_at else None,
             occurred_at=ensure_utc(occurred_at) if occurred_at else None,
-            session_id=session_id, message_id=message_id,
-        )  # fmt: skip
+            session_id=session_id,
+            message_id=message_id,
+        )
 
     def get(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> Memory:
         """The memory, if it belongs to ``user_id``; another user's id is reported as not found."""
@@ -222,11 +265,15 @@ class MemoPilot:
         if not 1 <= limit <= 1000 or offset < 0:
             raise InvalidInputError("limit must be 1..1000 and offset >= 0")
         query = MemoryQuery(
-            user_id=user_id, project_id=project_id, all_projects=project_id is None,
+            user_id=user_id,
+            project_id=project_id,
+            all_projects=project_id is None,
             types=frozenset(parse_type(t) for t in types) if types else None,
             states=frozenset(parse_state(s) for s in states) if states else None,
-            text=q or None, limit=limit, offset=offset,
-        )  # fmt: skip
+            text=q or None,
+            limit=limit,
+            offset=offset,
+        )
         items, total = self.store.list_memories(query)
         return Page(items, total, limit, offset)
 
@@ -290,29 +337,65 @@ class MemoPilot:
         changes = ChangeSet()
         if "content" in changed:
             changes.vectors[updated.id] = self._embed([updated.content])[0]
-        changes.add(updated, self._event(updated, EventKind.UPDATED, reason, actor, fields=sorted(changed),
-                                         before=before, after=after))  # fmt: skip
+        changes.add(
+            updated,
+            self._event(
+                updated, EventKind.UPDATED, reason, actor, fields=sorted(changed), before=before, after=after
+            ),
+        )
         self._commit(changes)
         return updated
 
-    def pin(self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "pinned by the user") -> Memory:
-        return self._transition(memory_id, user_id, MemoryState.PINNED, EventKind.PINNED, reason,
-                                allowed_from={MemoryState.ACTIVE, MemoryState.ARCHIVED, MemoryState.EXPIRED})  # fmt: skip
+    def pin(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "pinned by the user"
+    ) -> Memory:
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.PINNED,
+            EventKind.PINNED,
+            reason,
+            allowed_from={MemoryState.ACTIVE, MemoryState.ARCHIVED, MemoryState.EXPIRED},
+        )
 
-    def unpin(self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "unpinned by the user") -> Memory:
+    def unpin(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "unpinned by the user"
+    ) -> Memory:
         memory = self._owned_live(memory_id, user_id)
         if memory.state is MemoryState.ACTIVE:
             return memory
-        return self._transition(memory_id, user_id, MemoryState.ACTIVE, EventKind.UNPINNED, reason,
-                                allowed_from={MemoryState.PINNED})  # fmt: skip
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.ACTIVE,
+            EventKind.UNPINNED,
+            reason,
+            allowed_from={MemoryState.PINNED},
+        )
 
-    def archive(self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "archived by the user") -> Memory:
-        return self._transition(memory_id, user_id, MemoryState.ARCHIVED, EventKind.ARCHIVED, reason,
-                                allowed_from={MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.EXPIRED})  # fmt: skip
+    def archive(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "archived by the user"
+    ) -> Memory:
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.ARCHIVED,
+            EventKind.ARCHIVED,
+            reason,
+            allowed_from={MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.EXPIRED},
+        )
 
-    def restore(self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "restored by the user") -> Memory:
-        return self._transition(memory_id, user_id, MemoryState.ACTIVE, EventKind.RESTORED, reason,
-                                allowed_from={MemoryState.ARCHIVED, MemoryState.EXPIRED})  # fmt: skip
+    def restore(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "restored by the user"
+    ) -> Memory:
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.ACTIVE,
+            EventKind.RESTORED,
+            reason,
+            allowed_from={MemoryState.ARCHIVED, MemoryState.EXPIRED},
+        )
 
     def set_state(self, memory_id: str, state: str | MemoryState, *, user_id: str = DEFAULT_USER) -> Memory:
         """The user-settable states (active, pinned, archived), as PATCH state=... asks."""
@@ -331,9 +414,14 @@ class MemoPilot:
         raise InvalidInputError(f"state can be set to active, pinned or archived, not {target.value}")
 
     def supersede(
-        self, old_id: str, new_id: str, *, user_id: str = DEFAULT_USER, reason: str = "replaced by a newer memory",
+        self,
+        old_id: str,
+        new_id: str,
+        *,
+        user_id: str = DEFAULT_USER,
+        reason: str = "replaced by a newer memory",
         actor: str = "system",
-    ) -> Memory:  # fmt: skip
+    ) -> Memory:
         """Mark ``old_id`` as replaced by ``new_id`` (both of ``user_id``). Critical memories refuse."""
         old = self._owned_live(old_id, user_id)
         new = self._owned_live(new_id, user_id)
@@ -342,13 +430,24 @@ class MemoPilot:
         if old.is_critical and actor != "user":
             raise ConflictError(f"memory {old.id} is critical: only the user can supersede it")
         if old.state not in (MemoryState.ACTIVE, MemoryState.PINNED):
-            raise ConflictError(f"memory {old.id} is {old.state.value}; only active or pinned ones can be superseded")
+            raise ConflictError(
+                f"memory {old.id} is {old.state.value}; only active or pinned ones can be superseded"
+            )
         now = self.clock.now()
         replaced = old.copy(state=MemoryState.SUPERSEDED, superseded_by=new.id, valid_to=now, updated_at=now)
         successor = new.copy(supersedes=old.id, updated_at=now)
         changes = ChangeSet()
-        changes.add(replaced, self._event(replaced, EventKind.SUPERSEDED, reason, actor,
-                                          from_state=old.state.value, superseded_by=new.id))  # fmt: skip
+        changes.add(
+            replaced,
+            self._event(
+                replaced,
+                EventKind.SUPERSEDED,
+                reason,
+                actor,
+                from_state=old.state.value,
+                superseded_by=new.id,
+            ),
+        )
         changes.add(successor)
         self._commit(changes)
         return replaced
@@ -363,30 +462,53 @@ class MemoPilot:
         if memory.state is MemoryState.DELETED:
             return memory
         now = self.clock.now()
-        tombstone = memory.copy(content="", tags=[], source_ids=[], state=MemoryState.DELETED,
-                                updated_at=now, valid_to=now)  # fmt: skip
+        tombstone = memory.copy(
+            content="", tags=[], source_ids=[], state=MemoryState.DELETED, updated_at=now, valid_to=now
+        )
         changes = ChangeSet(vectors={memory.id: None}, scrub_events_of=[memory.id])
-        changes.add(tombstone, self._event(tombstone, EventKind.DELETED, "forgotten at the user's request", actor,
-                                           from_state=memory.state.value))  # fmt: skip
+        changes.add(
+            tombstone,
+            self._event(
+                tombstone,
+                EventKind.DELETED,
+                "forgotten at the user's request",
+                actor,
+                from_state=memory.state.value,
+            ),
+        )
         self._drop_from_summaries(memory, changes)
         self._commit(changes)
         self.store.purge_residue()
         return tombstone
 
     def _drop_from_summaries(self, forgotten: Memory, changes: ChangeSet) -> None:
-        summaries, _ = self.store.list_memories(MemoryQuery(user_id=forgotten.user_id, all_projects=True,
-                                                            text=SUMMARY_TAG))  # fmt: skip
+        summaries, _ = self.store.list_memories(
+            MemoryQuery(user_id=forgotten.user_id, all_projects=True, text=SUMMARY_TAG)
+        )
         for summary in summaries:
             if not summary.is_summary or forgotten.id not in summary.source_ids:
                 continue
             sources = list(self.store.get_many(i for i in summary.source_ids if i != forgotten.id).values())
             sources.sort(key=lambda m: (m.created_at, m.id))
-            state = summary.state if len(sources) >= self.settings.reflect_summary_min else MemoryState.ARCHIVED
-            rewritten = summary.copy(content=reflection.summary_content(summary.type, sources),
-                                     source_ids=[m.id for m in sources], state=state, updated_at=self.clock.now())  # fmt: skip
+            state = (
+                summary.state if len(sources) >= self.settings.reflect_summary_min else MemoryState.ARCHIVED
+            )
+            rewritten = summary.copy(
+                content=reflection.summary_content(summary.type, sources),
+                source_ids=[m.id for m in sources],
+                state=state,
+                updated_at=self.clock.now(),
+            )
             changes.vectors[rewritten.id] = self._embed([rewritten.content])[0]
-            changes.add(rewritten, self._event(rewritten, EventKind.SUMMARY_REFRESHED, "a source was forgotten",
-                                               source_ids=rewritten.source_ids))  # fmt: skip
+            changes.add(
+                rewritten,
+                self._event(
+                    rewritten,
+                    EventKind.SUMMARY_REFRESHED,
+                    "a source was forgotten",
+                    source_ids=rewritten.source_ids,
+                ),
+            )
 
     def _owned_live(self, memory_id: str, user_id: str) -> Memory:
         memory = self.get(memory_id, user_id=user_id)
@@ -395,27 +517,44 @@ class MemoPilot:
         return memory
 
     def _transition(
-        self, memory_id: str, user_id: str, to_state: MemoryState, kind: EventKind, reason: str,
-        *, allowed_from: set[MemoryState],
-    ) -> Memory:  # fmt: skip
+        self,
+        memory_id: str,
+        user_id: str,
+        to_state: MemoryState,
+        kind: EventKind,
+        reason: str,
+        *,
+        allowed_from: set[MemoryState],
+    ) -> Memory:
         memory = self._owned_live(memory_id, user_id)
         if memory.state is to_state:
             return memory
         if memory.state not in allowed_from:
-            raise ConflictError(f"memory {memory_id} is {memory.state.value}; cannot go to {to_state.value} from there")
+            raise ConflictError(
+                f"memory {memory_id} is {memory.state.value}; cannot go to {to_state.value} from there"
+            )
         extra: dict[str, Any] = {}
         if memory.state is MemoryState.EXPIRED and to_state in (MemoryState.ACTIVE, MemoryState.PINNED):
             extra["expires_at"] = None  # otherwise the next sweep would expire it again
         updated = memory.copy(state=to_state, updated_at=self.clock.now(), **extra)
         changes = ChangeSet()
-        changes.add(updated, self._event(updated, kind, reason, "user", from_state=memory.state.value,
-                                         to_state=to_state.value))  # fmt: skip
+        changes.add(
+            updated,
+            self._event(
+                updated, kind, reason, "user", from_state=memory.state.value, to_state=to_state.value
+            ),
+        )
         self._commit(changes)
         return updated
 
     # --- the read path -----------------------------------------------------------------------
     def search(
-        self, query: str, *, user_id: str = DEFAULT_USER, project_id: str | None = DEFAULT_PROJECT, k: int = 10
+        self,
+        query: str,
+        *,
+        user_id: str = DEFAULT_USER,
+        project_id: str | None = DEFAULT_PROJECT,
+        k: int = 10,
     ) -> list[SearchResult]:
         """The ``k`` best-scoring active/pinned memories for ``query`` in scope (no usage counted)."""
         if not 1 <= k <= 1000:
@@ -427,9 +566,16 @@ class MemoPilot:
         for candidate in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id):
             if candidate.sources == ("priority",):
                 continue  # listed for the context builder, not matched by the query
-            score = score_memory(candidate.memory, semantic=candidate.similarity, now=now,
-                                 project_id=project_id, settings=self.settings)  # fmt: skip
-            results.append(SearchResult(candidate.memory, score.final, score.components, candidate.similarity))
+            score = score_memory(
+                candidate.memory,
+                semantic=candidate.similarity,
+                now=now,
+                project_id=project_id,
+                settings=self.settings,
+            )
+            results.append(
+                SearchResult(candidate.memory, score.final, score.components, candidate.similarity)
+            )
         results.sort(key=lambda r: (-r.score, r.memory.id))
         return results[:k]
 
@@ -455,20 +601,36 @@ class MemoPilot:
         candidates = self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
         retrieved = time.perf_counter()
         now = self.clock.now()
-        scored = [(c, score_memory(c.memory, semantic=c.similarity, now=now, project_id=project_id,
-                                   settings=self.settings)) for c in candidates]  # fmt: skip
+        scored = [
+            (
+                c,
+                score_memory(
+                    c.memory, semantic=c.similarity, now=now, project_id=project_id, settings=self.settings
+                ),
+            )
+            for c in candidates
+        ]
         packed = pack_context(scored, budget=budget, settings=self.settings)
         packed_at = time.perf_counter()
         trace = Trace(
-            user_id=user_id, project_id=project_id, query=query, created_at=now, budget_tokens=budget,
-            used_tokens=packed.used_tokens, candidates_considered=len(candidates), included=packed.included,
+            user_id=user_id,
+            project_id=project_id,
+            query=query,
+            created_at=now,
+            budget_tokens=budget,
+            used_tokens=packed.used_tokens,
+            candidates_considered=len(candidates),
+            included=packed.included,
             skipped=packed.skipped,
             maintenance={"expired": len(maintenance.expired), "archived": len(maintenance.archived)},
-        )  # fmt: skip
+        )
         trace.latency_ms = {
-            "forgetting": _ms(started, swept), "embed": _ms(swept, embedded), "retrieve": _ms(embedded, retrieved),
-            "score_and_pack": _ms(retrieved, packed_at), "total": _ms(started, packed_at),
-        }  # fmt: skip
+            "forgetting": _ms(started, swept),
+            "embed": _ms(swept, embedded),
+            "retrieve": _ms(embedded, retrieved),
+            "score_and_pack": _ms(retrieved, packed_at),
+            "total": _ms(started, packed_at),
+        }
         self._commit(ChangeSet(traces=[trace.to_dict()]))
         if record_usage:
             self.store.record_usage(packed.included_ids, now)
@@ -498,24 +660,42 @@ class MemoPilot:
         for transition in due:
             memory = transition.memory
             updated = memory.copy(state=transition.to_state, updated_at=now)
-            changes.add(updated, self._event(updated, transition.kind, transition.reason,
-                                             from_state=memory.state.value, to_state=transition.to_state.value))  # fmt: skip
+            changes.add(
+                updated,
+                self._event(
+                    updated,
+                    transition.kind,
+                    transition.reason,
+                    from_state=memory.state.value,
+                    to_state=transition.to_state.value,
+                ),
+            )
             (report.expired if transition.kind is EventKind.EXPIRED else report.archived).append(memory.id)
         self._commit(changes)
         return report
 
-    def reflect(self, *, user_id: str = DEFAULT_USER, project_id: str | None = DEFAULT_PROJECT) -> ReflectionReport:
+    def reflect(
+        self, *, user_id: str = DEFAULT_USER, project_id: str | None = DEFAULT_PROJECT
+    ) -> ReflectionReport:
         """One consolidation pass over the memories of exactly this scope (SPEC section 8)."""
         now = self.clock.now()
         scope = MemoryQuery(user_id=user_id, project_id=project_id, include_user_wide=False)
         in_scope, _ = self.store.list_memories(
-            MemoryQuery(user_id=user_id, project_id=project_id, include_user_wide=False,
-                        states=frozenset({MemoryState.ACTIVE, MemoryState.PINNED}))
-        )  # fmt: skip
-        summaries = [m for m in self.store.list_memories(scope)[0]
-                     if m.is_summary and m.state is not MemoryState.DELETED]  # fmt: skip
-        plan = reflection.plan_reflection(in_scope, summaries, user_id=user_id, project_id=project_id,
-                                          now=now, settings=self.settings)  # fmt: skip
+            MemoryQuery(
+                user_id=user_id,
+                project_id=project_id,
+                include_user_wide=False,
+                states=frozenset({MemoryState.ACTIVE, MemoryState.PINNED}),
+            )
+        )
+        summaries = [
+            m
+            for m in self.store.list_memories(scope)[0]
+            if m.is_summary and m.state is not MemoryState.DELETED
+        ]
+        plan = reflection.plan_reflection(
+            in_scope, summaries, user_id=user_id, project_id=project_id, now=now, settings=self.settings
+        )
         return self._apply_reflection(plan)
 
     def _apply_reflection(self, plan: reflection.ReflectionPlan) -> ReflectionReport:
@@ -525,18 +705,40 @@ class MemoPilot:
         changes = ChangeSet()
         for merge in plan.merges:
             archived_ids = [m.id for m in merge.archived]
-            changes.add(merge.survivor, self._event(merge.survivor, EventKind.MERGED,
-                                                    f"absorbed {len(archived_ids)} near-duplicate(s)",
-                                                    merged=archived_ids, ratio=round(merge.ratio, 4)))  # fmt: skip
+            changes.add(
+                merge.survivor,
+                self._event(
+                    merge.survivor,
+                    EventKind.MERGED,
+                    f"absorbed {len(archived_ids)} near-duplicate(s)",
+                    merged=archived_ids,
+                    ratio=round(merge.ratio, 4),
+                ),
+            )
             for gone in merge.archived:
-                changes.add(gone, self._event(gone, EventKind.ARCHIVED, f"near-duplicate merged into {merge.survivor.id}",
-                                              merged_into=merge.survivor.id, to_state="archived"))  # fmt: skip
-            report.merged.append({"survivor": merge.survivor.id, "archived": archived_ids,
-                                  "ratio": round(merge.ratio, 4)})  # fmt: skip
+                changes.add(
+                    gone,
+                    self._event(
+                        gone,
+                        EventKind.ARCHIVED,
+                        f"near-duplicate merged into {merge.survivor.id}",
+                        merged_into=merge.survivor.id,
+                        to_state="archived",
+                    ),
+                )
+            report.merged.append(
+                {"survivor": merge.survivor.id, "archived": archived_ids, "ratio": round(merge.ratio, 4)}
+            )
         for promoted in plan.promotions:
-            changes.add(promoted, self._event(promoted, EventKind.PROMOTED, "used at least "
-                                              f"{self.settings.reflect_promote_usage} times",
-                                              importance=promoted.importance))  # fmt: skip
+            changes.add(
+                promoted,
+                self._event(
+                    promoted,
+                    EventKind.PROMOTED,
+                    f"used at least {self.settings.reflect_promote_usage} times",
+                    importance=promoted.importance,
+                ),
+            )
             report.promoted.append(promoted.id)
         fresh = plan.summaries_created + plan.summaries_refreshed
         vectors = self._embed([m.content for m in fresh]) if fresh else []
@@ -544,13 +746,27 @@ class MemoPilot:
             changes.vectors[summary.id] = vector
             created = summary in plan.summaries_created
             kind = EventKind.SUMMARY_CREATED if created else EventKind.SUMMARY_REFRESHED
-            changes.add(summary, self._event(summary, kind, f"{len(summary.source_ids)} {summary.type.value} memories",
-                                             source_ids=summary.source_ids))  # fmt: skip
+            changes.add(
+                summary,
+                self._event(
+                    summary,
+                    kind,
+                    f"{len(summary.source_ids)} {summary.type.value} memories",
+                    source_ids=summary.source_ids,
+                ),
+            )
             entry = {"id": summary.id, "type": summary.type.value, "source_ids": summary.source_ids}
             (report.summaries_created if created else report.summaries_refreshed).append(entry)
         for retired in plan.summaries_retired:
-            changes.add(retired, self._event(retired, EventKind.ARCHIVED, "fewer than "
-                                             f"{self.settings.reflect_summary_min} sources remain", to_state="archived"))  # fmt: skip
+            changes.add(
+                retired,
+                self._event(
+                    retired,
+                    EventKind.ARCHIVED,
+                    f"fewer than {self.settings.reflect_summary_min} sources remain",
+                    to_state="archived",
+                ),
+            )
             report.summaries_retired.append(retired.id)
         self._commit(changes)
         return report
@@ -558,13 +774,17 @@ class MemoPilot:
     def reembed(self, *, batch_size: int = 512) -> int:
         """Re-embed every stored memory with the configured embedder; returns how many."""
         count = 0
-        changes = ChangeSet(meta={"embedding_model": self.embedder.model_id, "embedding_dim": str(self.embedder.dim)})
+        changes = ChangeSet(
+            meta={"embedding_model": self.embedder.model_id, "embedding_dim": str(self.embedder.dim)}
+        )
         for user_id in self.store.user_ids():
             items, _ = self.store.list_memories(MemoryQuery(user_id=user_id, all_projects=True))
             live = [m for m in items if m.state is not MemoryState.DELETED and m.content]
             for start in range(0, len(live), batch_size):
                 chunk = live[start : start + batch_size]
-                for memory, vector in zip(chunk, self.embedder.embed([m.content for m in chunk]), strict=True):
+                for memory, vector in zip(
+                    chunk, self.embedder.embed([m.content for m in chunk]), strict=True
+                ):
                     changes.vectors[memory.id] = vector
                 count += len(chunk)
         self.store.commit(changes)
@@ -572,22 +792,31 @@ class MemoPilot:
         return count
 
     # --- views and portability ---------------------------------------------------------------
-    def graph(self, *, user_id: str = DEFAULT_USER, project_id: str | None = None, limit: int = 300) -> dict[str, Any]:
+    def graph(
+        self, *, user_id: str = DEFAULT_USER, project_id: str | None = None, limit: int = 300
+    ) -> dict[str, Any]:
         return insights.build_graph(self.store, user_id=user_id, project_id=project_id, limit=limit)
 
     def analytics(self, *, user_id: str = DEFAULT_USER, project_id: str | None = None) -> dict[str, Any]:
-        return insights.build_analytics(self.store, user_id=user_id, project_id=project_id, now=self.clock.now())
+        return insights.build_analytics(
+            self.store, user_id=user_id, project_id=project_id, now=self.clock.now()
+        )
 
     def export(self, user_id: str = DEFAULT_USER) -> dict[str, Any]:
-        return portability.export_user(self.store, user_id, now=self.clock.now(), model_id=self.embedder.model_id)
+        return portability.export_user(
+            self.store, user_id, now=self.clock.now(), model_id=self.embedder.model_id
+        )
 
     def import_(self, document: dict[str, Any], *, user_id: str | None = None) -> ImportReport:
         """Import an :meth:`export` document (into ``user_id`` if given, else its own user)."""
         plan = portability.plan_import(self.store, document, user_id=user_id, now=self.clock.now())
         live = [m for m in plan.memories if m.content]
         vectors = self._embed([m.content for m in live]) if live else []
-        changes = ChangeSet(memories=plan.memories, events=plan.events,
-                            vectors={m.id: v for m, v in zip(live, vectors, strict=True)})  # fmt: skip
+        changes = ChangeSet(
+            memories=plan.memories,
+            events=plan.events,
+            vectors={m.id: v for m, v in zip(live, vectors, strict=True)},
+        )
         self._commit(changes)
         return plan.report
 

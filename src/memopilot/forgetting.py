@@ -31,7 +31,9 @@ class Transition:
 
 def expiry_transitions(memories: Iterable[Memory], now: datetime) -> list[Transition]:
     return [
-        Transition(m, MemoryState.EXPIRED, EventKind.EXPIRED, f"expires_at {m.expires_at.isoformat()} has passed")
+        Transition(
+            m, MemoryState.EXPIRED, EventKind.EXPIRED, f"expires_at {m.expires_at.isoformat()} has passed"
+        )
         for m in memories
         if m.state is MemoryState.ACTIVE and m.expires_at is not None and m.expires_at <= now
     ]

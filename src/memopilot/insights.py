@@ -25,9 +25,14 @@ def build_graph(store: Store, *, user_id: str, project_id: str | None, limit: in
         {MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.SUPERSEDED, MemoryState.ARCHIVED}
     )
     memories, _ = store.list_memories(
-        MemoryQuery(user_id=user_id, project_id=project_id, all_projects=project_id is None,
-                    states=shown_states, limit=max(1, limit))
-    )  # fmt: skip
+        MemoryQuery(
+            user_id=user_id,
+            project_id=project_id,
+            all_projects=project_id is None,
+            states=shown_states,
+            limit=max(1, limit),
+        )
+    )
     ids = {m.id for m in memories}
     nodes = [_node(m) for m in memories]
     edges: list[dict[str, Any]] = []
@@ -45,13 +50,22 @@ def build_graph(store: Store, *, user_id: str, project_id: str | None, limit: in
 
 
 def _node(memory: Memory) -> dict[str, Any]:
-    label = memory.content if len(memory.content) <= _LABEL_CHARS else memory.content[: _LABEL_CHARS - 1] + "…"
+    label = (
+        memory.content if len(memory.content) <= _LABEL_CHARS else memory.content[: _LABEL_CHARS - 1] + "…"
+    )
     return {
-        "id": memory.id, "label": label, "type": memory.type.value, "state": memory.state.value,
-        "project_id": memory.project_id, "importance": memory.importance, "usage_count": memory.usage_count,
-        "summary": memory.is_summary, "shape": "star" if memory.is_summary else "circle",
-        "source_ids": memory.source_ids, "created_at": memory.created_at.isoformat(),
-    }  # fmt: skip
+        "id": memory.id,
+        "label": label,
+        "type": memory.type.value,
+        "state": memory.state.value,
+        "project_id": memory.project_id,
+        "importance": memory.importance,
+        "usage_count": memory.usage_count,
+        "summary": memory.is_summary,
+        "shape": "star" if memory.is_summary else "circle",
+        "source_ids": memory.source_ids,
+        "created_at": memory.created_at.isoformat(),
+    }
 
 
 def _related_edges(store: Store, memories: list[Memory]) -> list[dict[str, Any]]:
@@ -71,7 +85,9 @@ def _related_edges(store: Store, memories: list[Memory]) -> list[dict[str, Any]]
             pair = tuple(sorted((source, ids[col])))
             if weight >= _RELATED_MIN_COSINE and pair not in seen:
                 seen.add(pair)  # type: ignore[arg-type]
-                edges.append({"source": pair[0], "target": pair[1], "kind": "related", "weight": round(weight, 4)})
+                edges.append(
+                    {"source": pair[0], "target": pair[1], "kind": "related", "weight": round(weight, 4)}
+                )
     return edges
 
 
@@ -82,9 +98,15 @@ def build_analytics(store: Store, *, user_id: str, project_id: str | None, now: 
     )
     by_type = Counter(m.type.value for m in memories)
     by_state = Counter(m.state.value for m in memories)
-    growth = Counter(m.created_at.date().isoformat() for m in memories if m.created_at >= now - timedelta(days=90))
+    growth = Counter(
+        m.created_at.date().isoformat() for m in memories if m.created_at >= now - timedelta(days=90)
+    )
     live = [m for m in memories if m.in_context_state]
-    traces = [t for t in store.list_traces(user_id, limit=200) if project_id is None or t.get("project_id") == project_id]
+    traces = [
+        t
+        for t in store.list_traces(user_id, limit=200)
+        if project_id is None or t.get("project_id") == project_id
+    ]
     used = [t["used_tokens"] for t in traces]
     candidates = [t.get("candidate_tokens", 0) for t in traces]
     all_memory_tokens = sum(count_tokens(m.content) for m in live)
@@ -100,7 +122,9 @@ def build_analytics(store: Store, *, user_id: str, project_id: str | None, now: 
             "avg_context_tokens": round(avg_used, 1),
             "avg_candidate_tokens": round(float(np.mean(candidates)), 1) if candidates else 0.0,
             # share of the user's active memory text that a typical context leaves out
-            "savings_ratio": round(1.0 - avg_used / all_memory_tokens, 4) if all_memory_tokens and traces else 0.0,
+            "savings_ratio": round(1.0 - avg_used / all_memory_tokens, 4)
+            if all_memory_tokens and traces
+            else 0.0,
         },
         "consolidation": {
             "summaries": sum(1 for m in live if m.is_summary),

@@ -132,15 +132,34 @@ def plan_import(store: Store, document: dict[str, Any], *, user_id: str | None, 
         memory = Memory(**data)
         plan.memories.append(memory)
         plan.events += [_event(e, target, renames) for e in doc.events if e.memory_id == record.id]
-        plan.events.append(TimelineEvent(user_id=target, memory_id=memory.id, kind=EventKind.IMPORTED, at=now,
-                                         actor="user", reason="imported from an export",
-                                         project_id=memory.project_id, details={"from_user": doc.user_id}))  # fmt: skip
-    plan.report = ImportReport(imported=len(plan.memories), skipped=len(skipped), renamed=len(renames),
-                               events=len(plan.events))  # fmt: skip
+        plan.events.append(
+            TimelineEvent(
+                user_id=target,
+                memory_id=memory.id,
+                kind=EventKind.IMPORTED,
+                at=now,
+                actor="user",
+                reason="imported from an export",
+                project_id=memory.project_id,
+                details={"from_user": doc.user_id},
+            )
+        )
+    plan.report = ImportReport(
+        imported=len(plan.memories), skipped=len(skipped), renamed=len(renames), events=len(plan.events)
+    )
     return plan
 
 
 def _event(record: EventRecord, user_id: str, renames: dict[str, str]) -> TimelineEvent:
     memory_id = renames.get(record.memory_id, record.memory_id) if record.memory_id else None
-    return TimelineEvent(user_id=user_id, memory_id=memory_id, kind=record.kind, at=record.at, actor=record.actor,
-                         reason=record.reason, project_id=record.project_id, details=record.details, id=new_id())  # fmt: skip
+    return TimelineEvent(
+        user_id=user_id,
+        memory_id=memory_id,
+        kind=record.kind,
+        at=record.at,
+        actor=record.actor,
+        reason=record.reason,
+        project_id=record.project_id,
+        details=record.details,
+        id=new_id(),
+    )

@@ -48,9 +48,12 @@ class ReflectionPlan:
 
     def __bool__(self) -> bool:
         return bool(
-            self.merges or self.promotions or self.summaries_created
-            or self.summaries_refreshed or self.summaries_retired
-        )  # fmt: skip
+            self.merges
+            or self.promotions
+            or self.summaries_created
+            or self.summaries_refreshed
+            or self.summaries_retired
+        )
 
 
 def text_ratio(a: str, b: str) -> float:
@@ -82,8 +85,9 @@ def plan_reflection(
         if memory.usage_count >= settings.reflect_promote_usage and memory.promoted_at is None:
             promoted = memory.copy(
                 importance=min(1.0, memory.importance + settings.reflect_promote_boost),
-                promoted_at=now, updated_at=now,
-            )  # fmt: skip
+                promoted_at=now,
+                updated_at=now,
+            )
             live[memory.id] = promoted
             plan.promotions.append(promoted)
     _plan_summaries(plan, list(live.values()), existing_summaries, user_id, project_id, now, settings)
@@ -221,13 +225,26 @@ def _keep_summary(
     if summary is None:
         plan.summaries_created.append(
             Memory(
-                user_id=user_id, project_id=project_id, type=memory_type, content=content,
-                tags=[SUMMARY_TAG], importance=0.4, confidence=1.0, created_at=now, updated_at=now,
-                occurred_at=now, source_ids=source_ids,
+                user_id=user_id,
+                project_id=project_id,
+                type=memory_type,
+                content=content,
+                tags=[SUMMARY_TAG],
+                importance=0.4,
+                confidence=1.0,
+                created_at=now,
+                updated_at=now,
+                occurred_at=now,
+                source_ids=source_ids,
             )
-        )  # fmt: skip
+        )
     elif summary.source_ids != source_ids or summary.content != content:
         plan.summaries_refreshed.append(
-            summary.copy(content=content, source_ids=source_ids, state=MemoryState.ACTIVE, updated_at=now,
-                         occurred_at=now)
-        )  # fmt: skip
+            summary.copy(
+                content=content,
+                source_ids=source_ids,
+                state=MemoryState.ACTIVE,
+                updated_at=now,
+                occurred_at=now,
+            )
+        )

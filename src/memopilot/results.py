@@ -46,8 +46,12 @@ class Page:
     offset: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"items": [m.to_dict() for m in self.items], "total": self.total,
-                "limit": self.limit, "offset": self.offset}  # fmt: skip
+        return {
+            "items": [m.to_dict() for m in self.items],
+            "total": self.total,
+            "limit": self.limit,
+            "offset": self.offset,
+        }
 
 
 @dataclass(slots=True)
@@ -69,8 +73,13 @@ class ReflectionReport:
 
     @property
     def changed(self) -> bool:
-        return bool(self.merged or self.promoted or self.summaries_created or self.summaries_refreshed
-                    or self.summaries_retired)  # fmt: skip
+        return bool(
+            self.merged
+            or self.promoted
+            or self.summaries_created
+            or self.summaries_refreshed
+            or self.summaries_retired
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,5 +100,9 @@ class ImportReport:
     events: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"imported": self.imported, "skipped": self.skipped, "renamed": self.renamed,
-                "events": self.events}  # fmt: skip
+        return {
+            "imported": self.imported,
+            "skipped": self.skipped,
+            "renamed": self.renamed,
+            "events": self.events,
+        }

@@ -60,9 +60,13 @@ class Retriever:
     ) -> list[Candidate]:
         """Every candidate with its similarity parts, most similar first."""
         limit = self._settings.candidate_limit
-        dense_hits, priority_ids, priority_dense = self._index.search(user_id, project_id, query_vector, limit)
+        dense_hits, priority_ids, priority_dense = self._index.search(
+            user_id, project_id, query_vector, limit
+        )
         dense = dict(dense_hits)
-        keyword_ids = [m for m, _ in self._store.keyword_search(user_id, project_id, query_words(query), limit)]
+        keyword_ids = [
+            m for m, _ in self._store.keyword_search(user_id, project_id, query_words(query), limit)
+        ]
 
         sources: dict[str, list[str]] = {}
         for name, ids in (("dense", dense), ("keyword", keyword_ids), ("priority", priority_ids)):
@@ -81,9 +85,14 @@ class Retriever:
             d = dense.get(memory_id, 0.0)
             k = keyword_overlap(terms, memory)
             found.append(
-                Candidate(memory, d, k, hybrid_similarity(d, k, self._settings.keyword_blend),
-                          tuple(sources[memory_id]))
-            )  # fmt: skip
+                Candidate(
+                    memory,
+                    d,
+                    k,
+                    hybrid_similarity(d, k, self._settings.keyword_blend),
+                    tuple(sources[memory_id]),
+                )
+            )
         found.sort(key=lambda c: (-c.similarity, c.memory.id))
         return found
 

@@ -19,7 +19,6 @@ from .errors import ConfigError
 __all__ = ["Settings", "default_database_url"]
 
 
-
 def _weight(default: float) -> Any:
     return Field(default=default, ge=0.0, le=10.0)
 

@@ -14,7 +14,15 @@ from .domain import MemoryState, MemoryType, Privacy
 from .errors import ContentTooLongError, InvalidInputError
 from .settings import Settings
 
-__all__ = ["clean_content", "clean_tags", "clean_unit", "parse_enum", "parse_privacy", "parse_state", "parse_type"]
+__all__ = [
+    "clean_content",
+    "clean_tags",
+    "clean_unit",
+    "parse_enum",
+    "parse_privacy",
+    "parse_state",
+    "parse_type",
+]
 
 E = TypeVar("E", bound=StrEnum)
 

@@ -101,9 +101,11 @@ class VectorIndex:
                 return [], set(), {}
             sims = rows.matrix[:n] @ query
             projects = rows.projects
-            in_scope = np.fromiter(
-                (p is None or p == project_id for p in projects), dtype=bool, count=n
-            ) if any(p is not None for p in projects) else np.ones(n, dtype=bool)
+            in_scope = (
+                np.fromiter((p is None or p == project_id for p in projects), dtype=bool, count=n)
+                if any(p is not None for p in projects)
+                else np.ones(n, dtype=bool)
+            )
             scoped = np.where(in_scope, sims, -np.inf)
             k = min(limit, int(in_scope.sum()))
             if k <= 0:

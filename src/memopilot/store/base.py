@@ -41,7 +41,9 @@ class ChangeSet:
             self.events.append(event)
 
     def __bool__(self) -> bool:
-        return bool(self.memories or self.vectors or self.events or self.traces or self.scrub_events_of or self.meta)
+        return bool(
+            self.memories or self.vectors or self.events or self.traces or self.scrub_events_of or self.meta
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,20 +35,54 @@ __all__ = ["SQLiteStore", "sqlite_path_from_url"]
 
 _CONTEXT_STATES = ("active", "pinned")
 _MEMORY_COLUMNS = (
-    "id", "user_id", "project_id", "type", "state", "content", "tags", "importance", "confidence",
-    "usage_count", "last_used_at", "privacy", "created_at", "updated_at", "expires_at", "occurred_at",
-    "valid_from", "valid_to", "supersedes", "superseded_by", "session_id", "message_id", "source_ids",
+    "id",
+    "user_id",
+    "project_id",
+    "type",
+    "state",
+    "content",
+    "tags",
+    "importance",
+    "confidence",
+    "usage_count",
+    "last_used_at",
+    "privacy",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "occurred_at",
+    "valid_from",
+    "valid_to",
+    "supersedes",
+    "superseded_by",
+    "session_id",
+    "message_id",
+    "source_ids",
     "promoted_at",
-)  # fmt: skip
+)
 _DATETIME_COLUMNS = frozenset(
-    {"last_used_at", "created_at", "updated_at", "expires_at", "occurred_at", "valid_from", "valid_to",
-     "promoted_at"}
-)  # fmt: skip
+    {
+        "last_used_at",
+        "created_at",
+        "updated_at",
+        "expires_at",
+        "occurred_at",
+        "valid_from",
+        "valid_to",
+        "promoted_at",
+    }
+)
+_UPSERT_META = (
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+)
+_INSERT_EVENT = (
+    "INSERT INTO events (id, user_id, project_id, memory_id, kind, actor, reason, details, at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 _SELECT_MEMORY = f"SELECT {', '.join(_MEMORY_COLUMNS)} FROM memories"
 _UPSERT_MEMORY = (
     f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(_MEMORY_COLUMNS))}) "
-    "ON CONFLICT(id) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in _MEMORY_COLUMNS if c != "id")
+    "ON CONFLICT(id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _MEMORY_COLUMNS if c != "id")
 )
 
 
@@ -105,7 +139,8 @@ class SQLiteStore(Store):
         tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "meta" not in tables:
             raise CorruptStoreError(
-                f"{self.path} is a SQLite database but not a MemoPilot one (tables: {', '.join(sorted(tables))})"
+                f"{self.path} is a SQLite database but not a MemoPilot one "
+                f"(tables: {', '.join(sorted(tables))})"
             )
         version = 0
         if "meta" in tables:
@@ -157,7 +192,7 @@ class SQLiteStore(Store):
     def set_meta(self, key: str, value: str) -> None:
         with self._transaction() as c:
             c.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                _UPSERT_META,
                 (key, value),
             )
 
@@ -172,7 +207,7 @@ class SQLiteStore(Store):
         try:
             with self._transaction() as c:
                 c.executemany(
-                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    _UPSERT_META,
                     list(changes.meta.items()),
                 )
                 if changes.memories:
@@ -190,16 +225,21 @@ class SQLiteStore(Store):
                     )
                 if changes.events:
                     c.executemany(
-                        "INSERT INTO events (id, user_id, project_id, memory_id, kind, actor, reason, details, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        _INSERT_EVENT,
                         [_event_row(e) for e in changes.events],
                     )
                 for trace in changes.traces:
                     c.execute(
-                        "INSERT INTO traces (id, user_id, project_id, created_at, payload) VALUES (?, ?, ?, ?, ?)",
-                        (trace["id"], trace["user_id"], trace.get("project_id"), trace["created_at"],
-                         json.dumps(trace)),
-                    )  # fmt: skip
+                        "INSERT INTO traces (id, user_id, project_id, created_at, payload) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (
+                            trace["id"],
+                            trace["user_id"],
+                            trace.get("project_id"),
+                            trace["created_at"],
+                            json.dumps(trace),
+                        ),
+                    )
         except sqlite3.DatabaseError as exc:
             raise _wrap(exc) from None
 
@@ -346,7 +386,8 @@ class SQLiteStore(Store):
 
     def count_vectors_by_model(self) -> dict[str, int]:
         rows = self._query(
-            "SELECT embedding_model, COUNT(*) FROM memories WHERE embedding IS NOT NULL GROUP BY embedding_model"
+            "SELECT embedding_model, COUNT(*) FROM memories "
+            "WHERE embedding IS NOT NULL GROUP BY embedding_model"
         )
         return {str(r[0]): int(r[1]) for r in rows}
 
@@ -382,16 +423,32 @@ def _memory_from_row(row: Sequence[Any]) -> Memory:
 
 
 def _event_row(e: TimelineEvent) -> tuple[Any, ...]:
-    return (e.id, e.user_id, e.project_id, e.memory_id, e.kind.value, e.actor, e.reason,
-            json.dumps(e.details), to_text(e.at))  # fmt: skip
+    return (
+        e.id,
+        e.user_id,
+        e.project_id,
+        e.memory_id,
+        e.kind.value,
+        e.actor,
+        e.reason,
+        json.dumps(e.details),
+        to_text(e.at),
+    )
 
 
 def _event_from_row(row: Sequence[Any]) -> TimelineEvent:
     id_, user_id, project_id, memory_id, kind, actor, reason, details, at = row
     return TimelineEvent(
-        id=id_, user_id=user_id, project_id=project_id, memory_id=memory_id, kind=EventKind(kind),
-        actor=actor, reason=reason, details=json.loads(details), at=from_text(at),  # type: ignore[arg-type]
-    )  # fmt: skip
+        id=id_,
+        user_id=user_id,
+        project_id=project_id,
+        memory_id=memory_id,
+        kind=EventKind(kind),
+        actor=actor,
+        reason=reason,
+        details=json.loads(details),
+        at=from_text(at),  # type: ignore[arg-type]
+    )
 
 
 def _where(query: MemoryQuery) -> tuple[str, list[Any]]:

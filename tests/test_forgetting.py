@@ -1,0 +1,80 @@
+"""SPEC section 6 with a fixed clock: expiry, archiving rules, never deleting."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memopilot import MemoPilot, MemoryState
+
+
+def _state(mp: MemoPilot, memory_id: str) -> MemoryState:
+    return mp.get(memory_id).state
+
+
+def test_expiry_at_expires_at(mp: MemoPilot, clock) -> None:
+    note = mp.add(
+        "For today only, answer in French", type="temporary", expires_at=clock.now() + timedelta(days=1)
+    )
+    deadline = mp.add("Report due Friday", type="deadline", expires_at=clock.now() + timedelta(days=3))
+    clock.advance(hours=23)
+    assert mp.run_forgetting().expired == []
+    clock.advance(hours=1)
+    assert mp.run_forgetting().expired == [note.id]
+    assert _state(mp, note.id) is MemoryState.EXPIRED and _state(mp, deadline.id) is MemoryState.ACTIVE
+    clock.advance(days=2)
+    assert mp.run_forgetting().expired == [deadline.id]
+    event = mp.history(note.id)[-1]
+    assert (event.kind.value, event.details["to_state"]) == ("expired", "expired")
+    assert mp.run_forgetting().expired == []  # idempotent
+
+
+def test_archive_after_30_days_only_for_unused_low_importance(mp: MemoPilot, clock) -> None:
+    low = mp.add("Mentioned the garden fence once", type="task", importance=0.2)
+    important = mp.add("Uses Kubernetes at work", type="project", importance=0.35)
+    used = mp.add("Likes a podcast about history", type="preference", importance=0.2)
+    critical = mp.add("Allergic to peanuts", type="critical", importance=0.1)
+    episode = mp.add("We talked about the weather", type="episode", importance=0.1)
+    pinned = mp.add("Minor pinned note", type="task", importance=0.1)
+    mp.pin(pinned.id)
+    mp.build_context("Which podcast about history do I like?")
+    assert mp.get(used.id).usage_count == 1
+
+    clock.advance(days=29, hours=23)
+    assert mp.run_forgetting().archived == []
+    clock.advance(hours=1)
+    report = mp.run_forgetting()
+    assert report.archived == [low.id]
+    assert _state(mp, low.id) is MemoryState.ARCHIVED
+    for kept in (important, used, critical, episode):
+        assert _state(mp, kept.id) is MemoryState.ACTIVE
+    assert _state(mp, pinned.id) is MemoryState.PINNED
+    assert mp.history(low.id)[-1].reason.startswith("unused for 30 days")
+    # nothing is ever deleted by the sweep
+    assert mp.get(low.id).content == "Mentioned the garden fence once"
+    assert mp.run_forgetting().archived == []
+
+
+def test_reading_runs_the_sweep(mp: MemoPilot, clock) -> None:
+    note = mp.add("Today I work from the cafe", type="temporary", expires_at=clock.now() + timedelta(hours=8))
+    clock.advance(hours=9)
+    result = mp.build_context("Where do I work today?")
+    assert "cafe" not in result.text
+    assert _state(mp, note.id) is MemoryState.EXPIRED
+
+
+def test_sweep_covers_every_user_when_asked(mp: MemoPilot, clock) -> None:
+    a = mp.add("Temp A", type="temporary", user_id="a", expires_at=clock.now())
+    b = mp.add("Temp B", type="temporary", user_id="b", expires_at=clock.now())
+    assert sorted(mp.run_forgetting(user_id="a").expired) == [a.id]
+    assert mp.run_forgetting().expired == [b.id]
+
+
+def test_restoring_an_expired_memory_clears_its_expiry(mp: MemoPilot, clock) -> None:
+    note = mp.add(
+        "Use the blue theme this week", type="temporary", expires_at=clock.now() + timedelta(days=7)
+    )
+    clock.advance(days=8)
+    mp.run_forgetting()
+    restored = mp.restore(note.id)
+    assert restored.state is MemoryState.ACTIVE and restored.expires_at is None
+    assert mp.run_forgetting().expired == []

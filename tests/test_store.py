@@ -1,0 +1,102 @@
+"""The embedded SQLite store: WAL, migrations, compact vectors, refusing bad files and models."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memopilot import (
+    CorruptStoreError,
+    EmbedderMismatchError,
+    MemoPilot,
+    SchemaTooNewError,
+    Settings,
+)
+from memopilot.embedding import StaticEmbedder
+from memopilot.store.sqlite_schema import SCHEMA_VERSION
+
+
+def _path(settings: Settings) -> Path:
+    return Path(settings.resolved_database_url.removeprefix("sqlite:///"))
+
+
+def test_wal_mode_schema_version_and_float32_vectors(mp: MemoPilot, settings: Settings) -> None:
+    m = mp.add("I prefer tabs", type="preference")
+    with sqlite3.connect(_path(settings)) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+        blob, model = conn.execute(
+            "SELECT embedding, embedding_model FROM memories WHERE id = ?", (m.id,)
+        ).fetchone()
+    assert int(version) == SCHEMA_VERSION
+    assert isinstance(blob, bytes) and len(blob) == 4 * mp.embedder.dim
+    assert model == mp.embedder.model_id
+    vector = np.frombuffer(blob, dtype="<f4")
+    assert np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_default_location_is_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert (
+        Settings.load().resolved_database_url
+        == f"sqlite:///{tmp_path / 'data' / 'memopilot' / 'memopilot.db'}"
+    )
+    monkeypatch.setenv("MEMOPILOT_DATABASE_URL", "sqlite:///elsewhere.db")
+    assert Settings.load().resolved_database_url == "sqlite:///elsewhere.db"
+
+
+def test_reopening_keeps_everything(settings: Settings, embedder, clock) -> None:
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as first:
+        m = first.add("I prefer tabs", type="preference")
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as again:
+        assert again.get(m.id) == m
+        assert again.search("tabs")[0].memory.id == m.id
+
+
+def test_corrupt_file_is_refused_and_left_untouched(tmp_path: Path, embedder) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"this is not a database at all" * 100)
+    before = bad.read_bytes()
+    with pytest.raises(CorruptStoreError, match="not a usable MemoPilot database"):
+        MemoPilot.open(f"sqlite:///{bad}", embedder=embedder)
+    assert bad.read_bytes() == before
+
+
+def test_foreign_sqlite_file_is_refused(tmp_path: Path, embedder) -> None:
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE customers (id INTEGER)")
+    with pytest.raises(CorruptStoreError, match="not a MemoPilot one"):
+        MemoPilot.open(f"sqlite:///{other}", embedder=embedder)
+
+
+def test_newer_schema_is_refused(settings: Settings, embedder) -> None:
+    MemoPilot.open(settings=settings, embedder=embedder).close()
+    with sqlite3.connect(_path(settings)) as conn:
+        conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    with pytest.raises(SchemaTooNewError, match="upgrade memopilot"):
+        MemoPilot.open(settings=settings, embedder=embedder)
+
+
+def test_embedder_mismatch_is_refused_until_reembed(settings: Settings, clock) -> None:
+    with MemoPilot.open(settings=settings, clock=clock) as mp:
+        m = mp.add("I prefer tabs", type="preference")
+    renamed = StaticEmbedder(model_id="another-model")
+    with pytest.raises(EmbedderMismatchError, match="memopilot reembed"):
+        MemoPilot.open(settings=settings, embedder=renamed)
+    with MemoPilot.open(settings=settings, embedder=renamed, allow_model_change=True) as mp:
+        assert mp.reembed() == 1
+    with MemoPilot.open(settings=settings, embedder=renamed, clock=clock) as mp:
+        assert mp.search("tabs")[0].memory.id == m.id
+        assert mp.store.count_vectors_by_model() == {"another-model": 1}
+
+
+def test_vector_dimension_mismatch_changes_nothing(mp: MemoPilot) -> None:
+    mp.add("I prefer tabs", type="preference")
+    mp.store.set_meta("embedding_dim", "384")
+    with pytest.raises(EmbedderMismatchError, match="384-dimensional"):
+        mp.add("I prefer spaces", type="preference")
+    assert mp.list().total == 1
