@@ -183,7 +183,7 @@ def recall(emb, convs: list[Conversation], ks=(5, 10)) -> dict:
         sims = qv @ turns.T
         order = np.argsort(-sims, axis=1, kind="stable")
         pos = {d: i for i, d in enumerate(c.turn_ids)}
-        for row, (_, ev, _) in zip(order, c.questions):
+        for row, (_, ev, _) in zip(order, c.questions, strict=True):
             rank = {int(j): r for r, j in enumerate(row)}
             worst = max(rank[pos[e]] for e in ev)
             for k in ks:
@@ -192,16 +192,18 @@ def recall(emb, convs: list[Conversation], ks=(5, 10)) -> dict:
     return {"questions": n, **{f"recall@{k}": hits[k] / n for k in ks}}
 
 
-def throughput(emb, texts: list[str], batch: int = 32, min_seconds: float = 3.0) -> float:
+def throughput(
+    emb, texts: list[str], batch: int = 32, min_seconds: float = 3.0, min_passes: int = 3
+) -> float:
+    """Median over passes (>= min_passes, >= min_seconds in all) of sentences/s, texts in corpus order."""
     emb.encode(texts[:batch])  # warm-up
-    done, t0 = 0, time.perf_counter()
-    while True:
+    rates, t_start = [], time.perf_counter()
+    while len(rates) < min_passes or time.perf_counter() - t_start < min_seconds:
+        t0 = time.perf_counter()
         for i in range(0, len(texts), batch):
             emb.encode(texts[i : i + batch])
-        done += len(texts)
-        elapsed = time.perf_counter() - t0
-        if elapsed >= min_seconds:
-            return done / elapsed
+        rates.append(len(texts) / (time.perf_counter() - t0))
+    return statistics.median(rates)
 
 
 def single_latency_ms(emb, queries: list[str], warmup: int = 10) -> float:
@@ -216,15 +218,18 @@ def single_latency_ms(emb, queries: list[str], warmup: int = 10) -> float:
 
 
 def cold_load_seconds(name: str, repeats: int = 3) -> float:
-    """Median over fresh processes of: import libraries + build the embedder (+ time of 1st encode, reported apart)."""
+    """Median over fresh processes of: import the libraries and build the embedder.
+
+    The subprocess also times its first encode (printed second, not returned)."""
+    here = str(Path(__file__).resolve().parent)
     code = (
         "import time; t0 = time.perf_counter()\n"
-        "import sys; sys.path.insert(0, %r)\n"
+        f"import sys; sys.path.insert(0, {here!r})\n"
         "import measure_embedders as me\n"
-        "e = me.EMBEDDERS[%r]()\n"
+        f"e = me.EMBEDDERS[{name!r}]()\n"
         "t1 = time.perf_counter(); e.encode([me.QUERY]); t2 = time.perf_counter()\n"
         "print(t1 - t0, t2 - t1)\n"
-    ) % (str(Path(__file__).resolve().parent), name)
+    )
     loads = []
     for _ in range(repeats):
         out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
@@ -252,7 +257,8 @@ def main() -> None:
     all_turns = [t for c in convs for t in c.turn_texts]
     queries = [q for c in convs for q, _, _ in c.questions]
     print(
-        f"{args.data.name}: {len(convs)} conversations, {len(all_turns)} turns, {len(queries)} questions (cat 1-4)"
+        f"{args.data.name}: {len(convs)} conversations, {len(all_turns)} turns, "
+        f"{len(queries)} questions (cat 1-4)"
     )
 
     results = []

@@ -1,0 +1,101 @@
+"""Embedding providers: the bundled default, and the OpenAI-compatible API over real HTTP on loopback."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+from memopilot import ConfigError, EmbedderError, MemoPilot, Settings, make_embedder
+from memopilot.embedding import OpenAICompatibleEmbedder, StaticEmbedder
+
+
+def test_default_embedder_is_offline_static_model(embedder: StaticEmbedder) -> None:
+    assert isinstance(make_embedder(Settings()), StaticEmbedder)
+    vectors = embedder.embed(["I prefer tabs", "Indent with tabs please", "The invoice is due Friday"])
+    assert vectors.dtype == np.float32 and vectors.shape == (3, embedder.dim)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    sims = vectors @ vectors.T
+    assert sims[0, 1] > sims[0, 2] + 0.2  # related sentences are closer than unrelated ones
+    assert embedder.embed([]).shape == (0, embedder.dim)
+
+
+def test_unknown_embedder_name_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="unknown MEMOPILOT_EMBEDDER"):
+        make_embedder(Settings(embedder="word2vec"))
+    with pytest.raises(ConfigError, match="EMBEDDING_BASE_URL"):
+        make_embedder(Settings(embedder="openai:text-embedding-v3"))
+
+
+class _EmbeddingsAPI(BaseHTTPRequestHandler):
+    """Speaks POST /v1/embeddings as OpenAI does; vectors come from the real static model."""
+
+    model = StaticEmbedder()
+    requests: ClassVar[list[dict]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append({"path": self.path, "auth": self.headers.get("Authorization"), **body})
+        if body["model"] == "broken":
+            self._reply(500, {"error": {"message": "model crashed"}})
+            return
+        vectors = self.model.embed(body["input"]) * 3.0  # unnormalised, as some servers send
+        data = [{"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]
+        self._reply(
+            200, {"object": "list", "data": data[::-1], "model": body["model"]}
+        )  # out of order on purpose
+
+    def _reply(self, status: int, payload: dict) -> None:
+        raw = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def api_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _EmbeddingsAPI)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+def test_openai_compatible_embeddings_over_http(api_url: str, tmp_path, clock) -> None:
+    settings = Settings(
+        embedder="openai:text-embedding-v3",
+        embedding_base_url=api_url,
+        llm_api_key="sk-test",
+        database_url=f"sqlite:///{tmp_path / 'api.db'}",
+    )
+    embedder = make_embedder(settings)
+    assert isinstance(embedder, OpenAICompatibleEmbedder)
+    vectors = embedder.embed(["first text", "second text"])
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    expected = StaticEmbedder().embed(["first text", "second text"])
+    assert np.allclose(vectors, expected, atol=1e-5)  # rows put back in index order
+    last = _EmbeddingsAPI.requests[-1]
+    assert last["path"] == "/v1/embeddings" and last["auth"] == "Bearer sk-test"
+    with MemoPilot.open(settings=settings, clock=clock) as mp:
+        memory = mp.add("I prefer tabs", type="preference")
+        assert mp.search("tabs")[0].memory.id == memory.id
+        assert mp.store.get_meta("embedding_model") == "openai:text-embedding-v3"
+
+
+def test_embeddings_api_errors_are_clear(api_url: str) -> None:
+    embedder = OpenAICompatibleEmbedder("broken", api_url, None)
+    with pytest.raises(EmbedderError, match="answered 500"):
+        embedder.embed(["x"])
+    unreachable = OpenAICompatibleEmbedder("m", "http://127.0.0.1:9", None, timeout=2)
+    with pytest.raises(EmbedderError, match="failed"):
+        unreachable.embed(["x"])
