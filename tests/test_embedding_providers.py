@@ -99,3 +99,19 @@ def test_embeddings_api_errors_are_clear(api_url: str) -> None:
     unreachable = OpenAICompatibleEmbedder("m", "http://127.0.0.1:9", None, timeout=2)
     with pytest.raises(EmbedderError, match="failed"):
         unreachable.embed(["x"])
+
+
+def test_onnx_minilm_matches_order_and_relates_sentences() -> None:
+    from memopilot.embedding import OnnxMiniLMEmbedder
+
+    embedder = make_embedder(Settings(embedder="onnx-minilm"))
+    assert isinstance(embedder, OnnxMiniLMEmbedder) and embedder.dim == 384
+    texts = [
+        "I prefer tabs over spaces for indentation in every Python file I write",
+        "Use tabs",
+        "Due Friday",
+    ]
+    together = embedder.embed(texts)
+    one_by_one = np.vstack([embedder.embed([t]) for t in texts])
+    assert np.allclose(together, one_by_one, atol=1e-4)  # length-sorted batching keeps row order
+    assert together[0] @ together[1] > together[0] @ together[2] + 0.2

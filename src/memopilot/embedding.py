@@ -114,6 +114,7 @@ class OnnxMiniLMEmbedder(Embedder):
 
     model_id = "sentence-transformers/all-MiniLM-L6-v2-int8-onnx"
     _MAX_TOKENS = 256
+    _BATCH = 32
 
     def __init__(self) -> None:
         try:
@@ -135,6 +136,15 @@ class OnnxMiniLMEmbedder(Embedder):
         return 384
 
     def _embed(self, texts: list[str]) -> np.ndarray:
+        # Batches of similar length waste little work on padding (about 2x faster on chat turns).
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self._BATCH):
+            rows = order[start : start + self._BATCH]
+            out[rows] = self._encode([texts[i] for i in rows])
+        return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
