@@ -94,9 +94,12 @@ def test_embedder_mismatch_is_refused_until_reembed(settings: Settings, clock) -
         assert mp.store.count_vectors_by_model() == {"another-model": 1}
 
 
-def test_vector_dimension_mismatch_changes_nothing(mp: MemoPilot) -> None:
-    mp.add("I prefer tabs", type="preference")
-    mp.store.set_meta("embedding_dim", "384")
-    with pytest.raises(EmbedderMismatchError, match="384-dimensional"):
-        mp.add("I prefer spaces", type="preference")
-    assert mp.list().total == 1
+def test_vector_dimension_mismatch_changes_nothing(settings: Settings, embedder, clock) -> None:
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        mp.add("I prefer tabs", type="preference")
+    with sqlite3.connect(_path(settings)) as conn:
+        conn.execute("UPDATE meta SET value = '384' WHERE key = 'embedding_dim'")
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        with pytest.raises(EmbedderMismatchError, match="384-dimensional"):
+            mp.add("I prefer spaces", type="preference")
+        assert mp.list().total == 1

@@ -24,6 +24,7 @@ __all__ = [
     "MemoryType",
     "Privacy",
     "TimelineEvent",
+    "jsonable",
     "new_id",
 ]
 
@@ -167,7 +168,7 @@ class Memory:
         """A JSON-ready view (datetimes as ISO 8601 strings, enums as their values)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            out[f.name] = _jsonable(getattr(self, f.name))
+            out[f.name] = jsonable(getattr(self, f.name))
         return out
 
 
@@ -187,10 +188,11 @@ class TimelineEvent:
     id: str = field(default_factory=new_id)
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """A field value as JSON-ready data (datetimes as ISO strings, enums as values)."""
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, StrEnum):

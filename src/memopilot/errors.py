@@ -9,8 +9,9 @@
     ├── StoreError                 the storage backend failed or cannot be used
     │   ├── CorruptStoreError      the file is not a MemoPilot database or is damaged
     │   └── SchemaTooNewError      written by a newer MemoPilot than this one
-    └── EmbedderError              the embedding model failed or cannot be loaded
-        └── EmbedderMismatchError  the store's vectors come from another model or dimension
+    ├── EmbedderError              the embedding model failed or cannot be loaded
+    │   └── EmbedderMismatchError  the store's vectors come from another model or dimension
+    └── LLMError                   the chat model was unreachable, timed out or answered unusably
 
 Interfaces map them to exit codes (CLI) and HTTP statuses (REST); each message is
 written for the person who made the mistake and says what to do next.
@@ -26,6 +27,7 @@ __all__ = [
     "EmbedderError",
     "EmbedderMismatchError",
     "InvalidInputError",
+    "LLMError",
     "MemoPilotError",
     "NotFoundError",
     "SchemaTooNewError",
@@ -75,3 +77,7 @@ class EmbedderError(MemoPilotError):
 
 class EmbedderMismatchError(EmbedderError):
     """Vectors in the store were made by another model or have another dimension."""
+
+
+class LLMError(MemoPilotError):
+    """The chat model was unreachable, timed out, or answered with something unusable."""

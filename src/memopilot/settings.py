@@ -16,7 +16,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "default_database_url"]
+__all__ = ["DASHSCOPE_BASE_URL", "Settings", "default_database_url"]
+
+DASHSCOPE_BASE_URL = "https://dashscope.aliyuncs.com/compatible-mode/v1"
 
 
 def _weight(default: float) -> Any:
@@ -54,6 +56,8 @@ class Settings(BaseSettings):
     embedding_api_key: str | None = Field(default=None)
     llm_base_url: str | None = Field(default=None, description="OpenAI-compatible chat-completions API")
     llm_model: str = Field(default="qwen-plus")
+    llm_timeout_seconds: float = Field(default=30.0, gt=0, description="per request")
+    llm_max_retries: int = Field(default=2, ge=0, le=10, description="retries on 429 and 5xx answers")
     llm_api_key: str | None = Field(
         default=None,
         validation_alias=AliasChoices("MEMOPILOT_LLM_API_KEY", "DASHSCOPE_API_KEY", "OPENAI_API_KEY"),
@@ -95,7 +99,13 @@ class Settings(BaseSettings):
     reflect_summary_min: int = Field(default=3, ge=2)
 
     # --- write path ----------------------------------------------------------------------
-    dedup_ratio: float = Field(default=0.86, ge=0.0, le=1.0)
+    dedup_ratio: float = Field(default=0.86, ge=0.0, le=1.0, description="merge same-type restatements above")
+    temporary_default_days: float = Field(
+        default=7.0, gt=0, description="expiry of a temporary note with no date"
+    )
+    chat_history_turns: int = Field(
+        default=6, ge=0, le=50, description="recent session turns shown to the LLM"
+    )
 
     # --- limits --------------------------------------------------------------------------
     max_content_chars: int = Field(default=8000, ge=1)
@@ -123,6 +133,11 @@ class Settings(BaseSettings):
     @property
     def resolved_database_url(self) -> str:
         return self.database_url or default_database_url()
+
+    @property
+    def resolved_llm_base_url(self) -> str:
+        """The configured base URL, else DashScope's OpenAI-compatible endpoint (Qwen)."""
+        return self.llm_base_url or DASHSCOPE_BASE_URL
 
     @property
     def llm_configured(self) -> bool:

@@ -34,6 +34,11 @@ class ChangeSet:
     scrub_events_of: list[str] = field(default_factory=list)
     # store metadata written in the same transaction (e.g. the embedding model after reembed)
     meta: dict[str, str] = field(default_factory=dict)
+    # chat turns to append, each a dict of: id, user_id, project_id, session_id, message_id, role,
+    # content, at
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    # (user_id, message_id) whose logged turns and trace questions must be erased (Forget)
+    erase_messages: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, memory: Memory, event: TimelineEvent | None = None) -> None:
         self.memories.append(memory)
@@ -147,6 +152,10 @@ class Store(ABC):
         limit: int = 100,
         offset: int = 0,
     ) -> list[TimelineEvent]: ...
+
+    @abstractmethod
+    def recent_turns(self, user_id: str, session_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` logged turns of a session, oldest first."""
 
     @abstractmethod
     def get_trace(self, trace_id: str) -> dict[str, Any] | None: ...

@@ -79,6 +79,10 @@ _INSERT_EVENT = (
     "INSERT INTO events (id, user_id, project_id, memory_id, kind, actor, reason, details, at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+_INSERT_TURN = (
+    "INSERT INTO turns (id, user_id, project_id, session_id, message_id, role, content, at) "
+    "VALUES (:id, :user_id, :project_id, :session_id, :message_id, :role, :content, :at)"
+)
 _SELECT_MEMORY = f"SELECT {', '.join(_MEMORY_COLUMNS)} FROM memories"
 _UPSERT_MEMORY = (
     f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(_MEMORY_COLUMNS))}) "
@@ -230,15 +234,31 @@ class SQLiteStore(Store):
                     )
                 for trace in changes.traces:
                     c.execute(
-                        "INSERT INTO traces (id, user_id, project_id, created_at, payload) "
-                        "VALUES (?, ?, ?, ?, ?)",
+                        "INSERT INTO traces (id, user_id, project_id, created_at, payload, message_id) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
                         (
                             trace["id"],
                             trace["user_id"],
                             trace.get("project_id"),
                             trace["created_at"],
                             json.dumps(trace),
+                            trace.get("message_id"),
                         ),
+                    )
+                if changes.turns:
+                    c.executemany(
+                        _INSERT_TURN,
+                        changes.turns,
+                    )
+                for user_id, message_id in changes.erase_messages:
+                    c.execute(
+                        "UPDATE turns SET content = '' WHERE user_id = ? AND message_id = ?",
+                        (user_id, message_id),
+                    )
+                    c.execute(
+                        "UPDATE traces SET payload = json_set(payload, '$.query', '') "
+                        "WHERE user_id = ? AND message_id = ?",
+                        (user_id, message_id),
                     )
         except sqlite3.DatabaseError as exc:
             raise _wrap(exc) from None
@@ -369,6 +389,16 @@ class SQLiteStore(Store):
         sql += " ORDER BY at DESC, seq DESC LIMIT ? OFFSET ?"
         params += [limit, offset]
         return [_event_from_row(r) for r in self._query(sql, params)]
+
+    def recent_turns(self, user_id: str, session_id: str, limit: int) -> list[dict[str, Any]]:
+        if limit <= 0:
+            return []
+        rows = self._query(
+            "SELECT role, content, message_id, at FROM turns WHERE user_id = ? AND session_id = ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (user_id, session_id, limit),
+        )
+        return [{"role": r[0], "content": r[1], "message_id": r[2], "at": r[3]} for r in reversed(rows)]
 
     def get_trace(self, trace_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT payload FROM traces WHERE id = ?", (trace_id,))

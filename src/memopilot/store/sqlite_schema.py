@@ -97,5 +97,25 @@ CREATE TABLE traces (
 CREATE INDEX traces_user ON traces (user_id, created_at);
 """
 
-MIGRATIONS: list[str] = [_V1]
+# v2: the conversation log of chat turns (recent turns are shown to the answering model),
+# and the message each trace answered, so that Forget can erase a memory's source message.
+_V2 = """
+CREATE TABLE turns (
+    seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          TEXT NOT NULL UNIQUE,
+    user_id     TEXT NOT NULL,
+    project_id  TEXT,
+    session_id  TEXT NOT NULL,
+    message_id  TEXT,
+    role        TEXT NOT NULL,
+    content     TEXT NOT NULL,
+    at          TEXT NOT NULL
+);
+CREATE INDEX turns_session ON turns (user_id, session_id, seq);
+CREATE INDEX turns_message ON turns (user_id, message_id);
+ALTER TABLE traces ADD COLUMN message_id TEXT;
+CREATE INDEX traces_message ON traces (user_id, message_id);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,100 @@
+"""What every part of the engine shares: its collaborators, the one commit path, events, ownership.
+
+:class:`~memopilot.engine.MemoPilot` is assembled from this core and the operation
+groups built on it (``lifecycle.py``, ``maintenance.py``), so that each file stays
+about one thing while callers see one object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .clock import Clock, SystemClock
+from .domain import EventKind, Memory, TimelineEvent
+from .embedding import Embedder
+from .errors import EmbedderMismatchError, NotFoundError
+from .retriever import Retriever
+from .settings import Settings
+from .store import ChangeSet, Store
+from .vector_index import VectorIndex
+
+__all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "EngineCore"]
+
+DEFAULT_USER = "local"
+DEFAULT_PROJECT = "default"
+
+
+class EngineCore:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        *,
+        allow_model_change: bool = False,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings or Settings.load()
+        self.clock = clock or SystemClock()
+        self._check_embedder(allow_model_change)
+        self._stored_dim: int | None = None
+        self.index = VectorIndex(store)
+        self.retriever = Retriever(store, self.index, self.settings)
+
+    def _check_embedder(self, allow_model_change: bool) -> None:
+        stored = self.store.get_meta("embedding_model")
+        if stored is None:
+            self.store.set_meta("embedding_model", self.embedder.model_id)
+        elif stored != self.embedder.model_id and not allow_model_change:
+            raise EmbedderMismatchError(
+                f"this database's vectors were made by {stored!r}, but the configured embedder is "
+                f"{self.embedder.model_id!r}. Set MEMOPILOT_EMBEDDER back, or re-embed every memory "
+                "with the new model: memopilot reembed --db <url>"
+            )
+
+    def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed with the configured model, refusing vectors the store cannot hold."""
+        vectors = self.embedder.embed(texts)
+        if self._stored_dim is None:
+            stored = self.store.get_meta("embedding_dim")
+            if stored is None:
+                self.store.set_meta("embedding_dim", str(vectors.shape[1]))
+                stored = str(vectors.shape[1])
+            self._stored_dim = int(stored)
+        if self._stored_dim != vectors.shape[1]:
+            raise EmbedderMismatchError(
+                f"the store holds {self._stored_dim}-dimensional vectors but {self.embedder.model_id} makes "
+                f"{vectors.shape[1]}-dimensional ones; run: memopilot reembed"
+            )
+        return vectors
+
+    def _commit(self, changes: ChangeSet) -> None:
+        """The one place that writes: the store applies the set in one transaction."""
+        self.store.commit(changes)
+        self.index.apply(changes.memories, changes.vectors)
+
+    def make_event(
+        self, memory: Memory, kind: EventKind, reason: str, actor: str = "system", **details: Any
+    ) -> TimelineEvent:
+        return TimelineEvent(
+            user_id=memory.user_id,
+            memory_id=memory.id,
+            kind=kind,
+            at=self.clock.now(),
+            actor=actor,
+            reason=reason,
+            project_id=memory.project_id,
+            details=details,
+        )
+
+    def get(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> Memory:
+        """The memory, if it belongs to ``user_id``; another user's id is reported as not found."""
+        memory = self.store.get(memory_id) if isinstance(memory_id, str) else None
+        if memory is None or memory.user_id != user_id:
+            raise NotFoundError(f"no memory {memory_id!r} for this user")
+        return memory

@@ -1,0 +1,279 @@
+"""The lifecycle operations of :class:`~memopilot.engine.MemoPilot`: edit, pin, archive, supersede, Forget.
+
+Each operation checks ownership (another user's id is "not found"), refuses transitions
+that make no sense with a :class:`ConflictError`, and writes the change with its
+timeline event through the engine's one commit path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from . import reflection
+from .clock import ensure_utc
+from .domain import SUMMARY_TAG, EventKind, Memory, MemoryState, MemoryType, jsonable
+from .engine_core import DEFAULT_USER, EngineCore
+from .errors import ConflictError, InvalidInputError
+from .store import ChangeSet, MemoryQuery
+from .validation import clean_content, clean_tags, clean_unit, parse_privacy, parse_state, parse_type
+
+__all__ = ["LifecycleOps"]
+
+_UNSET: Any = object()
+
+
+class LifecycleOps(EngineCore):
+    def update(
+        self,
+        memory_id: str,
+        *,
+        user_id: str = DEFAULT_USER,
+        content: str | None = None,
+        tags: Iterable[str] | None = None,
+        importance: float | None = None,
+        confidence: float | None = None,
+        privacy: str | None = None,
+        type: str | MemoryType | None = None,
+        expires_at: datetime | None = _UNSET,
+        actor: str = "user",
+        reason: str = "edited",
+    ) -> Memory:
+        """Change fields of a memory (not its state); a content change re-embeds it."""
+        memory = self._owned_live(memory_id, user_id)
+        changes_to: dict[str, Any] = {}
+        if content is not None:
+            changes_to["content"] = clean_content(content, self.settings)
+        if tags is not None:
+            changes_to["tags"] = clean_tags(tags, self.settings)
+        if importance is not None:
+            changes_to["importance"] = clean_unit(importance, "importance")
+        if confidence is not None:
+            changes_to["confidence"] = clean_unit(confidence, "confidence")
+        if privacy is not None:
+            changes_to["privacy"] = parse_privacy(privacy)
+        if type is not None:
+            changes_to["type"] = parse_type(type)
+        if expires_at is not _UNSET:
+            changes_to["expires_at"] = ensure_utc(expires_at) if expires_at else None
+        changed = {k: v for k, v in changes_to.items() if getattr(memory, k) != v}
+        if not changed:
+            return memory
+        updated = memory.copy(**changed, updated_at=self.clock.now())
+        before = {k: jsonable(getattr(memory, k)) for k in changed}
+        after = {k: jsonable(v) for k, v in changed.items()}
+        changes = ChangeSet()
+        if "content" in changed:
+            changes.vectors[updated.id] = self.embed_texts([updated.content])[0]
+        changes.add(
+            updated,
+            self.make_event(
+                updated, EventKind.UPDATED, reason, actor, fields=sorted(changed), before=before, after=after
+            ),
+        )
+        self._commit(changes)
+        return updated
+
+    def pin(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "pinned by the user"
+    ) -> Memory:
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.PINNED,
+            EventKind.PINNED,
+            reason,
+            allowed_from={MemoryState.ACTIVE, MemoryState.ARCHIVED, MemoryState.EXPIRED},
+        )
+
+    def unpin(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "unpinned by the user"
+    ) -> Memory:
+        memory = self._owned_live(memory_id, user_id)
+        if memory.state is MemoryState.ACTIVE:
+            return memory
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.ACTIVE,
+            EventKind.UNPINNED,
+            reason,
+            allowed_from={MemoryState.PINNED},
+        )
+
+    def archive(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "archived by the user"
+    ) -> Memory:
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.ARCHIVED,
+            EventKind.ARCHIVED,
+            reason,
+            allowed_from={MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.EXPIRED},
+        )
+
+    def restore(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "restored by the user"
+    ) -> Memory:
+        return self._transition(
+            memory_id,
+            user_id,
+            MemoryState.ACTIVE,
+            EventKind.RESTORED,
+            reason,
+            allowed_from={MemoryState.ARCHIVED, MemoryState.EXPIRED},
+        )
+
+    def set_state(self, memory_id: str, state: str | MemoryState, *, user_id: str = DEFAULT_USER) -> Memory:
+        """The user-settable states (active, pinned, archived), as PATCH state=... asks."""
+        target = parse_state(state)
+        memory = self._owned_live(memory_id, user_id)
+        if target is MemoryState.PINNED:
+            return self.pin(memory_id, user_id=user_id)
+        if target is MemoryState.ARCHIVED:
+            return self.archive(memory_id, user_id=user_id)
+        if target is MemoryState.ACTIVE:
+            if memory.state is MemoryState.PINNED:
+                return self.unpin(memory_id, user_id=user_id)
+            if memory.state is MemoryState.ACTIVE:
+                return memory
+            return self.restore(memory_id, user_id=user_id)
+        raise InvalidInputError(f"state can be set to active, pinned or archived, not {target.value}")
+
+    def supersede(
+        self,
+        old_id: str,
+        new_id: str,
+        *,
+        user_id: str = DEFAULT_USER,
+        reason: str = "replaced by a newer memory",
+        actor: str = "system",
+    ) -> Memory:
+        """Mark ``old_id`` as replaced by ``new_id`` (both of ``user_id``). Critical memories refuse."""
+        old = self._owned_live(old_id, user_id)
+        new = self._owned_live(new_id, user_id)
+        if old.id == new.id:
+            raise InvalidInputError("a memory cannot supersede itself")
+        if old.is_critical and actor != "user":
+            raise ConflictError(f"memory {old.id} is critical: only the user can supersede it")
+        if old.state not in (MemoryState.ACTIVE, MemoryState.PINNED):
+            raise ConflictError(
+                f"memory {old.id} is {old.state.value}; only active or pinned ones can be superseded"
+            )
+        now = self.clock.now()
+        replaced = old.copy(state=MemoryState.SUPERSEDED, superseded_by=new.id, valid_to=now, updated_at=now)
+        successor = new.copy(supersedes=old.id, updated_at=now)
+        changes = ChangeSet()
+        changes.add(
+            replaced,
+            self.make_event(
+                replaced,
+                EventKind.SUPERSEDED,
+                reason,
+                actor,
+                from_state=old.state.value,
+                superseded_by=new.id,
+            ),
+        )
+        changes.add(successor)
+        self._commit(changes)
+        return replaced
+
+    def forget(self, memory_id: str, *, user_id: str = DEFAULT_USER, actor: str = "user") -> Memory:
+        """The user's Forget: erase content, tags and vector; keep a content-free tombstone.
+
+        Earlier events of the memory lose their details and reasons; summaries that listed
+        it are rewritten without it; the store then purges residue from its files.
+        """
+        memory = self.get(memory_id, user_id=user_id)
+        if memory.state is MemoryState.DELETED:
+            return memory
+        now = self.clock.now()
+        tombstone = memory.copy(
+            content="", tags=[], source_ids=[], state=MemoryState.DELETED, updated_at=now, valid_to=now
+        )
+        changes = ChangeSet(vectors={memory.id: None}, scrub_events_of=[memory.id])
+        if memory.message_id:  # the logged message it came from, and that turn's trace question
+            changes.erase_messages.append((memory.user_id, memory.message_id))
+        changes.add(
+            tombstone,
+            self.make_event(
+                tombstone,
+                EventKind.DELETED,
+                "forgotten at the user's request",
+                actor,
+                from_state=memory.state.value,
+            ),
+        )
+        self._drop_from_summaries(memory, changes)
+        self._commit(changes)
+        self.store.purge_residue()
+        return tombstone
+
+    def _drop_from_summaries(self, forgotten: Memory, changes: ChangeSet) -> None:
+        summaries, _ = self.store.list_memories(
+            MemoryQuery(user_id=forgotten.user_id, all_projects=True, text=SUMMARY_TAG)
+        )
+        for summary in summaries:
+            if not summary.is_summary or forgotten.id not in summary.source_ids:
+                continue
+            sources = list(self.store.get_many(i for i in summary.source_ids if i != forgotten.id).values())
+            sources.sort(key=lambda m: (m.created_at, m.id))
+            state = (
+                summary.state if len(sources) >= self.settings.reflect_summary_min else MemoryState.ARCHIVED
+            )
+            rewritten = summary.copy(
+                content=reflection.summary_content(summary.type, sources),
+                source_ids=[m.id for m in sources],
+                state=state,
+                updated_at=self.clock.now(),
+            )
+            changes.vectors[rewritten.id] = self.embed_texts([rewritten.content])[0]
+            changes.add(
+                rewritten,
+                self.make_event(
+                    rewritten,
+                    EventKind.SUMMARY_REFRESHED,
+                    "a source was forgotten",
+                    source_ids=rewritten.source_ids,
+                ),
+            )
+
+    def _owned_live(self, memory_id: str, user_id: str) -> Memory:
+        memory = self.get(memory_id, user_id=user_id)
+        if memory.state is MemoryState.DELETED:
+            raise ConflictError(f"memory {memory_id} was forgotten; it cannot be changed")
+        return memory
+
+    def _transition(
+        self,
+        memory_id: str,
+        user_id: str,
+        to_state: MemoryState,
+        kind: EventKind,
+        reason: str,
+        *,
+        allowed_from: set[MemoryState],
+    ) -> Memory:
+        memory = self._owned_live(memory_id, user_id)
+        if memory.state is to_state:
+            return memory
+        if memory.state not in allowed_from:
+            raise ConflictError(
+                f"memory {memory_id} is {memory.state.value}; cannot go to {to_state.value} from there"
+            )
+        extra: dict[str, Any] = {}
+        if memory.state is MemoryState.EXPIRED and to_state in (MemoryState.ACTIVE, MemoryState.PINNED):
+            extra["expires_at"] = None  # otherwise the next sweep would expire it again
+        updated = memory.copy(state=to_state, updated_at=self.clock.now(), **extra)
+        changes = ChangeSet()
+        changes.add(
+            updated,
+            self.make_event(
+                updated, kind, reason, "user", from_state=memory.state.value, to_state=to_state.value
+            ),
+        )
+        self._commit(changes)
+        return updated

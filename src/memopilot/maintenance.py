@@ -1,0 +1,162 @@
+"""The maintenance operations of :class:`~memopilot.engine.MemoPilot`: forgetting, reflection, re-embedding.
+
+The policies (``forgetting.py``, ``reflection.py``) decide; these methods apply their
+decisions with one timeline event per change, in one transaction per run.
+"""
+
+from __future__ import annotations
+
+from . import forgetting, reflection
+from .domain import EventKind, MemoryState
+from .engine_core import DEFAULT_PROJECT, DEFAULT_USER, EngineCore
+from .results import ForgettingReport, ReflectionReport
+from .store import ChangeSet, MemoryQuery
+
+__all__ = ["MaintenanceOps"]
+
+
+class MaintenanceOps(EngineCore):
+    def run_forgetting(self, *, user_id: str | None = None) -> ForgettingReport:
+        """Expire and archive what SPEC section 6 says is due now (one user, or everyone)."""
+        now = self.clock.now()
+        due = forgetting.expiry_transitions(self.store.due_for_expiry(now, user_id), now)
+        cutoff = forgetting.archive_cutoff(now, self.settings)
+        stale = self.store.due_for_archive(cutoff, self.settings.archive_importance_below, user_id)
+        due += forgetting.archive_transitions(stale, now, self.settings)
+        report = ForgettingReport()
+        if not due:
+            return report
+        changes = ChangeSet()
+        for transition in due:
+            memory = transition.memory
+            updated = memory.copy(state=transition.to_state, updated_at=now)
+            changes.add(
+                updated,
+                self.make_event(
+                    updated,
+                    transition.kind,
+                    transition.reason,
+                    from_state=memory.state.value,
+                    to_state=transition.to_state.value,
+                ),
+            )
+            (report.expired if transition.kind is EventKind.EXPIRED else report.archived).append(memory.id)
+        self._commit(changes)
+        return report
+
+    def reflect(
+        self, *, user_id: str = DEFAULT_USER, project_id: str | None = DEFAULT_PROJECT
+    ) -> ReflectionReport:
+        """One consolidation pass over the memories of exactly this scope (SPEC section 8)."""
+        now = self.clock.now()
+        scope = MemoryQuery(user_id=user_id, project_id=project_id, include_user_wide=False)
+        in_scope, _ = self.store.list_memories(
+            MemoryQuery(
+                user_id=user_id,
+                project_id=project_id,
+                include_user_wide=False,
+                states=frozenset({MemoryState.ACTIVE, MemoryState.PINNED}),
+            )
+        )
+        summaries = [
+            m
+            for m in self.store.list_memories(scope)[0]
+            if m.is_summary and m.state is not MemoryState.DELETED
+        ]
+        plan = reflection.plan_reflection(
+            in_scope, summaries, user_id=user_id, project_id=project_id, now=now, settings=self.settings
+        )
+        return self._apply_reflection(plan)
+
+    def _apply_reflection(self, plan: reflection.ReflectionPlan) -> ReflectionReport:
+        report = ReflectionReport()
+        if not plan:
+            return report
+        changes = ChangeSet()
+        for merge in plan.merges:
+            archived_ids = [m.id for m in merge.archived]
+            changes.add(
+                merge.survivor,
+                self.make_event(
+                    merge.survivor,
+                    EventKind.MERGED,
+                    f"absorbed {len(archived_ids)} near-duplicate(s)",
+                    merged=archived_ids,
+                    ratio=round(merge.ratio, 4),
+                ),
+            )
+            for gone in merge.archived:
+                changes.add(
+                    gone,
+                    self.make_event(
+                        gone,
+                        EventKind.ARCHIVED,
+                        f"near-duplicate merged into {merge.survivor.id}",
+                        merged_into=merge.survivor.id,
+                        to_state="archived",
+                    ),
+                )
+            report.merged.append(
+                {"survivor": merge.survivor.id, "archived": archived_ids, "ratio": round(merge.ratio, 4)}
+            )
+        for promoted in plan.promotions:
+            changes.add(
+                promoted,
+                self.make_event(
+                    promoted,
+                    EventKind.PROMOTED,
+                    f"used at least {self.settings.reflect_promote_usage} times",
+                    importance=promoted.importance,
+                ),
+            )
+            report.promoted.append(promoted.id)
+        fresh = plan.summaries_created + plan.summaries_refreshed
+        vectors = self.embed_texts([m.content for m in fresh]) if fresh else []
+        for summary, vector in zip(fresh, vectors, strict=True):
+            changes.vectors[summary.id] = vector
+            created = summary in plan.summaries_created
+            kind = EventKind.SUMMARY_CREATED if created else EventKind.SUMMARY_REFRESHED
+            changes.add(
+                summary,
+                self.make_event(
+                    summary,
+                    kind,
+                    f"{len(summary.source_ids)} {summary.type.value} memories",
+                    source_ids=summary.source_ids,
+                ),
+            )
+            entry = {"id": summary.id, "type": summary.type.value, "source_ids": summary.source_ids}
+            (report.summaries_created if created else report.summaries_refreshed).append(entry)
+        for retired in plan.summaries_retired:
+            changes.add(
+                retired,
+                self.make_event(
+                    retired,
+                    EventKind.ARCHIVED,
+                    f"fewer than {self.settings.reflect_summary_min} sources remain",
+                    to_state="archived",
+                ),
+            )
+            report.summaries_retired.append(retired.id)
+        self._commit(changes)
+        return report
+
+    def reembed(self, *, batch_size: int = 512) -> int:
+        """Re-embed every stored memory with the configured embedder; returns how many."""
+        count = 0
+        changes = ChangeSet(
+            meta={"embedding_model": self.embedder.model_id, "embedding_dim": str(self.embedder.dim)}
+        )
+        for user_id in self.store.user_ids():
+            items, _ = self.store.list_memories(MemoryQuery(user_id=user_id, all_projects=True))
+            live = [m for m in items if m.state is not MemoryState.DELETED and m.content]
+            for start in range(0, len(live), batch_size):
+                chunk = live[start : start + batch_size]
+                for memory, vector in zip(
+                    chunk, self.embedder.embed([m.content for m in chunk]), strict=True
+                ):
+                    changes.vectors[memory.id] = vector
+                count += len(chunk)
+        self.store.commit(changes)
+        self.index.clear()
+        return count
