@@ -119,7 +119,9 @@ def run(fn: Callable[[], T]) -> T:
 @app.command()
 def add(
     text: Annotated[str, typer.Argument(help="the memory, stored verbatim")],
-    type: Annotated[str, typer.Option("--type", help="memory type (default: episode)")] = "episode",
+    type: Annotated[
+        str | None, typer.Option("--type", help="memory type (default: the rule classifier's, else episode)")
+    ] = None,
     tags: Annotated[str, typer.Option("--tags", help="comma-separated tags")] = "",
     importance: Annotated[float | None, typer.Option("--importance", help="0..1")] = None,
     pinned: Annotated[bool, typer.Option("--pin", help="pin it")] = False,
@@ -145,6 +147,35 @@ def add(
                 occurred_at=_parse_time(occurred, "--occurred"),
             )
             _show_memory(memory, as_json, "added")
+
+    run(body)
+
+
+@app.command()
+def chat(
+    message: Annotated[str, typer.Argument(help="the user's message")],
+    session: Annotated[str | None, typer.Option("--session", help="conversation session id")] = None,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run one chat turn: recall, answer (LLM or offline), remember."""
+
+    def body() -> None:
+        with _engine() as mp:
+            result = mp.chat(message, user_id=user, project_id=_project(project), session_id=session)
+            if as_json:
+                _print_json(result.to_dict())
+                return
+            console.print(result.answer, markup=False, highlight=False)
+            actions = result.outcome
+            console.print(
+                f"\n[dim]trace {result.trace_id} · answered by {result.answered_by} · created "
+                f"{len(actions.created)}, updated {len(actions.updated)}, "
+                f"superseded {len(actions.superseded)}, redacted {actions.redacted}[/dim]"
+            )
+            if actions.fallback_reason:
+                console.print(f"[yellow]{actions.fallback_reason}[/yellow]", highlight=False)
 
     run(body)
 

@@ -18,18 +18,24 @@ from datetime import datetime
 from typing import Any
 
 from . import insights, portability
+from .chat import ChatResult, run_chat_turn
 from .clock import Clock, ensure_utc
 from .context_builder import pack_context
 from .domain import DEFAULT_IMPORTANCE, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from .embedding import Embedder, make_embedder
 from .engine_core import DEFAULT_PROJECT, DEFAULT_USER
 from .errors import InvalidInputError, NotFoundError
+from .extractor import WriteOutcome, WritePath
 from .lifecycle import LifecycleOps
+from .llm import ChatClient, make_chat_client
+from .llm_editor import LLMEditor
 from .maintenance import MaintenanceOps
+from .memory_editor import MemoryEditor
 from .results import ContextResult, ImportReport, Page, SearchResult
+from .rule_editor import RuleEditor, classify
 from .scorer import score_memory
 from .settings import Settings
-from .store import ChangeSet, MemoryQuery, open_store
+from .store import ChangeSet, MemoryQuery, Store, open_store
 from .trace import Trace
 from .validation import (
     clean_content,
@@ -43,9 +49,29 @@ from .validation import (
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
 
+_FROM_SETTINGS: Any = object()  # "build it from settings", as distinct from an explicit None
+
 
 class MemoPilot(LifecycleOps, MaintenanceOps):
     """A memory layer over one store. Build it with :meth:`open`."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        *,
+        allow_model_change: bool = False,
+        llm: ChatClient | None = _FROM_SETTINGS,
+        editor: MemoryEditor | None = None,
+    ) -> None:
+        super().__init__(store, embedder, settings, clock, allow_model_change=allow_model_change)
+        self.llm: ChatClient | None = make_chat_client(self.settings) if llm is _FROM_SETTINGS else llm
+        if editor is None:
+            rules = RuleEditor()
+            editor = LLMEditor(self.llm, fallback=rules) if self.llm is not None else rules
+        self.write_path = WritePath(self, editor)
 
     @classmethod
     def open(
@@ -56,18 +82,32 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         embedder: Embedder | None = None,
         clock: Clock | None = None,
         allow_model_change: bool = False,
+        llm: ChatClient | None = _FROM_SETTINGS,
+        editor: MemoryEditor | None = None,
     ) -> MemoPilot:
-        """Open the store at ``path_or_url`` (default: settings, then the user data dir)."""
+        """Open the store at ``path_or_url`` (default: settings, then the user data dir).
+
+        The chat model and the memory editor come from settings unless given.
+        """
         settings = settings or Settings.load()
         store = open_store(path_or_url or settings.resolved_database_url)
         try:
-            return cls(store, embedder or make_embedder(settings), settings, clock,
-                       allow_model_change=allow_model_change)  # fmt: skip
+            return cls(
+                store,
+                embedder or make_embedder(settings),
+                settings,
+                clock,
+                allow_model_change=allow_model_change,
+                llm=llm,
+                editor=editor,
+            )
         except BaseException:
             store.close()
             raise
 
     def close(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
         self.store.close()
 
     def __enter__(self) -> MemoPilot:
@@ -83,7 +123,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         *,
         user_id: str = DEFAULT_USER,
         project_id: str | None = DEFAULT_PROJECT,
-        type: str | MemoryType = MemoryType.EPISODE,
+        type: str | MemoryType | None = None,
         tags: Iterable[str] | None = None,
         importance: float | None = None,
         confidence: float = 0.8,
@@ -96,7 +136,12 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         actor: str = "user",
         reason: str = "added directly",
     ) -> Memory:
-        """Store one memory verbatim (no interpretation), embed it, and record its event."""
+        """Store one memory verbatim, embed it, and record its event.
+
+        ``type`` None: the rule classifier's type for the text, else ``episode``.
+        """
+        if type is None:
+            type = (classify(content) if isinstance(content, str) else None) or MemoryType.EPISODE
         memory = self.new_memory(
             content,
             user_id=user_id,
@@ -250,8 +295,12 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         project_id: str | None = DEFAULT_PROJECT,
         budget_tokens: int | None = None,
         record_usage: bool = True,
+        persist: bool = True,
     ) -> ContextResult:
-        """The memory context for ``query`` within ``budget_tokens`` and its stored trace."""
+        """The memory context for ``query`` within ``budget_tokens`` and its stored trace.
+
+        ``persist=False`` leaves storing the trace and counting uses to the caller (the chat turn).
+        """
         budget = self.settings.context_budget if budget_tokens is None else int(budget_tokens)
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
@@ -294,10 +343,50 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             "score_and_pack": _ms(retrieved, packed_at),
             "total": _ms(started, packed_at),
         }
-        self._commit(ChangeSet(traces=[trace.to_dict()]))
-        if record_usage:
-            self.store.record_usage(packed.included_ids, now)
+        if persist:
+            self.persist_turn(
+                ChangeSet(traces=[trace.to_dict()]), packed.included_ids if record_usage else []
+            )
         return ContextResult(packed.text, trace)
+
+    def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str]) -> None:
+        """Store a trace (and logged turns) and count one use of each memory given to a caller."""
+        self._commit(changes)
+        self.store.record_usage(used_ids, self.clock.now())
+
+    # --- the write path and the chat turn ----------------------------------------------------
+    def remember(
+        self,
+        message: str,
+        *,
+        user_id: str = DEFAULT_USER,
+        project_id: str | None = DEFAULT_PROJECT,
+        session_id: str | None = None,
+        message_id: str | None = None,
+    ) -> WriteOutcome:
+        """Run the write path on one user message (SPEC section 5) and commit what it decides."""
+        if not isinstance(message, str) or not message.strip():
+            raise InvalidInputError("the message is empty")
+        _check_ids(user_id, project_id)
+        changes, outcome = self.write_path.plan(
+            message, user_id=user_id, project_id=project_id, session_id=session_id, message_id=message_id
+        )
+        self._commit(changes)
+        return outcome
+
+    def chat(
+        self,
+        message: str,
+        *,
+        user_id: str = DEFAULT_USER,
+        project_id: str | None = DEFAULT_PROJECT,
+        session_id: str | None = None,
+    ) -> ChatResult:
+        """One chat turn: read, answer (LLM or honest offline reply), write."""
+        _check_ids(user_id, project_id)
+        return run_chat_turn(
+            self, message, user_id=user_id, project_id=project_id, session_id=session_id, llm=self.llm
+        )
 
     def get_trace(self, trace_id: str, *, user_id: str = DEFAULT_USER) -> dict[str, Any]:
         trace = self.store.get_trace(trace_id)

@@ -37,9 +37,17 @@ __all__ = [
 
 # Types an editor may create; `episode`, `outdated` and `deleted_by_user` are the engine's own.
 EditableType = Literal[
-    "preference", "project", "decision", "mistake", "constraint", "deadline", "learning_goal", "task",
-    "critical", "temporary",
-]  # fmt: skip
+    "preference",
+    "project",
+    "decision",
+    "mistake",
+    "constraint",
+    "deadline",
+    "learning_goal",
+    "task",
+    "critical",
+    "temporary",
+]
 
 
 class NewMemory(BaseModel):

@@ -108,7 +108,8 @@ class Settings(BaseSettings):
     )
 
     # --- limits --------------------------------------------------------------------------
-    max_content_chars: int = Field(default=8000, ge=1)
+    max_content_chars: int = Field(default=8000, ge=1, description="one memory")
+    max_message_chars: int = Field(default=32000, ge=1, description="one chat message")
     max_tags: int = Field(default=32, ge=0)
     max_tag_chars: int = Field(default=64, ge=1)
 

@@ -49,6 +49,10 @@ class Trace:
     skipped: list[TraceItem] = field(default_factory=list)
     latency_ms: dict[str, float] = field(default_factory=dict)
     maintenance: dict[str, int] = field(default_factory=dict)  # what the forgetting sweep changed
+    # Set for chat turns: the message answered and what its write path did (ids, never text).
+    session_id: str | None = None
+    message_id: str | None = None
+    turn: dict[str, Any] | None = None
     id: str = field(default_factory=new_id)
 
     @property
@@ -71,4 +75,7 @@ class Trace:
             "skipped": [i.to_dict() for i in self.skipped],
             "latency_ms": self.latency_ms,
             "maintenance": self.maintenance,
+            "session_id": self.session_id,
+            "message_id": self.message_id,
+            "turn": self.turn,
         }

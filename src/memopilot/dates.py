@@ -1,0 +1,554 @@
+"""Date expressions for deadlines and temporary notes, relative to an injected ``now``.
+
+Two entry points, both pure functions of ``(text, now)`` (no wall clock, deterministic):
+
+* :func:`deadline_from` -- "by Friday", "due 2027-01-15", "in 3 days", "EOD", "end of the month" ...
+* :func:`temporary_expiry` -- "today only", "this week", "for now", "until Monday", "for the next 2 hours" ...
+
+How it works: our own regular expressions find a date *phrase* in the text. Relative phrases
+(weekdays, "tomorrow", "in 3 days", "end of the month", ...) are resolved by our own rules, which
+are exact and cheap; calendar dates written with a month name or as ``15/01/2027`` are handed to
+the ``dateparser`` library, but only the matched phrase, never the whole text, so ordinary words
+never turn into dates. ``dateparser`` is imported lazily, on the first calendar date.
+
+Conventions (all times are UTC; the user's own time zone is not known here):
+
+* A deadline means the *end* of the named day, 23:59:59, unless a time is given ("by 5pm").
+* A weekday name means the next such day on or after today: said on a Friday, "by Friday" means
+  today (someone who meant next week's Friday says "next Friday", which is strictly after today).
+  "next Friday" said on a Wednesday is the coming Friday, two days later.
+* "before <day>" means the end of the day before it ("before March 3rd" -> March 2, 23:59:59).
+* Deadlines at the end of a week ("end of week", "EOW", "this week", "next week") mean that week's
+  Friday, the end of the working week, so a reminder errs early; on a Saturday or Sunday it is
+  that Sunday. A temporary note for "this week" instead lasts until Sunday 23:59:59.
+* A calendar date without a year is the next such date on or after today.
+* Explicit past references ("yesterday", "last Friday", "3 days ago") give ``None``: they are not
+  deadlines, and a note already expired would be useless.
+* ``15/01/2027`` style dates need a four-digit year; ambiguous ones (``03/04/2027``) are read
+  month first, as ``dateparser`` does for English.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+__all__ = ["DateMatch", "deadline_from", "find_date", "temporary_expiry"]
+
+# "for now" / "temporarily": a provisional note should outlive the current stretch of work but not
+# turn into a permanent fact nobody revisits. A week covers the usual "for now" (this sprint, this
+# trip, until the fix lands) and the note then expires instead of silently going stale.
+FOR_NOW_DAYS = 7
+# "for this session": the engine does not know when a session ends; half a day covers a working
+# session without the note surviving into tomorrow's.
+SESSION_HOURS = 12
+
+_END_OF_DAY = time(23, 59, 59)
+
+_MONTHS = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
+_WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "couple": 2,
+    "a couple": 2,
+    "a couple of": 2,
+    "couple of": 2,
+    "few": 3,
+    "a few": 3,
+}
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_WEEKDAY_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY_ABBR = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d\d"
+_NUM = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty" + (
+    r"|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)"
+)
+_UNIT = r"(?P<unit>min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|fortnights?|months?|years?)"
+_F = re.IGNORECASE
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, _F)
+
+
+_ISO = _rx(
+    r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})"
+    r"(?:[T ](?P<H>\d{2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?(?:\.\d+)?(?P<tz>Z|[+-]\d{2}:?\d{2})?)?(?![\d])"
+)
+_OFFSET = _rx(rf"\b(?:in|within)\s+(?:the\s+next\s+|the\s+coming\s+)?(?P<n>{_NUM})\s+{_UNIT}\b")
+_FROM_NOW = _rx(rf"\b(?P<n>{_NUM})\s+{_UNIT}\s+from\s+(?:now|today)\b")
+_NUMERIC = _rx(rf"(?<![\d/.])(?:[012]?\d|3[01])[/.](?:[012]?\d|3[01])[/.]{_YEAR}(?![\d/.])")
+_MONTH_DAY = _rx(
+    rf"\b(?P<mon>{_MONTH})\s+(?:the\s+)?(?P<day>{_DAY})(?![\d:])(?!\s*(?:am|pm|a\.m|p\.m)\b)"
+    rf"(?:,?\s+(?P<year>{_YEAR}))?\b"
+)
+_DAY_MONTH = _rx(rf"\b(?:the\s+)?(?P<day>{_DAY})\s+(?:of\s+)?(?P<mon>{_MONTH})(?:,?\s+(?P<year>{_YEAR}))?\b")
+_END_OF = _rx(
+    r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<which>this\s+|next\s+|the\s+)?(?P<period>week|month|year|"
+    r"quarter)|(?P<abbr>eow|eom|eoy|eoq))\b"
+)
+_END_OF_MONTH_NAME = _rx(rf"\b(?:the\s+)?end\s+of\s+(?P<mon>{_MONTH})(?:\s+(?P<year>{_YEAR}))?\b")
+_WEEKDAY = _rx(
+    rf"\b(?:(?P<mod>next|this|coming|the\s+coming|last|past|previous|every|"
+    rf"each)\s+)?(?P<wd>{_WEEKDAY_FULL})(?!s\b)"
+    r"(?:\s+(?P<wk>next|this)\s+week)?"
+)
+_WEEKDAY_AFTER_WEEK = _rx(rf"\b(?P<wk>next|this)\s+week(?:\s+on)?,?\s+(?P<wd>{_WEEKDAY_FULL})(?!s\b)")
+_WEEKDAY_ABBR_CUED = _rx(
+    rf"\b(?:by|on|until|till|before|due|next|this)\s+(?P<wd>{_WEEKDAY_ABBR})(?![a-z'’])(?!\.\w)"
+)
+_NAMED_DAY = _rx(r"\b(?P<word>the\s+day\s+after\s+tomorrow|tomorrow|tmrw|tmr|today|tonight|yesterday)\b")
+_PERIOD = _rx(
+    r"\b(?P<mod>next|this|the\s+coming|coming|last|past|previous|every|each)\s+(?P<period>week|month|year|"
+    r"weekend)\b|\b(?P<weekend>(?:the\s+)?weekend)\b"
+)
+_MONTH_ONLY = _rx(
+    rf"\b(?:in|by|until|till|before|during|due|for)\s+(?:early\s+|mid\s+|late\s+)?(?P<mon>{_MONTH})"
+    rf"(?:\s+(?P<year>{_YEAR}))?\b(?!\s+\d)"
+)
+# "by the 15th", but not "the 2nd time" or "the 3rd floor": a cue before, nothing noun-like after.
+_ORDINAL_DAY = _rx(
+    r"\b(?:on|by|until|till|before|due|from)\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:$|[.,;:!?)]|(?:at|by|and|or|so|but|to|for)\b))"
+)
+_EOD = _rx(
+    r"\b(?:eod|cob|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|"
+    r"close\s+of\s+business)\b"
+)
+_TIME = _rx(
+    r"\b(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
+    r"|(?<![\d:.-])(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])"
+    r"|\b(?P<word>noon|midday|midnight|tonight|(?:in\s+the\s+|tomorrow\s+|this\s+)?morning)\b"
+)
+_TIME_CUE = _rx(r"\b(?:by|at|before|until|till|due|no\s+later\s+than)\s*$")
+_BEFORE = _rx(r"\b(?:before|no\s+later\s+than\s+the\s+day\s+before)\s+(?:the\s+)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class DateMatch:
+    """A date phrase found in a text, resolved to a UTC moment."""
+
+    when: datetime
+    start: int
+    end: int
+    phrase: str
+    exact: bool  # True when a time was given (or implied, as in "in 2 hours")
+
+
+def deadline_from(text: str, now: datetime) -> datetime | None:
+    """When the deadline named in ``text`` falls due (UTC), or None when no date is named."""
+    found = find_date(text, now)
+    return found.when if found else None
+
+
+def find_date(text: str, now: datetime) -> DateMatch | None:
+    """The first date phrase of ``text`` (by rule priority), resolved against ``now``; or None."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    now = _utc(now)
+    text = text[:5000]
+    day = _find_day(text, now)
+    clock = _find_time(text)
+    if day is None:
+        eod = _EOD.search(text)
+        if eod:
+            return DateMatch(_at(now.date(), _END_OF_DAY), eod.start(), eod.end(), eod.group(), False)
+        if clock is None:
+            return None
+        (hh, mm), c_start, c_end = clock
+        if not _TIME_CUE.search(text[:c_start]) and not text[c_start:c_end].lower().startswith("tonight"):
+            return None  # a bare "10:30" or "3pm" in passing is not a deadline
+        when = _at(now.date(), time(hh, mm, 59 if (hh, mm) == (23, 59) else 0))
+        if when < now:
+            when += timedelta(days=1)
+        return DateMatch(when, c_start, c_end, text[c_start:c_end], True)
+    value, start, end, shiftable = day
+    if isinstance(value, datetime):
+        return DateMatch(value, start, end, text[start:end], True)
+    assert isinstance(value, date)
+    before = shiftable and _BEFORE.search(text[:start]) is not None
+    if clock is not None:
+        (hh, mm), c_start, c_end = clock
+        when = _at(value, time(hh, mm, 59 if (hh, mm) == (23, 59) else 0))
+        return DateMatch(when, min(start, c_start), max(end, c_end), text[start:end], True)
+    if before:
+        value -= timedelta(days=1)
+    return DateMatch(_at(value, _END_OF_DAY), start, end, text[start:end], False)
+
+
+def temporary_expiry(text: str, now: datetime) -> datetime | None:
+    """When a temporary note stated in ``text`` stops holding (UTC), or None when nothing says."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    now = _utc(now)
+    text = text[:5000]
+    today = now.date()
+    duration = _TEMP_DURATION.search(text)
+    if duration:
+        count = duration.group("n") or duration.group("n2") or "1"
+        return now + _delta(_number(count), duration.group("unit"), now)
+    until = _UNTIL.search(text)
+    if until and not _UNTIL_OPEN.match(text, until.end()):
+        found = find_date(text[until.start() :], now)
+        if found is not None:
+            return found.when
+    if _TEMP_TODAY.search(text):
+        return _at(today, _END_OF_DAY)
+    if _TEMP_TOMORROW.search(text):
+        return _at(today + timedelta(days=1), _END_OF_DAY)
+    if _TEMP_SESSION.search(text):
+        return now + timedelta(hours=SESSION_HOURS)
+    if _TEMP_WEEK.search(text):
+        return _at(today + timedelta(days=6 - today.weekday()), _END_OF_DAY)
+    if _TEMP_MONTH.search(text):
+        return _at(_month_end(today.year, today.month), _END_OF_DAY)
+    found = find_date(text, now)
+    if found is not None:
+        return found.when
+    if _TEMP_FOR_NOW.search(text):
+        return now + timedelta(days=FOR_NOW_DAYS)
+    return None
+
+
+_TEMP_DURATION = _rx(
+    rf"\b(?:for|during)\s+(?:the\s+)?(?:(?:next|coming)\s+(?:(?P<n>{_NUM})\s+)?|(?P<n2>{_NUM})\s+){_UNIT}\b"
+    r"(?!\s+(?:ago|later))"
+)
+_UNTIL = _rx(r"\b(?:until|till|til|through|thru|up\s+to)\b")
+_UNTIL_OPEN = _rx(r"\s+(?:further\s+notice|i\s+say\s+otherwise|told\s+otherwise|then)\b")
+_TEMP_TODAY = _rx(
+    r"\b(?:today\s+only|only\s+(?:for\s+)?today|just\s+(?:for\s+)?today|for\s+today|"
+    r"for\s+the\s+(?:rest\s+of\s+the\s+)?day|tonight|this\s+(?:morning|afternoon|evening))\b"
+)
+_TEMP_TOMORROW = _rx(
+    r"\b(?:tomorrow\s+only|only\s+(?:for\s+)?tomorrow|just\s+(?:for\s+)?tomorrow|for\s+tomorrow)\b"
+)
+_TEMP_SESSION = _rx(r"\b(?:this|the\s+current|for\s+the)\s+(?:session|conversation|chat)\b")
+_TEMP_WEEK = _rx(r"\b(?:this\s+week(?:end)?|for\s+the\s+(?:rest\s+of\s+the\s+)?week)\b")
+_TEMP_MONTH = _rx(r"\b(?:this\s+month|for\s+the\s+(?:rest\s+of\s+the\s+)?month)\b")
+_TEMP_FOR_NOW = _rx(
+    r"\b(?:for\s+now|temporar(?:y|ily)|for\s+the\s+time\s+being|for\s+the\s+moment|at\s+the\s+moment"
+    r"|in\s+the\s+meantime|short[-\s]term|until\s+further\s+notice)\b"
+)
+
+
+# -- finding the day --------------------------------------------------------------------------
+
+
+def _find_day(text: str, now: datetime) -> tuple[date | datetime, int, int, bool] | None:
+    """The first rule (in priority order) that names a future day: (date or exact datetime, span, shiftable).
+
+    Past references ("last Friday", "yesterday") and recurring ones ("every Friday") resolve to None
+    and are skipped.
+    """
+    today = now.date()
+    for rule in _DAY_RULES:
+        for match in rule.pattern.finditer(text):
+            value = rule.resolve(match, now, today)
+            if value is not None:
+                return value, match.start(), match.end(), rule.shiftable
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    resolve: Any  # (match, now, today) -> date | datetime | None (None: not a future date after all)
+    shiftable: bool = False  # names one day, so "before <it>" means the day before
+
+
+def _iso(m: re.Match[str], now: datetime, today: date) -> Any:
+    try:
+        d = date(int(m["y"]), int(m["m"]), int(m["d"]))
+    except ValueError:
+        return None
+    if m["H"] is None:
+        return d
+    try:
+        value = datetime(d.year, d.month, d.day, int(m["H"]), int(m["M"]), int(m["S"] or 0))
+    except ValueError:
+        return d
+    tz = m["tz"]
+    if tz and tz.upper() != "Z":
+        sign = 1 if tz[0] == "+" else -1
+        digits = tz[1:].replace(":", "")
+        value -= sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+    return value.replace(tzinfo=UTC)
+
+
+def _offset(m: re.Match[str], now: datetime, today: date) -> Any:
+    n = _number(m["n"])
+    unit = m["unit"].lower()
+    if unit.startswith(("min", "h")):
+        return now + _delta(n, unit, now)
+    return (now + _delta(n, unit, now)).date()
+
+
+def _calendar(m: re.Match[str], now: datetime, today: date) -> Any:
+    phrase = m.group()
+    has_year = re.search(_YEAR, phrase) is not None
+    # A leap year stands in for a missing one, so "Feb 29" parses; only month and day are kept then.
+    parsed = _parse_calendar(phrase if has_year else f"{phrase} 2028")
+    if parsed is None:
+        return None
+    if has_year:
+        return parsed
+    return _next_month_day(today, parsed.month, parsed.day)
+
+
+def _end_of(m: re.Match[str], now: datetime, today: date) -> Any:
+    abbr = (m["abbr"] or "").lower()
+    period = {"eow": "week", "eom": "month", "eoy": "year", "eoq": "quarter"}.get(abbr) or m["period"].lower()
+    nxt = (m["which"] or "").strip().lower() == "next"
+    if period == "week":
+        return _week_deadline(today + timedelta(weeks=1) if nxt else today, today)
+    if period == "month":
+        year, month = (
+            (today.year + today.month // 12, today.month % 12 + 1) if nxt else (today.year, today.month)
+        )
+        return _month_end(year, month)
+    if period == "quarter":
+        q_end = ((today.month - 1) // 3) * 3 + 3 + (3 if nxt else 0)
+        return _month_end(today.year + (q_end - 1) // 12, (q_end - 1) % 12 + 1)
+    return date(today.year + (1 if nxt else 0), 12, 31)
+
+
+def _end_of_month_name(m: re.Match[str], now: datetime, today: date) -> Any:
+    month = _month_number(m["mon"])
+    if m["year"]:
+        return _month_end(int(m["year"]), month)
+    year = today.year if month >= today.month else today.year + 1
+    return _month_end(year, month)
+
+
+def _weekday(m: re.Match[str], now: datetime, today: date) -> Any:
+    mod = " ".join((m.groupdict().get("mod") or "").lower().split())
+    if mod in {"last", "past", "previous", "every", "each"}:
+        return None
+    target = _WEEKDAYS[m["wd"].lower()[:3]]
+    week = (m.groupdict().get("wk") or "").lower()
+    if week == "next":
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=1)
+        return monday + timedelta(days=target)
+    if week == "this":
+        monday = today - timedelta(days=today.weekday())
+        return monday + timedelta(days=target)
+    ahead = (target - today.weekday()) % 7
+    if ahead == 0 and mod == "next":
+        ahead = 7
+    return today + timedelta(days=ahead)
+
+
+def _named_day(m: re.Match[str], now: datetime, today: date) -> Any:
+    word = " ".join(m["word"].lower().split())
+    if word == "yesterday":
+        return None
+    if word in {"today", "tonight"}:
+        return today
+    if word in {"tomorrow", "tmrw", "tmr"}:
+        return today + timedelta(days=1)
+    return today + timedelta(days=2)
+
+
+def _period(m: re.Match[str], now: datetime, today: date) -> Any:
+    if m["weekend"]:
+        # "by the weekend": before it starts, i.e. Friday (the working week's end).
+        return _week_deadline(today, today)
+    mod = " ".join(m["mod"].lower().split())
+    period = m["period"].lower()
+    if mod in {"last", "past", "previous", "every", "each"}:
+        return None
+    nxt = mod in {"next", "the coming", "coming"}
+    if period == "weekend":
+        sunday = today + timedelta(days=6 - today.weekday())
+        return sunday + timedelta(weeks=1) if mod == "next" else sunday
+    if period == "week":
+        return _week_deadline(today + timedelta(weeks=1) if nxt else today, today)
+    if period == "month":
+        year, month = (
+            (today.year + today.month // 12, today.month % 12 + 1) if nxt else (today.year, today.month)
+        )
+        return _month_end(year, month)
+    return date(today.year + (1 if nxt else 0), 12, 31)
+
+
+def _month_only(m: re.Match[str], now: datetime, today: date) -> Any:
+    month = _month_number(m["mon"])
+    # "in may"/"for may" too often reads "we may ...": only accept "May" with a capital there.
+    if month == 5 and m.group().lower().split()[0] in {"in", "for"} and not m["year"] and m["mon"][0] != "M":
+        return None
+    year = int(m["year"]) if m["year"] else (today.year if month >= today.month else today.year + 1)
+    if m.group().lower().startswith("before"):
+        return date(year, month, 1) - timedelta(days=1)
+    return _month_end(year, month)
+
+
+def _ordinal_day(m: re.Match[str], now: datetime, today: date) -> Any:
+    day = int(m["day"])
+    year, month = today.year, today.month
+    for _ in range(13):
+        if day <= calendar.monthrange(year, month)[1] and date(year, month, day) >= today:
+            return date(year, month, day)
+        year, month = (year + month // 12, month % 12 + 1)
+    return None
+
+
+_DAY_RULES: tuple[_Rule, ...] = (
+    _Rule(_ISO, _iso, shiftable=True),
+    _Rule(_OFFSET, _offset),
+    _Rule(_FROM_NOW, _offset),
+    _Rule(_NUMERIC, _calendar, shiftable=True),
+    _Rule(_END_OF_MONTH_NAME, _end_of_month_name),
+    _Rule(_MONTH_DAY, _calendar, shiftable=True),
+    _Rule(_DAY_MONTH, _calendar, shiftable=True),
+    _Rule(_END_OF, _end_of),
+    _Rule(_WEEKDAY_AFTER_WEEK, _weekday, shiftable=True),
+    _Rule(_WEEKDAY, _weekday, shiftable=True),
+    _Rule(_WEEKDAY_ABBR_CUED, _weekday, shiftable=True),
+    _Rule(_NAMED_DAY, _named_day, shiftable=True),
+    _Rule(_PERIOD, _period),
+    _Rule(_MONTH_ONLY, _month_only),
+    _Rule(_ORDINAL_DAY, _ordinal_day, shiftable=True),
+)
+
+
+# -- finding the time of day ------------------------------------------------------------------
+
+
+def _find_time(text: str) -> tuple[tuple[int, int], int, int] | None:
+    for m in _TIME.finditer(text):
+        if m["h"]:
+            hour = int(m["h"]) % 12 + (12 if m["ampm"].lower().startswith("p") else 0)
+            return (hour, int(m["m"] or 0)), m.start(), m.end()
+        if m["h24"]:
+            # Skip clock-like numbers that are really ratios or versions ("3:2", "1:1").
+            return (int(m["h24"]), int(m["m24"])), m.start(), m.end()
+        word = m["word"].lower()
+        if word in {"noon", "midday"}:
+            return (12, 0), m.start(), m.end()
+        if word in {"midnight", "tonight"}:
+            return (23, 59), m.start(), m.end()
+        return (9, 0), m.start(), m.end()  # "tomorrow morning": the start of the working day
+    return None
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+_PARSER: Any = None
+
+
+def _parse_calendar(phrase: str) -> date | None:
+    """A calendar date via ``dateparser`` (imported on first use; fixed settings, so deterministic)."""
+    global _PARSER
+    if _PARSER is None:
+        from dateparser.date import DateDataParser
+
+        _PARSER = DateDataParser(
+            languages=["en"],
+            settings={
+                "RELATIVE_BASE": datetime(2000, 1, 1),
+                "PARSERS": ["absolute-time"],
+                "REQUIRE_PARTS": ["day", "month", "year"],
+                "RETURN_AS_TIMEZONE_AWARE": False,
+            },
+        )
+    cleaned = re.sub(r"\bthe\b|,", " ", phrase, flags=_F)
+    try:
+        result = _PARSER.get_date_data(" ".join(cleaned.split()))
+    except Exception:  # dateparser raises assorted errors on odd input: treat as "no date"
+        return None
+    return result.date_obj.date() if result and result.date_obj else None
+
+
+def _utc(now: datetime) -> datetime:
+    if now.tzinfo is None:
+        return now.replace(tzinfo=UTC)
+    return now.astimezone(UTC)
+
+
+def _at(day: date, clock: time) -> datetime:
+    return datetime.combine(day, clock, tzinfo=UTC)
+
+
+def _number(word: str) -> int:
+    word = " ".join(word.lower().split())
+    return int(word) if word.isdigit() else _NUMBERS.get(word, 1)
+
+
+def _delta(n: int, unit: str, now: datetime) -> timedelta:
+    unit = unit.lower()
+    if unit.startswith("min"):
+        return timedelta(minutes=n)
+    if unit.startswith("h"):
+        return timedelta(hours=n)
+    if unit.startswith("d"):
+        return timedelta(days=n)
+    if unit.startswith("w"):
+        return timedelta(weeks=n)
+    if unit.startswith("f"):
+        return timedelta(weeks=2 * n)
+    months = n * (12 if unit.startswith("y") else 1)
+    total = now.month - 1 + months
+    year, month = now.year + total // 12, total % 12 + 1
+    day = min(now.day, calendar.monthrange(year, month)[1])
+    return now.replace(year=year, month=month, day=day) - now
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _month_number(name: str) -> int:
+    return _MONTHS[name.lower()[:3]]
+
+
+def _next_month_day(today: date, month: int, day: int) -> date | None:
+    for year in range(today.year, today.year + 9):
+        if day <= calendar.monthrange(year, month)[1] and date(year, month, day) >= today:
+            return date(year, month, day)
+    return None
+
+
+def _week_deadline(day_in_week: date, today: date) -> date:
+    """The Friday of ``day_in_week``'s week; that Sunday when the Friday is already behind ``today``."""
+    friday = day_in_week + timedelta(days=4 - day_in_week.weekday())
+    if friday >= today:
+        return friday
+    return day_in_week + timedelta(days=6 - day_in_week.weekday())

@@ -1,0 +1,370 @@
+"""SPEC section 5: the write path, from one user message to a change set.
+
+    message -> redact secrets -> memory editor (rules, or an LLM with fallback)
+            -> drop anything still secret-like -> merge near-duplicates (same type)
+            -> contradictions: deterministic rules, then the editor's updates and forgets
+               (every id re-checked: this user, this project or user-wide; never critical)
+            -> expires_at for temporary notes and deadlines -> embed -> one ChangeSet
+
+The planner only reads; the engine commits the change set in one transaction, so a
+message's memories, supersessions and events land together or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from . import dates
+from .contradictions import find_supersessions
+from .domain import EventKind, Memory, MemoryState, MemoryType, jsonable
+from .errors import InvalidInputError
+from .memory_editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
+from .redaction import looks_secret, redact
+from .reflection import text_ratio
+from .store import ChangeSet
+from .validation import clean_content, clean_tags
+
+if TYPE_CHECKING:
+    from .engine import MemoPilot
+
+__all__ = ["WriteOutcome", "WritePath"]
+
+_EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
+
+
+@dataclass(slots=True)
+class WriteOutcome:
+    """What one message changed, for the chat answer, the trace and the API."""
+
+    editor: str
+    fallback_reason: str | None = None
+    redacted: int = 0
+    redacted_kinds: list[str] = field(default_factory=list)
+    created: list[Memory] = field(default_factory=list)
+    updated: list[Memory] = field(default_factory=list)
+    superseded: list[dict[str, str]] = field(default_factory=list)  # {"id", "by", "rule", "reason"}
+    archived: list[dict[str, str]] = field(default_factory=list)  # the editor's forget requests
+    notes: list[str] = field(default_factory=list)  # refusals, blocked conflicts, dropped secrets
+
+    def actions(self) -> dict[str, Any]:
+        return {
+            "created": [m.to_dict() for m in self.created],
+            "updated": [m.to_dict() for m in self.updated],
+            "superseded": self.superseded,
+            "archived": self.archived,
+            "redacted": self.redacted,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The content-free record of the write kept in the trace."""
+        return {
+            "editor": self.editor,
+            "fallback_reason": self.fallback_reason,
+            "redacted": self.redacted,
+            "redacted_kinds": self.redacted_kinds,
+            "created": [m.id for m in self.created],
+            "updated": [m.id for m in self.updated],
+            "superseded": self.superseded,
+            "archived": self.archived,
+            "notes": self.notes,
+        }
+
+
+class WritePath:
+    """Plans the changes one message makes. Built by the engine, which commits the plan."""
+
+    def __init__(self, engine: MemoPilot, editor: MemoryEditor) -> None:
+        self._mp = engine
+        self.editor = editor
+
+    def plan(
+        self,
+        message: str,
+        *,
+        user_id: str,
+        project_id: str | None,
+        session_id: str | None,
+        message_id: str | None,
+    ) -> tuple[ChangeSet, WriteOutcome]:
+        redaction = redact(message)
+        text = redaction.text
+        now = self._mp.clock.now()
+        existing = self._relevant(text, user_id, project_id)
+        result = self.editor.edit(text, EditorContext(now, user_id, project_id, existing))
+        outcome = WriteOutcome(
+            editor=result.editor,
+            fallback_reason=result.fallback_reason,
+            redacted=redaction.count,
+            redacted_kinds=sorted({f.kind for f in redaction.findings}),
+            notes=list(result.notes),
+        )
+        plan = _Plan(self._mp, outcome, now, actor=f"editor:{result.editor}")
+        plan.live = {m.id: m for m in existing}
+        provenance = {"session_id": session_id, "message_id": message_id}
+        created = self._apply_new(plan, result, user_id, project_id, provenance)
+        self._apply_updates(plan, result.output.updates, created, user_id, project_id)
+        self._apply_forgets(plan, result, user_id, project_id)
+        return plan.finish(), outcome
+
+    def _relevant(self, text: str, user_id: str, project_id: str | None) -> list[Memory]:
+        vector = self._mp.embed_texts([text])[0]
+        candidates = self._mp.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
+        return [
+            c.memory
+            for c in candidates
+            if c.memory.type is not MemoryType.EPISODE and not c.memory.is_summary
+        ][:_EXISTING_SHOWN]
+
+    def _apply_new(
+        self,
+        plan: _Plan,
+        result: EditorResult,
+        user_id: str,
+        project_id: str | None,
+        provenance: dict[str, Any],
+    ) -> list[Memory | None]:
+        """Create (or merge) each proposed memory; index-aligned with new_memories for the updates."""
+        created: list[Memory | None] = []
+        for item in result.output.new_memories:
+            memory = self._new_memory(plan, item, user_id, project_id, provenance)
+            created.append(memory)
+        return created
+
+    def _new_memory(
+        self, plan: _Plan, item: NewMemory, user_id: str, project_id: str | None, provenance: dict[str, Any]
+    ) -> Memory | None:
+        if looks_secret(item.content) or any(looks_secret(t) for t in item.tags):
+            plan.outcome.notes.append(
+                f"dropped a proposed {item.type} memory that still looked like a secret"
+            )
+            return None
+        memory_type = MemoryType(item.type)
+        duplicate = plan.find_duplicate(item.content, memory_type, self._mp.settings.dedup_ratio)
+        if duplicate is not None:
+            return plan.restate(duplicate, item)
+        try:
+            memory = self._mp.new_memory(
+                item.content,
+                user_id=user_id,
+                project_id=project_id if item.scope == "project" else None,
+                type=memory_type,
+                tags=item.tags,
+                importance=item.importance,
+                confidence=item.confidence,
+                expires_at=self._expiry(item, memory_type, plan.now),
+                occurred_at=plan.now,
+                **provenance,
+            )
+        except InvalidInputError as exc:
+            plan.outcome.notes.append(f"skipped a proposed memory: {exc}")
+            return None
+        plan.create(memory)
+        for found in find_supersessions(memory.content, memory.type, plan.active_others(memory.id)):
+            if found.blocked:
+                plan.outcome.notes.append(
+                    f"conflict with critical memory {found.old.id} ({found.reason}); "
+                    "not superseded automatically"
+                )
+            else:
+                plan.supersede(found.old, memory, rule=found.rule, reason=found.reason)
+        return memory
+
+    def _expiry(self, item: NewMemory, memory_type: MemoryType, now: datetime) -> datetime | None:
+        if item.expires_at is not None:
+            return item.expires_at
+        if memory_type is MemoryType.DEADLINE:
+            return dates.deadline_from(item.content, now)
+        if memory_type is MemoryType.TEMPORARY:
+            found = dates.temporary_expiry(item.content, now)
+            return found or now + timedelta(days=self._mp.settings.temporary_default_days)
+        return None
+
+    def _apply_updates(
+        self,
+        plan: _Plan,
+        updates: list[MemoryUpdate],
+        created: list[Memory | None],
+        user_id: str,
+        project_id: str | None,
+    ) -> None:
+        for update in updates:
+            target = plan.owned(update.id, user_id, project_id)
+            if target is None:
+                continue
+            if update.supersede:
+                successor = _indexed(created, update.superseded_by_index)
+                if target.is_critical:
+                    plan.outcome.notes.append(f"refused to supersede critical memory {target.id}")
+                elif successor is not None and successor.id != target.id:
+                    plan.supersede(
+                        target, successor, rule="editor", reason=update.reason or "replaced by the editor"
+                    )
+                else:
+                    plan.retire(target, reason=update.reason or "obsolete according to the editor")
+                continue
+            plan.edit(target, update, self._mp.settings)
+
+    def _apply_forgets(self, plan: _Plan, result: EditorResult, user_id: str, project_id: str | None) -> None:
+        for request in result.output.forget:
+            target = plan.owned(request.id, user_id, project_id)
+            if target is not None:
+                plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _indexed(items: list[Memory | None], index: int | None) -> Memory | None:
+    if index is None or not 0 <= index < len(items):
+        return None
+    return items[index]
+
+
+class _Plan:
+    """The memories one message touches, kept current as several steps change them."""
+
+    def __init__(self, engine: MemoPilot, outcome: WriteOutcome, now: datetime, actor: str) -> None:
+        self._mp = engine
+        self.outcome = outcome
+        self.now = now
+        self.actor = actor
+        self.live: dict[str, Memory] = {}  # relevant existing memories, as changed so far
+        self._changed: dict[str, Memory] = {}
+        self._events: list[Any] = []
+        self._new_ids: set[str] = set()
+        self._reembed: set[str] = set()
+
+    # --- lookups ---------------------------------------------------------------------------
+    def find_duplicate(self, content: str, memory_type: MemoryType, ratio: float) -> Memory | None:
+        for memory in self.live.values():
+            if (
+                memory.type is memory_type
+                and memory.in_context_state
+                and text_ratio(content, memory.content) > ratio
+            ):
+                return memory
+        return None
+
+    def active_others(self, memory_id: str) -> list[Memory]:
+        return [m for m in self.live.values() if m.id != memory_id and m.in_context_state]
+
+    def owned(self, memory_id: str, user_id: str, project_id: str | None) -> Memory | None:
+        """The memory if the editor may touch it: this user's, in this project or user-wide, live."""
+        memory = self.live.get(memory_id) or self._mp.store.get(memory_id)
+        if memory is None or memory.user_id != user_id or memory.project_id not in (project_id, None):
+            self.outcome.notes.append(f"refused an edit of memory {memory_id!r}: not one of this user's here")
+            return None
+        if not memory.in_context_state:
+            self.outcome.notes.append(f"ignored an edit of memory {memory_id}: it is {memory.state.value}")
+            return None
+        return memory
+
+    # --- changes ---------------------------------------------------------------------------
+    def _put(self, memory: Memory, kind: EventKind | None, reason: str, **details: Any) -> None:
+        self.live[memory.id] = memory
+        self._changed[memory.id] = memory
+        if kind is not None:
+            self._events.append(self._mp.make_event(memory, kind, reason, self.actor, **details))
+
+    def create(self, memory: Memory) -> None:
+        self._new_ids.add(memory.id)
+        self._reembed.add(memory.id)
+        self._put(memory, EventKind.CREATED, "extracted from a message", type=memory.type.value)
+        self.outcome.created.append(memory)
+
+    def restate(self, existing: Memory, item: NewMemory) -> Memory:
+        refreshed = existing.copy(
+            content=item.content,
+            occurred_at=self.now,
+            updated_at=self.now,
+            importance=max(existing.importance, item.importance or 0.0),
+            confidence=max(existing.confidence, item.confidence),
+        )
+        if refreshed.content != existing.content:
+            self._reembed.add(existing.id)
+        self._put(
+            refreshed,
+            EventKind.UPDATED,
+            "restated: a near-duplicate was merged into it",
+            fields=["content", "occurred_at"],
+            before={"content": existing.content},
+            after={"content": refreshed.content},
+        )
+        self._track_update(refreshed)
+        return refreshed
+
+    def supersede(self, old: Memory, new: Memory, *, rule: str, reason: str) -> None:
+        replaced = old.copy(
+            state=MemoryState.SUPERSEDED, superseded_by=new.id, valid_to=self.now, updated_at=self.now
+        )
+        self._put(
+            replaced,
+            EventKind.SUPERSEDED,
+            reason,
+            from_state=old.state.value,
+            superseded_by=new.id,
+            rule=rule,
+        )
+        current = self.live.get(new.id, new)
+        self._put(current.copy(supersedes=old.id), None, "")
+        self.outcome.superseded.append({"id": old.id, "by": new.id, "rule": rule, "reason": reason})
+
+    def retire(self, old: Memory, *, reason: str) -> None:
+        replaced = old.copy(state=MemoryState.SUPERSEDED, valid_to=self.now, updated_at=self.now)
+        self._put(replaced, EventKind.SUPERSEDED, reason, from_state=old.state.value, rule="editor")
+        self.outcome.superseded.append({"id": old.id, "by": "", "rule": "editor", "reason": reason})
+
+    def archive(self, memory: Memory, *, reason: str) -> None:
+        archived = memory.copy(state=MemoryState.ARCHIVED, updated_at=self.now)
+        self._put(archived, EventKind.ARCHIVED, reason, from_state=memory.state.value, to_state="archived")
+        self.outcome.archived.append({"id": memory.id, "reason": reason})
+
+    def edit(self, memory: Memory, update: MemoryUpdate, settings: Any) -> None:
+        changes: dict[str, Any] = {}
+        try:
+            if update.content is not None and not looks_secret(update.content):
+                changes["content"] = clean_content(update.content, settings)
+            if update.type is not None:
+                changes["type"] = MemoryType(update.type)
+            if update.importance is not None:
+                changes["importance"] = update.importance
+            if update.tags is not None:
+                changes["tags"] = clean_tags(update.tags, settings)
+            if update.expires_at is not None:
+                changes["expires_at"] = update.expires_at
+        except InvalidInputError as exc:
+            self.outcome.notes.append(f"skipped an edit of memory {memory.id}: {exc}")
+            return
+        changed = {k: v for k, v in changes.items() if getattr(memory, k) != v}
+        if not changed:
+            return
+        if memory.is_critical and "type" in changed:
+            self.outcome.notes.append(f"refused to change the type of critical memory {memory.id}")
+            return
+        updated = memory.copy(**changed, updated_at=self.now)
+        if "content" in changed:
+            self._reembed.add(memory.id)
+        before = {k: jsonable(getattr(memory, k)) for k in changed}
+        after = {k: jsonable(v) for k, v in changed.items()}
+        reason = update.reason or "edited by the memory editor"
+        self._put(updated, EventKind.UPDATED, reason, fields=sorted(changed), before=before, after=after)
+        self._track_update(updated)
+
+    def _track_update(self, memory: Memory) -> None:
+        if memory.id in self._new_ids:
+            return
+        self.outcome.updated = [m for m in self.outcome.updated if m.id != memory.id] + [memory]
+
+    def finish(self) -> ChangeSet:
+        """Embed what changed text and return the change set."""
+        changes = ChangeSet(events=self._events)
+        final = dict(self._changed)
+        self.outcome.created = [final.get(m.id, m) for m in self.outcome.created]
+        self.outcome.updated = [final[m.id] for m in self.outcome.updated if final[m.id].in_context_state]
+        to_embed = [final[i] for i in final if i in self._reembed]
+        if to_embed:
+            for memory, vector in zip(
+                to_embed, self._mp.embed_texts([m.content for m in to_embed]), strict=True
+            ):
+                changes.vectors[memory.id] = vector
+        changes.memories = list(final.values())
+        return changes

@@ -1,0 +1,838 @@
+"""The rule-based Memory Editor: deterministic, offline extraction of typed memories.
+
+:class:`RuleEditor` reads one (already redacted) user message and answers with the same strict
+:class:`~memopilot.memory_editor.EditorOutput` an LLM editor gives. It works sentence by sentence:
+
+1. Fenced code blocks are dropped; the rest is split into lines, then sentences (and ";" clauses).
+2. Leading fillers ("btw", "also,", "oh and") are trimmed; the remainder is the memory's content,
+   in the user's own words.
+3. "forget ..." sentences become :class:`ForgetRequest` s naming the clearly best-matching existing
+   memory (or nothing); they are never stored.
+4. Questions, small talk, code and one-off commands to the assistant ("write a function", "fix this
+   bug") are skipped. An imperative only counts when it is meant to last ("always", "never", "from
+   now on", "for now", ...).
+5. Each remaining sentence gets at most one type, from the first matching cue family in priority
+   order: critical, mistake, deadline, temporary, learning_goal, task, decision, constraint,
+   preference, project. Sentences with no cue give nothing: the editor prefers to miss a memory
+   over storing chatter.
+
+:func:`classify` is the same judgement for one statement (``memopilot add TEXT`` without --type).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal
+
+from . import dates
+from .domain import DEFAULT_IMPORTANCE, Memory, MemoryType
+from .memory_editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
+from .text import content_terms, query_words, stem
+
+__all__ = ["RuleEditor", "classify"]
+
+MAX_MESSAGE_CHARS = 20_000  # the rest of a longer message is not read
+MAX_SENTENCE_CHARS = 600  # longer "sentences" are pasted prose or data, not a statement to remember
+MAX_SENTENCES = 200
+MAX_MEMORIES = 20  # EditorOutput's limit
+MAX_TAGS = 5
+# A forget request names an existing memory only when the match is clear.
+FORGET_MIN_SCORE = 0.5
+FORGET_MIN_MARGIN = 0.15
+
+_F = re.IGNORECASE
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _rx(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in parts), _F)
+
+
+# -- splitting and cleaning ---------------------------------------------------------------------
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+_BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,2}[.)])\s+")
+_ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st)\.", _F)
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)", _F
+)
+_QUESTION_TAIL = re.compile(
+    r",\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why)\s+(?:do|does|is|are|should)\b)", _F
+)
+_FILLER = re.compile(
+    r"^(?:(?:btw|by the way|also|oh and|and also|and|plus|ok so|okay so|so yeah|anyway|anyways|fyi|just fyi|"
+    r"jsyk|just so you know|hey|hi|hello|um+|uh+|oh)(?:\s*[,:;.!\-—–]+\s*|\s+)"
+    r"|(?:so|ok|okay|well|actually|alright|right|note|nb|n\.b|ps|p\.s|for your information|one more thing|"
+    r"another thing|quick note|side note|reminder|update)\s*[,:;.!\-—–]+\s*)",
+    _F,
+)
+# "remember that X", "keep in mind that X": an explicit request to remember X.
+_MEMO_LEAD = re.compile(
+    r"^(?:(?:please|pls)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remember|keep in mind|note|"
+    r"make a note|take note|bear in mind)(?:\s+(?:that|this|:))?[,:]?\s+(?!to\b)(?P<rest>.+?)[?]?$",
+    _F,
+)
+_CODE_START = re.compile(
+    r"^\s*(?:def |class |import |from \S+ import |>>>|\$ |#include|function\s*\w*\(|const |let |var |"
+    r"public |private |return\b|select .+ from |insert into |<\w+[^>]*>|</|[{}\[\]]\s*$)",
+    _F,
+)
+_CODE_CHARS = set("{}[]()<>=;$`\\|&#")
+_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def _split_sentences(message: str) -> list[str]:
+    text = _FENCE.sub("\n", message[:MAX_MESSAGE_CHARS]).replace("’", "'").replace("‘", "'")
+    out: list[str] = []
+    for line in text.splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", line)
+        for piece in _SENTENCE_END.split(protected):
+            for part in _QUESTION_TAIL.split(piece):
+                part = part.replace("\x00", ".").strip()
+                if part:
+                    out.append(part)
+                if len(out) >= MAX_SENTENCES:
+                    return out
+    return out
+
+
+def _clean(sentence: str) -> str:
+    """The statement without leading fillers ("btw", "also,", "oh and"), bullets or stray quotes."""
+    s = sentence.strip().strip('"“”').strip()
+    for _ in range(4):
+        trimmed = _FILLER.sub("", s, count=1).strip()
+        if trimmed == s:
+            break
+        s = trimmed
+    return s.strip(" ,;:-–—")
+
+
+def _looks_like_code(s: str) -> bool:
+    if _CODE_START.match(s):
+        return True
+    symbols = sum(1 for ch in s if ch in _CODE_CHARS)
+    return len(s) >= 8 and symbols / len(s) > 0.12
+
+
+# -- what is not a memory -----------------------------------------------------------------------
+
+_SMALL_TALK_WORDS = frozenset(
+    _words(
+        """
+    hi hello hey yo hiya howdy thanks thank thx ty ok okay k kk cool nice great awesome perfect lol
+    lmao rofl haha hahaha sure yes no yep yeah nope nah bye goodbye morning night wow oh hmm hm np
+    cheers brb gtg amazing excellent indeed exactly agreed alright fine true same welcome
+    appreciated
+    """
+    )
+)
+_SMALL_TALK_PHRASES = frozenset(
+    [
+        "thank you",
+        "thanks a lot",
+        "thank you so much",
+        "see you",
+        "how are you",
+        "how are you doing",
+        "how are you today",
+        "how's it going",
+        "what's up",
+        "got it",
+        "sounds good",
+        "makes sense",
+        "i see",
+        "no problem",
+        "you're welcome",
+        "nice one",
+        "love it",
+        "i love it",
+        "i like it",
+        "i like that",
+        "great job",
+        "well done",
+        "good job",
+        "you rock",
+        "thanks again",
+        "much appreciated",
+        "nice to meet you",
+        "have a nice day",
+        "good morning",
+        "good night",
+        "good evening",
+        "good afternoon",
+        "never mind",
+        "nevermind",
+        "never mind then",
+        "no worries",
+        "fair enough",
+    ]
+)
+_QUESTION_START = re.compile(
+    r"^(?:what(?:'s|s)?\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|about|if|kind|sort|type|"
+    r"time|happens|happened|the|a|an|you|your)\b|"
+    r"how(?:'s)?\s+(?:do|does|did|can|could|should|would|will|is|are|to|much|many|long|often|come|about|far)\b|"
+    r"why\b|where(?:'s)?\s+(?:is|are|do|does|can|should|did|was)\b|"
+    r"who(?:'s)?\s+(?:is|are|was|can|should|wrote|knows|made)\b|whose\b|which\s+(?:\w+\s+)?(?:is|are|do|does|"
+    r"should|one|would)\b|when(?:'s)?\s+(?:is|are|do|does|did|should|can|will)\b|"
+    r"(?:can|could|would|will|should|shall|do|does|did|is|are|am|was|were|have|has|may|might)\s+"
+    r"(?:you|i|we|it|there|they|this|that|he|she|u)\b|any\s+(?:idea|ideas|thoughts|tips)\b|"
+    r"is\s+\w+\s+(?:better|faster|good|worse)\b)",
+    _F,
+)
+# Commands to the assistant for this reply: imperative verbs at the start of the statement.
+_COMMAND_START = re.compile(
+    r"^(?:please\s+|pls\s+|plz\s+|kindly\s+|now\s+|then\s+|just\s+|quickly\s+)*"
+    r"(?:write|rewrite|explain|fix|translate|show|give|make|create|generate|add|remove|delete|refactor|"
+    r"summari[sz]e|list|tell|describe|implement|build|convert|check|review|debug|help|find|compare|draft|"
+    r"compose|calculate|compute|run|update|optimi[sz]e|simplify|rename|format|send|open|print|return|try|do|"
+    r"look|read|search|define|suggest|recommend|plan|outline|paraphrase|correct|proofread|edit|shorten|"
+    r"expand|continue|go|answer|solve|test|draw|sketch|design|estimate|analy[sz]e|use|change|replace|move|"
+    r"set|install|deploy|merge|split|sort|clean|tidy|insert|count|guess|name|pick|choose|imagine|pretend|"
+    r"act|be|keep|avoid|don't|do\s+not|let\s+me|walk\s+me|teach|reply|respond|talk|speak|stop|start|"
+    r"switch|put|include|skip|ignore|mention|note|consider|assume|double-check|verify|scan|parse|fetch|"
+    r"extract|port|migrate|bump|revert|push|commit|lint|type|document|comment|cite|quote|share|send|email)\b",
+    _F,
+)
+_DURABLE = re.compile(
+    r"\b(?:always|never|from now on|going forward|moving forward|in (?:the )?future|every time|each time|"
+    r"whenever|by default|as a rule|all the time|any time|in every|in all (?:your|of your|future)|"
+    r"anymore|any more|ever again)\b",
+    _F,
+)
+# Instructions about *all* answers are lasting preferences even without "always".
+_STYLE_DURABLE = re.compile(
+    r"(?<!these )(?<!those )(?<!the following )\b(?:answers|responses|replies|explanations|code comments|"
+    r"commit messages)\b",
+    _F,
+)
+_STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
+_ONE_OFF = re.compile(
+    r"\b(?:right now|this time|in this (?:answer|reply|response|one|snippet|message)|"
+    r"for this (?:one|answer|reply|question|snippet|message))\b",
+    _F,
+)
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|not sure|unsure|wondering|i guess|i wonder|considering|thinking about|"
+    r"thinking of|whether|should we|if we|haven't decided|undecided|not yet decided)\b",
+    _F,
+)
+
+
+_TRAILING = re.compile(r"[^\w?？]+$")
+
+
+def _is_question(s: str) -> bool:
+    return _TRAILING.sub("", s).endswith(("?", "？")) or _QUESTION_START.match(s) is not None
+
+
+def _is_small_talk(s: str) -> bool:
+    words = [w.lower() for w in re.findall(r"[\w']+", s)]
+    return not words or " ".join(words) in _SMALL_TALK_PHRASES or all(w in _SMALL_TALK_WORDS for w in words)
+
+
+# -- cue families (one statement gets the first that matches, in this order) ------------------
+
+_CRITICAL_PREFIX = re.compile(r"^(?:critical|crucial|important|very important|warning)\s*[:!\-–—]", _F)
+_CRITICAL = _rx(
+    r"\b(?:always remember|never forget|under no circumstances|under any circumstances|"
+    r"in no circumstances|no matter what|life[- ]threatening)\b",
+    r"\bi(?:'m| am)\s+(?:\w+ly\s+)?allergic\b",
+    r"\b(?:my|a|severe)\s+(?:\w+\s+)?allerg(?:y|ies)\b",
+    r"\banaphyla\w*|\bepipen\b|\bi(?:'m| am| have)\s+(?:\w+\s+)?(?:celiac|coeliac|epilep\w+|diabet\w+)\b",
+)
+_HEALTH = re.compile(
+    r"\b(?:allerg\w*|anaphyla\w*|epipen|medical|medication|diabetic|diabetes|epilep\w*|celiac|coeliac|"
+    r"pregnan\w*|vegan|vegetarian|kosher|halal|intoleran\w*|asthma|gluten|lactose|dairy|shellfish|"
+    r"peanuts?)\b",
+    _F,
+)
+
+_MISTAKE = _rx(
+    r"\b(?:that|this|it|your(?: \w+){1,2})(?:'s| was| is)\s+(?:\w+ly\s+)?"
+    r"(?:wrong|incorrect|a mistake|not right|not correct|broken|buggy|false|inaccurate)\b",
+    r"\byou (?:made|make) (?:a |an |another |the same )?(?:\w+ )?(?:mistake|error)s?\b",
+    r"\byou (?:were|are|got it|got that|got this) wrong\b|\byou got \w+(?: \w+)? wrong\b",
+    r"\byou (?:broke|messed up|screwed up|deleted|overwrote|hallucinated|made up|forgot)\b",
+    r"\b(?:that|this|it|your)(?: \w+){0,2} (?:broke|crashed|wiped|corrupted|deleted|erased|overwrote)\b",
+    r"\b(?:that|this|it) (?:caused|introduced) (?:a |an |the )?(?:\w+ )?(?:bug|outage|crash|regression|"
+    r"error)",
+    r"\b(?:don't|do not|never)\b.{0,80}?\bagain\b",
+    r"\b(?:i|we) made a mistake\b|\bthe mistake was\b|\blesson learned\b|\bmy bad\b",
+    r"\b(?:that|this|it) (?:didn't|did not|doesn't|does not) work\b",
+)
+_MISTAKE_FILLER = frozenset(
+    _words(
+        """
+    that this it was is wrong incorrect mistake mistakes you made make broke again don't do not
+    never error errors totally completely really very answer your right correct bad didn't doesn't
+    work worked false inaccurate another same one whole thing my lesson learned
+    """
+    )
+)
+
+_DEADLINE_CUE = re.compile(
+    r"\b(?:due|deadline|deadlines|ships?|shipping|launch(?:es|ing)?|releas(?:e|es|ed|ing)|go(?:es)?[- ]live|"
+    r"going live|demo|presentation|exam|submit|submission|deliver(?:y|able|ables)?|hand in|hand-in|"
+    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
+    _F,
+)
+_DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)
+_DEADLINE_PHRASE = re.compile(r"^(?:by|before|eod|eow|eom|cob|close of business|(?:the\s+)?end\s+of)\b", _F)
+
+_TEMPORARY = _rx(
+    r"\b(?:today only|only today|just today|for today|for the rest of the (?:day|week)|for the day|"
+    r"for now|temporar(?:y|ily)|for the time being|for the moment|at the moment|in the meantime|"
+    r"this week|this weekend|for this (?:session|conversation|chat)|this session|for the session|"
+    r"tomorrow only|for tomorrow|short[- ]term|until further notice)\b",
+    r"\bfor\s+(?:the\s+)?(?:next|coming)\s+(?:\w+\s+)?(?:minutes?|hours?|days?|weeks?)\b",
+    r"\bfor\s+(?:\d+|an?|one|two|three|four|five|six|a couple of|a few)\s+(?:minutes?|hours?|days?|weeks?)\b",
+    r"\b(?:until|till|til)\b",
+)
+
+_LEARNING = _rx(
+    r"\bi(?:'d| would)?\s+(?:really\s+)?(?:want|wanna|like|love|hope|plan|aim|intend|need)\s+to\s+"
+    r"(?:learn|study|master|get (?:better|good) at|improve (?:at|in|on|my)|understand|become (?:better|good|"
+    r"fluent|proficient|an expert)|be (?:better|good|fluent) at|level up|brush up|pick up)\b",
+    r"\bi(?:'m| am)\s+(?:currently\s+|now\s+|slowly\s+|still\s+)?(?:learning|studying|trying to learn|"
+    r"teaching myself|practi[cs]ing|getting into|working on (?:my|improving))\b",
+    r"\bteach me\b.*\b(?:over time|gradually|as we go|along the way|bit by bit|little by little)\b",
+    r"\bhelp me (?:learn|get better at|improve|master)\b.*\b(?:over time|gradually|as we go|along the way)\b",
+    r"\bmy (?:learning |study )?goal is to (?:learn|master|get better|understand|become|improve)\b",
+    r"\bi(?:'m| am) (?:a beginner|new to|a newbie)\b.*\b(?:want|learn|improve)\b",
+)
+
+_TASK_WE_EXCEPT = (
+    r"(?!(?:support|use|stay|keep|remain|be|comply|follow|avoid|run on|work (?:on|with)|target|maintain|"
+    r"pass|match|respect|meet|handle|store|ensure|never|always)\b)"
+)
+_TASK = _rx(
+    r"^(?:todo|to-do|to do|task|action item)\s*[:\-–]|^(?:still\s+)?(?:need|have|got|gotta)\s+to\s+\w+",
+    r"\bremind me (?:to|about|that|of)\b|^(?:please\s+)?remember to\b",
+    r"\bi(?:'ll)?\s+(?:still\s+|really\s+|also\s+|definitely\s+|urgently\s+)?(?:need|have|must remember|"
+    r"should remember|must not forget|mustn't forget)\s+to\s+(?!admit|say|agree|ask|wonder|laugh|apologi)",
+    r"\bi(?:'ve| have) got to\b|\bi gotta\b|\bi should (?:probably |really )?(?:finish|write|call|email|fix|"
+    r"update|review|check|book|buy|send|prepare|clean|refactor|add|move|test)\b",
+    r"\bon my (?:to-?do |todo )?list\b|\bmy (?:to-?do|todo) list\b",
+    r"\b(?:don't|do not) (?:let me )?forget to\b",
+    r"\b(?:my|our|the) next (?:step|task) is\b",
+    r"\bnote to self\b",
+    rf"\bwe (?:still )?(?:need|have|'ve got|have got) to {_TASK_WE_EXCEPT}",
+)
+_TASK_NOT = re.compile(r"\bi (?:need|have) (?:you|u) to\b", _F)
+
+_DECISION = _rx(
+    r"\b(?:we|i|the team|team)(?:'ve| have)?\s+(?:finally\s+|just\s+|already\s+|now\s+)?(?:decided|agreed|"
+    r"chose|chosen|picked|settled on|opted|committed to)\b",
+    r"\blet's (?:go with|use|stick with|pick|choose|settle on|keep|adopt|standardi[sz]e on|switch to|"
+    r"move to)\b",
+    r"\b(?:we|i)(?:'ll| will| shall)\s+(?:go with|use|stick with|adopt|switch to|keep using|move to|"
+    r"migrate to)\b",
+    r"\b(?:we|i)(?:'re| are| am|'m)\s+(?:going with|going to use|going to go with|sticking with|switching to|"
+    r"moving to|migrating to|dropping|standardi[sz]ing on)\b",
+    r"\b(?:we|i) (?:went with|switched to|moved to|migrated to|replaced \w+(?: \w+)? with|dropped)\b",
+    r"\bthe (?:final |new )?decision (?:is|was)\b|\b(?:final|our) decision:",
+    r"\bgoing forward,? we(?:'ll| will)\b",
+)
+
+_CONSTRAINT_STRONG = _rx(
+    r"\b(?:must|mustn't|must not|shall not|is not allowed|isn't allowed|are not allowed|aren't allowed|"
+    r"not allowed|not permitted|forbidden|prohibited|is required|are required|required to|mandatory|"
+    r"is a hard requirement|hard requirement)\b",
+    r"\bonly\b.{1,60}\b(?:allowed|permitted|supported|accepted)\b",
+)
+_CONSTRAINT = _rx(
+    r"\b(?:cannot|can't|can not|may not|never|has to|have to|have got to|needs? to|should never|capped at|"
+    r"always|is limited to|are limited to|no more than|no less than|at most \d|at least \d|maximum of|"
+    r"minimum of|stay (?:under|below|within)|keep (?:it |them )?(?:under|below|within))\b",
+)
+_CONSTRAINT_NOT = re.compile(
+    r"\b(?:can't|cannot|can not)\s+(?:\w+\s+)?(?:believe|figure|find|get|see|understand|remember|reproduce|"
+    r"seem|wait|stand|tell|log|sign|make it|thank|decide|think|stop|help|imagine|say)\b|"
+    r"\bi (?:can't|cannot|can not)\s+(?:\w+\s+)?(?:access|open|connect|load|install|run|build|compile|"
+    r"push)\b|\bmust(?:'ve| have) (?:been|\w+ed)\b|\bmust be (?:nice|joking|kidding)\b|"
+    r"\b(?:have|had) to (?:admit|say|agree|ask|wonder|laugh|apologi[sz]e|thank|confess|hand it)\b",
+    _F,
+)
+_PLEASE_RULE = re.compile(r"^please (?:always|never|don't ever|do not ever|avoid)\b", _F)
+
+_PREFERENCE = _rx(
+    r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+|usually\s+|kind of\s+|kinda\s+|"
+    r"definitely\s+|also\s+|just\s+|absolutely\s+|still\s+|totally\s+)?"
+    r"(?:prefer|like|love|enjoy|adore|hate|dislike|despise|detest|loathe)\b",
+    r"\bi(?:'d| would) (?:much )?(?:rather|prefer)\b",
+    r"\b(?:i|we) (?:do not|don't|didn't|never|really don't) (?:really )?(?:like|love|enjoy|want)\b",
+    r"\bi(?:'m| am) (?:not )?(?:a (?:big |huge |great )?fan of|into|partial to)\b",
+    r"\bmy (?:favou?rite|preferred|go-to)\b|\b(?:favou?rite|preferred) \w+ is\b",
+    r"\bplease (?:always|never|don't ever|do not ever|stop|avoid)\b",
+    r"\bi can't stand\b|\bi(?:'m| am) (?:sick|tired) of\b",
+    r"\bi (?:always|never|usually|tend to|typically)\b",
+    r"\b(?:i|we) want you to (?:always|never|stop|keep)\b|\bi(?:'d| would) like you to (?:always|never)\b",
+    r"\bi (?:always )?want (?:my|your) (?:answers|responses|replies|code|explanations)\b",
+    r"\bi(?:'m| am) (?:a )?(?:vegan|vegetarian|pescatarian|lactose intolerant|gluten intolerant|teetotal)\b",
+    r"\b(?:from now on|going forward|moving forward|in (?:the )?future)\b",
+    r"^stop (?:using|adding|writing|putting|giving|being|saying|apologi[sz]ing|calling)\b",
+    r"\bcall me\b|\baddress me as\b|\bmy name is\b|\bmy pronouns are\b",
+)
+_PREFERENCE_VAGUE = frozenset(
+    _words(
+        """
+    it this that these those them you one ones so much lot lots very really too way idea ideas
+    answer answers response reply suggestion thing things stuff how what thanks haha lol it's that's
+    was is are were your explained did said wrote put handled answered
+    """
+    )
+)
+_PREFERENCE_OBJECT = re.compile(
+    r"\b(?:prefer|like|love|enjoy|adore|hate|dislike|despise|detest|loathe|rather|want|fan of|into|"
+    r"stand)\b(?P<rest>.*)",
+    _F,
+)
+_STYLE = re.compile(
+    r"\b(?:answer|answers|reply|replies|respond|response|responses|explain|explanation|explanations|tone|"
+    r"emoji|emojis|emoticons|bullet|bullets|bullet points|concise|verbose|wordy|long-winded|markdown|jargon|"
+    r"headings|summaries|tl;?dr|casual|formal|sarcasm|sarcastic|humou?r|jokes?|step[- ]by[- ]step|spelling|"
+    r"in (?:english|french|spanish|german|chinese|japanese|italian|portuguese|dutch|plain english)|"
+    r"talk to me|speak to me|write to me|call me|address me|my name|pronouns|exclamation|apologi[sz]\w*|"
+    r"filler|preamble|disclaimers?|caveats?|code comments|metric|imperial|be (?:brief|short|concise)|"
+    r"keep it (?:short|brief))\b",
+    _F,
+)
+_PROJECT_MARKER = re.compile(
+    r"\b(?:we|we're|we've|we'll|our|ours|us|this project|the project|this repo|the repo|this codebase|"
+    r"the codebase|the team|our team|in this app|for this app|in this service|this service|in this repo|"
+    r"for this project|in this project|here at)\b",
+    _F,
+)
+
+_PROJECT_NOUN = (
+    r"(?:project|stack|tech stack|repo|repository|codebase|code base|app|application|api|backend|back-end|"
+    r"frontend|front-end|service|services|server|servers|database|db|website|site|cli|library|package|"
+    r"product|system|bot|monorepo|pipeline|ci|infra|infrastructure|cluster|team|company|startup|client|deployment|"
+    r"build|docs|documentation|tests|test suite|schema|module|microservices?|platform|stack)"
+)
+_PROJECT = _rx(
+    rf"\b(?:the|this|our|my)\s+(?:main\s+|new\s+|whole\s+|production\s+|prod\s+|staging\s+)?{_PROJECT_NOUN}"
+    r"(?:\s+\w+){0,3}?\s+(?:(?:is|are|was)\s+(?:a|an|the|our|written|built|called|named|hosted|deployed|"
+    r"based|located|stored|kept|open[- ]source|private|public|in|on|at|(?-i:[A-Z0-9]))|uses|use|runs|run|"
+    r"depends|depend|relies|rely|lives|live|targets|talks|deploys|stores|serves|"
+    r"consists|contains|sits|has|have|supports|calls|listens|connects|lets|exposes|needs)\b",
+    r"\bour (?:stack|tech stack|main language|language|framework|database|db|cloud|ci|cd|infra|team|"
+    r"product|users|customers)\b",
+    r"\b(?:we|i)(?:'re| are| am|'m)\s+(?:currently\s+)?(?:building|developing|making|creating|writing|"
+    r"working on|maintaining|running|using|hosting|deploying)\b",
+    r"\bwe\s+(?:currently\s+|mostly\s+|mainly\s+|only\s+)?(?:use|run|deploy|host|develop|build|ship|maintain|"
+    r"store|target|support)\b",
+    r"\bi\s+(?:currently\s+|mostly\s+|mainly\s+|only\s+)?(?:use|develop (?:in|on|with)|code in|"
+    r"write (?:mostly )?in|maintain|deploy (?:to|on))\b",
+    r"\b(?:it|everything)(?:'s| is) (?:written|built|deployed|hosted|running) (?:in|with|on|to)\b",
+    r"\b(?:runs on|is hosted on|is deployed (?:to|on)|listens on|is written in|is built (?:with|on)|"
+    r"depends on|relies on|talks to|is backed by)\b",
+    r"\bi work (?:at|for|on|in)\b|\bmy (?:team|company|employer|role|job) (?:is|uses)\b|\bi(?:'m| am) an? "
+    r"(?:\w+ )?(?:developer|engineer|designer|student|scientist|researcher|manager|analyst)\b",
+)
+
+_STRONG_IMPORTANCE = re.compile(
+    r"\b(?:critical|critically|crucial|very important|extremely important|super important|really important|"
+    r"absolutely|vital|top priority|high priority|urgent|asap|never ever|under no circumstances|"
+    r"life[- ]threatening)\b",
+    _F,
+)
+_MILD_IMPORTANCE = re.compile(r"\b(?:important|essential|make sure|priority)\b", _F)
+
+# Words that are cues rather than topics: kept out of tags.
+_TAG_STOP = frozenset(
+    _words(
+        """
+    prefer prefers preferred like likes love loves hate hates dislike enjoy want wants wanna need
+    needs must never always please decided decide agreed chose chosen picked going let let's we'll
+    keep bad uses runs
+    i'll i'd we're i've we've don't doesn't didn't can't cannot won't isn't aren't wasn't shouldn't
+    mustn't use using used today tomorrow now week weekend month year day days hours hour
+    temporarily temporary todo remind learn learning get better critical important remember forget
+    also btw really very much allowed has have got just still make sure monday tuesday wednesday
+    thursday friday saturday sunday january february march april may june july august september
+    october november december jan feb mar apr jun jul aug sep sept oct nov dec next last end due
+    deadline by until till only ok okay yes thing things stuff lot something anything everything
+    favourite favorite rather stop time times again wrong mistake made think want going
+    """
+    )
+)
+
+
+# -- one statement ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Judgement:
+    type: MemoryType
+    confidence: float
+    scope: Literal["project", "user"]
+    expires_at: datetime | None = None
+
+
+_PROJECT_VAGUE = frozenset(
+    _words(
+        """
+    working building using work build run running making developing it this that something stuff
+    """
+    )
+)
+_RESCHEDULED = re.compile(
+    r"\b(?:moved|pushed|postponed|changed|shifted|extended|delayed|rescheduled|bumped|slipped)\b.*?\bto\b", _F
+)
+
+
+def _judge(s: str, now: datetime) -> _Judgement | None:
+    """The one memory a cleaned statement makes, or None (question, chatter, command, no cue)."""
+    if not s or len(s) > MAX_SENTENCE_CHARS or not _WORD_RE.search(s):
+        return None
+    if _looks_like_code(s) or _is_small_talk(s) or _is_question(s):
+        return None
+    lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
+    temporary = bool(_TEMPORARY.search(s))
+    command = _COMMAND_START.match(s) is not None and not (lasting or temporary)
+    if _ONE_OFF.search(s) and not _DURABLE.search(s):
+        return None
+    personal_scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(s) else "user"
+    health_scope: Literal["project", "user"] = (
+        "user" if _HEALTH.search(s) and personal_scope == "user" else "project"
+    )
+
+    if _CRITICAL_PREFIX.match(s) or _CRITICAL.search(s):
+        return _Judgement(MemoryType.CRITICAL, 0.95, health_scope)
+    if _MISTAKE.search(s):
+        return _Judgement(MemoryType.MISTAKE, 0.85, "project")
+    if command:  # "write a function", "fix this bug": a request for this reply, unless it states a plan
+        if _LEARNING.search(s):
+            return _Judgement(MemoryType.LEARNING_GOAL, 0.85, "user")
+        if _TASK.search(s):
+            return _Judgement(MemoryType.TASK, 0.8, "project")
+        return None
+    deadline = _deadline(s, now)
+    if deadline is not None:
+        explicit = re.search(r"\b(?:due|deadline)\b", s, _F) is not None
+        return _Judgement(MemoryType.DEADLINE, 0.9 if explicit else 0.8, "project", deadline)
+    if temporary and (until := dates.temporary_expiry(s, now)) is not None:
+        return _Judgement(MemoryType.TEMPORARY, 0.85, "project", until)
+    if _LEARNING.search(s):
+        return _Judgement(MemoryType.LEARNING_GOAL, 0.9, "user")
+    if _TASK.search(s) and not _TASK_NOT.search(s):
+        return _Judgement(MemoryType.TASK, 0.85, "project")
+    if _DECISION.search(s) and not _HEDGE.search(s):
+        return _Judgement(MemoryType.DECISION, 0.9, "project")
+    style = _STYLE.search(s) is not None
+    preference = _PREFERENCE.search(s) is not None
+    if not _CONSTRAINT_NOT.search(s):
+        if _CONSTRAINT_STRONG.search(s) and not (style and preference):
+            return _Judgement(MemoryType.CONSTRAINT, 0.9, health_scope)
+        if _CONSTRAINT.search(s) and (not preference or (_PLEASE_RULE.match(s) and not style)):
+            if style:  # "never use emojis", "always answer in English": how to talk to this user
+                return _Judgement(MemoryType.PREFERENCE, 0.8, personal_scope)
+            confidence = 0.85 if re.search(r"\b(?:never|cannot|can't|can not)\b", s, _F) else 0.75
+            return _Judgement(MemoryType.CONSTRAINT, confidence, health_scope)
+    if preference and _has_preference_object(s):
+        confidence = 0.7 if re.search(r"\bi (?:always|never|usually|tend to|typically)\b", s, _F) else 0.9
+        return _Judgement(MemoryType.PREFERENCE, confidence, personal_scope)
+    if lasting and _COMMAND_START.match(s):
+        # A lasting instruction without a named cue ("Keep answers short", "Document every endpoint").
+        if style or _STYLE_DURABLE.search(s):
+            return _Judgement(MemoryType.PREFERENCE, 0.75, personal_scope)
+        return _Judgement(MemoryType.CONSTRAINT, 0.7, "project")
+    if _PROJECT.search(s) and not _HEDGE.search(s) and _has_topic(s, _PROJECT_VAGUE):
+        return _Judgement(MemoryType.PROJECT, 0.75, "project")
+    return None
+
+
+def _deadline(s: str, now: datetime) -> datetime | None:
+    """The due date when ``s`` states a deadline: a date plus a deadline cue ("due", "by", "ships", ...)."""
+    found = dates.find_date(s, now)
+    if found is None:
+        return None
+    if not (
+        _DEADLINE_CUE.search(s[: found.end])
+        or _DEADLINE_BY.search(s[: found.start])
+        or _DEADLINE_PHRASE.match(found.phrase)
+    ):
+        return None
+    moved = _RESCHEDULED.search(s)
+    if moved is not None and moved.end() <= found.start + len(found.phrase) + 200:
+        later = dates.find_date(s[moved.end() :], now)
+        if later is not None:
+            return later.when  # "the demo moved from Friday to Monday": the new date counts
+    return found.when
+
+
+def _has_topic(s: str, vague: frozenset[str]) -> bool:
+    return any(w not in vague and w not in _TAG_STOP and "'" not in w for w in query_words(s))
+
+
+def _has_preference_object(s: str) -> bool:
+    """False for "I love it", "I like that", "I love you": reactions, not lasting preferences."""
+    m = _PREFERENCE_OBJECT.search(s)
+    if m is None:
+        return True  # cues such as "please always ...", "call me ...", "from now on ..."
+    rest = [w for w in query_words(m.group("rest")) if w not in _PREFERENCE_VAGUE]
+    return bool(rest)
+
+
+def _importance(s: str, memory_type: MemoryType) -> float:
+    base = DEFAULT_IMPORTANCE[memory_type]
+    if _STRONG_IMPORTANCE.search(s):
+        return round(max(base, 0.9), 2)
+    if _MILD_IMPORTANCE.search(s):
+        return round(min(1.0, base + 0.1), 2)
+    return base
+
+
+_TAG_CUES = re.compile(r"\b(?:let's\s+)?go(?:ing)?\s+with\b|\bgo(?:es)?[- ]live\b", _F)
+
+
+def _tags(s: str) -> list[str]:
+    """A few lowercase topic keywords: no stopwords, no cue words, one word per stem."""
+    tags: list[str] = []
+    stems: set[str] = set()
+    for word in query_words(_TAG_CUES.sub(" ", s)):
+        if word in _TAG_STOP or "'" in word or len(word) < 2 or not any(ch.isalpha() for ch in word):
+            continue
+        if word.isdigit() or len(word) > 30:
+            continue
+        key = stem(word)
+        if key in stems:
+            continue
+        stems.add(key)
+        tags.append(word)
+        if len(tags) >= MAX_TAGS:
+            break
+    return tags
+
+
+# -- forget requests --------------------------------------------------------------------------
+
+_FORGET = re.compile(
+    r"^(?:please\s+|pls\s+|kindly\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?|i want you to\s+|"
+    r"i'd like you to\s+|you can\s+|you should\s+)?"
+    r"(?:forget|unlearn|stop remembering|don't remember|do not remember|remove from (?:your )?memory|"
+    r"(?:delete|remove|erase|drop|clear)\s+(?:the\s+|that\s+|my\s+|your\s+|any\s+)?(?:memory|memories|note|"
+    r"notes|fact|facts|record)(?:\s+(?:about|that|of|saying))?)\b(?P<target>.*)$",
+    _F,
+)
+_FORGET_LEAD = re.compile(
+    r"^(?:\s*(?:about|that|what i (?:said|told you|mentioned) (?:about|regarding)?|everything (?:about|on)|"
+    r"the fact that|all about|any(?:thing)? about|it|please|my|the|i said|i told you))+\b",
+    _F,
+)
+_FORGET_GENERIC = frozenset(
+    stem(w)
+    for w in _words(
+        """
+        memory memories note notes fact facts said told tell everything anything thing things
+        remember forget info information detail details stuff about mention mentioned record please
+    """
+    )
+)
+
+
+def _forget_target(s: str) -> str | None:
+    """The thing to forget when ``s`` asks to forget something, "" for a bare "forget it"; else None."""
+    m = _FORGET.match(s)
+    if m is None:
+        return None
+    target = _FORGET_LEAD.sub("", m.group("target").strip(" ,:;.!?")).strip(" ,:;.!?")
+    return target
+
+
+def _match_forget(target: str, existing: list[Memory]) -> Memory | None:
+    wanted = {t for t in content_terms(target) if t not in _FORGET_GENERIC}
+    if not wanted:
+        return None
+    scored: list[tuple[float, int, Memory]] = []
+    for index, memory in enumerate(existing):
+        content = memory.content if isinstance(memory.content, str) else ""
+        terms = set(content_terms(content)) | {stem(t.lower()) for t in memory.tags if isinstance(t, str)}
+        shared = len(wanted & terms)
+        if not shared:
+            continue
+        coverage = shared / len(wanted)
+        jaccard = shared / len(wanted | terms)
+        if coverage < 0.5:
+            continue
+        scored.append((0.75 * coverage + 0.25 * jaccard, -index, memory))
+    if not scored:
+        return None
+    scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    best = scored[0]
+    if best[0] < FORGET_MIN_SCORE:
+        return None
+    if len(scored) > 1 and best[0] - scored[1][0] < FORGET_MIN_MARGIN:
+        return None  # two memories fit about as well: not clear which one the user means
+    return best[2]
+
+
+# -- the editor -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Statement:
+    text: str
+    judgement: _Judgement | None
+    forget: str | None  # the forget target, when the statement is a forget request
+    substantive: bool  # a plain statement with content words (can explain a terse mistake)
+
+
+def _read(message: str, now: datetime) -> list[_Statement]:
+    statements: list[_Statement] = []
+    for raw in _split_sentences(message):
+        s = _clean(raw)
+        if not s:
+            continue
+        target = _forget_target(s)
+        if target is not None:
+            statements.append(_Statement(s, None, target, False))
+            continue
+        judgement = _judge(s, now)
+        memo = _MEMO_LEAD.match(s) if judgement is None else None
+        if memo is not None:
+            # "Remember that my sister is called Ana": what follows is the memory; without a
+            # cue of its own it is kept as a plain fact.
+            s = memo.group("rest").strip(" ,:;")
+            judgement = _judge(s, now)
+            if judgement is None and s and not _is_question(s) and _has_topic(s, _PREFERENCE_VAGUE):
+                judgement = _Judgement(MemoryType.PROJECT, 0.6, "project")
+        substantive = (
+            len(s) <= MAX_SENTENCE_CHARS
+            and not _is_question(s)
+            and not _looks_like_code(s)
+            and not _is_small_talk(s)
+            and len(query_words(s)) >= 2
+        )
+        statements.append(_Statement(s, judgement, None, substantive))
+    return statements
+
+
+def _mistake_substance(s: str) -> bool:
+    return any(w not in _MISTAKE_FILLER and "'" not in w for w in query_words(s))
+
+
+def _memories(statements: list[_Statement]) -> list[NewMemory]:
+    """Typed memories from the judged statements.
+
+    A terse mistake ("That was wrong.", "Don't do that again.") joins the sentence that says what
+    went wrong: the unjudged one before it, the mistake just stored before it, or the one after it.
+    With none of these it is dropped: alone it says nothing a later turn could use.
+    """
+    drafts: list[tuple[int, _Judgement, str]] = []  # (index of the last sentence used, judgement, content)
+    consumed: set[int] = set()
+    for i, st in enumerate(statements):
+        if i in consumed or st.judgement is None:
+            continue
+        content = st.text
+        judgement = st.judgement
+        if judgement.type is MemoryType.MISTAKE and not _mistake_substance(content):
+            prev = statements[i - 1] if i > 0 else None
+            nxt = statements[i + 1] if i + 1 < len(statements) else None
+            if drafts and drafts[-1][0] == i - 1 and drafts[-1][1].type is MemoryType.MISTAKE:
+                _, last_j, last_content = drafts.pop()
+                drafts.append((i, last_j, f"{_end_sentence(last_content)} {content}"))
+                continue
+            if prev is not None and prev.judgement is None and prev.forget is None and prev.substantive:
+                content = f"{_end_sentence(prev.text)} {content}"
+            elif nxt is not None and nxt.forget is None and nxt.substantive:
+                content = f"{_end_sentence(content)} {nxt.text}"
+                consumed.add(i + 1)
+            else:
+                continue
+        drafts.append((i, judgement, content))
+    out: list[NewMemory] = []
+    seen: set[str] = set()
+    for _, judgement, content in drafts:
+        key = " ".join(re.findall(r"[^\W_]+", content.lower()))  # same words, any punctuation: a duplicate
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(
+            NewMemory(
+                content=content[:2000],
+                type=judgement.type.value,
+                tags=_tags(content),
+                importance=_importance(content, judgement.type),
+                confidence=judgement.confidence,
+                expires_at=judgement.expires_at,
+                scope=judgement.scope,
+            )
+        )
+        if len(out) >= MAX_MEMORIES:
+            break
+    return out
+
+
+def _end_sentence(s: str) -> str:
+    return s if s.endswith((".", "!", "?", ":", ";")) else s + "."
+
+
+class RuleEditor(MemoryEditor):
+    """Deterministic, offline extraction of typed memories and forget requests from one message."""
+
+    name = "rules"
+
+    def edit(self, message: str, context: EditorContext) -> EditorResult:
+        notes: list[str] = []
+        try:
+            output = self._edit(message, context, notes)
+        except Exception as exc:  # never raise on odd input: an empty answer loses nothing stored
+            notes.append(f"rule editor skipped the message: {type(exc).__name__}")
+            output = EditorOutput()
+        return EditorResult(output=output, editor=self.name, notes=notes)
+
+    def _edit(self, message: str, context: EditorContext, notes: list[str]) -> EditorOutput:
+        if not isinstance(message, str) or not message.strip():
+            return EditorOutput()
+        now = _aware(context.now)
+        statements = _read(message, now)
+        forgets: list[ForgetRequest] = []
+        for st in statements:
+            if st.forget is None:
+                continue
+            match = _match_forget(st.forget, list(context.existing or []))
+            if match is None:
+                why = "without a clear match" if st.forget else "naming nothing"
+                notes.append(f"forget request {why}: {st.text[:80]!r}")
+                continue
+            if all(f.id != match.id for f in forgets) and len(forgets) < MAX_MEMORIES:
+                forgets.append(ForgetRequest(id=match.id, reason=f"user asked: {st.text[:400]}"))
+        return EditorOutput(new_memories=_memories(statements), forget=forgets)
+
+
+def classify(text: str) -> MemoryType | None:
+    """The type the rules give this one statement, or None when they would store nothing.
+
+    A text of several sentences takes the most important type any of them gets (by the default
+    importance of the type): "We use Postgres. Never drop tables." is a constraint. Dates only
+    decide *whether* a statement is a deadline, so a fixed reference time is used.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        types = [m.type for m in _memories(_read(text, _REFERENCE_NOW))]
+    except Exception:
+        return None
+    if not types:
+        return None
+    best = max(types, key=lambda t: DEFAULT_IMPORTANCE[MemoryType(t)])
+    return MemoryType(best)
+
+
+_REFERENCE_NOW = datetime(2026, 1, 7, 12, 0, tzinfo=UTC)
+
+
+def _aware(now: datetime) -> datetime:
+    if not isinstance(now, datetime):
+        raise TypeError("context.now must be a datetime")
+    return now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)

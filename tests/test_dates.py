@@ -1,0 +1,235 @@
+"""Date expressions for deadlines and temporary notes (memopilot.dates), against a fixed `now`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from memopilot.dates import FOR_NOW_DAYS, SESSION_HOURS, deadline_from, find_date, temporary_expiry
+
+# Wednesday, 4 March 2026, noon UTC.
+NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
+FRIDAY_NOW = datetime(2026, 3, 6, 9, 30, tzinfo=UTC)
+SATURDAY_NOW = datetime(2026, 3, 7, 10, 0, tzinfo=UTC)
+
+
+def eod(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, 23, 59, 59, tzinfo=UTC)
+
+
+DEADLINES = [
+    # the cases named in the brief
+    ("by Friday", eod(2026, 3, 6)),
+    ("due 2027-01-15", eod(2027, 1, 15)),
+    ("next week", eod(2026, 3, 13)),  # the Friday of next week
+    ("tomorrow", eod(2026, 3, 5)),
+    ("in 3 days", eod(2026, 3, 7)),
+    ("by the end of the month", eod(2026, 3, 31)),
+    ("before March 3rd", eod(2027, 3, 2)),  # March 3 has passed this year; "before" = the day before
+    ("on Jan 5", eod(2027, 1, 5)),
+    ("EOD", eod(2026, 3, 4)),
+    ("end of week", eod(2026, 3, 6)),
+    # weekdays
+    ("The report is due Wednesday", eod(2026, 3, 4)),  # today is Wednesday: today
+    ("by Monday", eod(2026, 3, 9)),
+    ("next Friday", eod(2026, 3, 6)),
+    ("this Friday", eod(2026, 3, 6)),
+    ("Friday next week", eod(2026, 3, 13)),
+    ("next week on Tuesday", eod(2026, 3, 10)),
+    ("by wed", eod(2026, 3, 4)),
+    ("before Friday", eod(2026, 3, 5)),
+    # times
+    ("by Friday 5pm", datetime(2026, 3, 6, 17, 0, tzinfo=UTC)),
+    ("by 5pm", datetime(2026, 3, 4, 17, 0, tzinfo=UTC)),
+    ("by 9am", datetime(2026, 3, 5, 9, 0, tzinfo=UTC)),  # 9am today has passed: tomorrow
+    ("tomorrow at 14:30", datetime(2026, 3, 5, 14, 30, tzinfo=UTC)),
+    ("by tomorrow morning", datetime(2026, 3, 5, 9, 0, tzinfo=UTC)),
+    ("by midnight", eod(2026, 3, 4)),
+    ("Jan 5, 2027 at 3pm", datetime(2027, 1, 5, 15, 0, tzinfo=UTC)),
+    ("in 2 hours", datetime(2026, 3, 4, 14, 0, tzinfo=UTC)),
+    ("within 30 minutes", datetime(2026, 3, 4, 12, 30, tzinfo=UTC)),
+    ("2026-03-10T15:00:00+02:00", datetime(2026, 3, 10, 13, 0, tzinfo=UTC)),
+    ("2026-03-10T15:00Z", datetime(2026, 3, 10, 15, 0, tzinfo=UTC)),
+    # calendar dates (dateparser on the matched phrase)
+    ("ships on March 20", eod(2026, 3, 20)),
+    ("the 5th of April", eod(2026, 4, 5)),
+    ("due 15/01/2027", eod(2027, 1, 15)),
+    ("January 5th, 2028", eod(2028, 1, 5)),
+    ("Feb 29", eod(2028, 2, 29)),  # the next Feb 29 that exists
+    ("on March 4", eod(2026, 3, 4)),  # today's date: today, not next year
+    # relative periods
+    ("in two weeks", eod(2026, 3, 18)),
+    ("in a month", eod(2026, 4, 4)),
+    ("3 days from now", eod(2026, 3, 7)),
+    ("the day after tomorrow", eod(2026, 3, 6)),
+    ("end of next month", eod(2026, 4, 30)),
+    ("before the end of the month", eod(2026, 3, 31)),
+    ("end of the quarter", eod(2026, 3, 31)),
+    ("end of the year", eod(2026, 12, 31)),
+    ("next month", eod(2026, 4, 30)),
+    ("this week", eod(2026, 3, 6)),
+    ("by the weekend", eod(2026, 3, 6)),
+    ("by March", eod(2026, 3, 31)),
+    ("before April", eod(2026, 3, 31)),
+    ("in May", eod(2026, 5, 31)),
+    ("end of June", eod(2026, 6, 30)),
+    ("by the 15th", eod(2026, 3, 15)),
+    ("by EOD Friday", eod(2026, 3, 6)),
+    ("tonight", eod(2026, 3, 4)),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), DEADLINES)
+def test_deadline_from(text: str, expected: datetime) -> None:
+    got = deadline_from(text, NOW)
+    assert got == expected
+    assert got is not None and got.utcoffset() == timedelta(0)
+
+
+NOT_DATES = [
+    "",
+    "   ",
+    "I like cats",
+    "we may ship soon",
+    "march on, soldier",
+    "This is the 2nd time it broke",
+    "We never deploy on Fridays",  # recurring, not one day
+    "every Friday we have a retro",
+    "last Friday was fun",  # past
+    "yesterday",
+    "3 days ago",
+    "Python 3.11 and version 1.2.3",
+    "the ratio is 3/4",
+    "by the way, thanks",
+    "in may we trust",  # lower-case "may" after "in" reads as the verb
+    "🙂🙂",
+    "sat down with the team",
+    "random words: alpha beta gamma",
+    "10:30",  # a bare time with no cue in passing
+]
+
+
+@pytest.mark.parametrize("text", NOT_DATES)
+def test_no_date_gives_none(text: str) -> None:
+    assert deadline_from(text, NOW) is None
+
+
+def test_weekday_said_on_that_weekday_means_today() -> None:
+    assert deadline_from("by Friday", FRIDAY_NOW) == eod(2026, 3, 6)
+    assert deadline_from("next Friday", FRIDAY_NOW) == eod(2026, 3, 13)
+    assert deadline_from("by Thursday", FRIDAY_NOW) == eod(2026, 3, 12)
+
+
+def test_end_of_week_on_a_weekend_is_sunday() -> None:
+    assert deadline_from("end of week", SATURDAY_NOW) == eod(2026, 3, 8)
+    assert deadline_from("next week", SATURDAY_NOW) == eod(2026, 3, 13)
+
+
+def test_month_rollover_and_leap_years() -> None:
+    jan31 = datetime(2026, 1, 31, 8, 0, tzinfo=UTC)
+    assert deadline_from("in a month", jan31) == eod(2026, 2, 28)
+    assert deadline_from("end of next month", jan31) == eod(2026, 2, 28)
+    dec = datetime(2026, 12, 20, 8, 0, tzinfo=UTC)
+    assert deadline_from("next month", dec) == eod(2027, 1, 31)
+    assert deadline_from("by March", dec) == eod(2027, 3, 31)
+    assert deadline_from("on Jan 5", dec) == eod(2027, 1, 5)
+
+
+def test_now_in_another_zone_or_naive_is_read_as_utc() -> None:
+    plus_two = NOW.astimezone(timezone(timedelta(hours=2)))
+    assert deadline_from("tomorrow", plus_two) == eod(2026, 3, 5)
+    naive = NOW.replace(tzinfo=None)
+    assert deadline_from("tomorrow", naive) == eod(2026, 3, 5)
+
+
+def test_results_depend_on_now_only() -> None:
+    later = datetime(2031, 6, 10, 12, 0, tzinfo=UTC)  # a Tuesday
+    assert deadline_from("tomorrow", later) == eod(2031, 6, 11)
+    assert deadline_from("by Friday", later) == eod(2031, 6, 13)
+    assert deadline_from("on Jan 5", later) == eod(2032, 1, 5)
+    for _ in range(3):
+        assert deadline_from("ships on March 20", NOW) == eod(2026, 3, 20)
+
+
+def test_find_date_reports_the_phrase() -> None:
+    found = find_date("We ship the beta by Friday, promise", NOW)
+    assert found is not None
+    assert found.phrase == "Friday"
+    assert not found.exact
+    assert found.when == eod(2026, 3, 6)
+    exact = find_date("in 2 hours", NOW)
+    assert exact is not None and exact.exact
+
+
+TEMPORARY = [
+    ("today only", eod(2026, 3, 4)),
+    ("Use the staging DB for today", eod(2026, 3, 4)),
+    ("just today I'm on mobile", eod(2026, 3, 4)),
+    ("this week", eod(2026, 3, 8)),  # a note for "this week" lasts until Sunday night
+    ("for the rest of the week", eod(2026, 3, 8)),
+    ("this month", eod(2026, 3, 31)),
+    ("for now", NOW + timedelta(days=FOR_NOW_DAYS)),
+    ("temporarily", NOW + timedelta(days=FOR_NOW_DAYS)),
+    ("for the time being", NOW + timedelta(days=FOR_NOW_DAYS)),
+    ("until Monday", eod(2026, 3, 9)),
+    ("till tomorrow", eod(2026, 3, 5)),
+    ("until 5pm", datetime(2026, 3, 4, 17, 0, tzinfo=UTC)),
+    ("until March 20", eod(2026, 3, 20)),
+    ("for now, until Friday", eod(2026, 3, 6)),  # the explicit day wins over the default
+    ("for the next 2 hours", NOW + timedelta(hours=2)),
+    ("for an hour", NOW + timedelta(hours=1)),
+    ("for 3 days", NOW + timedelta(days=3)),
+    ("for a week", NOW + timedelta(days=7)),
+    ("for this session", NOW + timedelta(hours=SESSION_HOURS)),
+    ("tomorrow only", eod(2026, 3, 5)),
+    ("I'm in Berlin on Friday", eod(2026, 3, 6)),  # any named day, when nothing else says
+    ("until further notice", NOW + timedelta(days=FOR_NOW_DAYS)),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TEMPORARY)
+def test_temporary_expiry(text: str, expected: datetime) -> None:
+    got = temporary_expiry(text, NOW)
+    assert got == expected
+    assert got is not None and got.tzinfo is not None and got.utcoffset() == timedelta(0)
+
+
+@pytest.mark.parametrize("text", ["", "I prefer tabs", "we use Postgres", "🙂", "for sure", "for real"])
+def test_temporary_expiry_none(text: str) -> None:
+    assert temporary_expiry(text, NOW) is None
+
+
+def test_odd_input_never_raises() -> None:
+    for text in ["x" * 5000, "by " * 2000, "2026-13-45", "31/02/2027", "\x00\x01", "Friday" * 500, None, 42]:
+        deadline_from(text, NOW)  # type: ignore[arg-type]
+        temporary_expiry(text, NOW)  # type: ignore[arg-type]
+    assert deadline_from("2026-13-45", NOW) is None
+    assert deadline_from("31/02/2027", NOW) is None
+
+
+def test_fast_after_warm_up() -> None:
+    texts = [text for text, _ in DEADLINES]
+    for text in texts:
+        deadline_from(text, NOW)
+    start = time.perf_counter()
+    for _ in range(5):
+        for text in texts:
+            deadline_from(text, NOW)
+    per_call_ms = (time.perf_counter() - start) * 1000 / (5 * len(texts))
+    assert per_call_ms < 5.0
+
+
+def test_dateparser_is_imported_lazily() -> None:
+    code = (
+        "import sys, datetime as d; import memopilot.dates as m; "
+        "assert 'dateparser' not in sys.modules, 'imported eagerly'; "
+        "now = d.datetime(2026, 3, 4, tzinfo=d.UTC); m.deadline_from('by Friday', now); "
+        "assert 'dateparser' not in sys.modules, 'weekdays need no dateparser'; "
+        "m.deadline_from('on March 20', now); assert 'dateparser' in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -1,0 +1,533 @@
+"""The rule-based Memory Editor: typed memories from plain English, offline and deterministic."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memopilot.domain import DEFAULT_IMPORTANCE, Memory, MemoryType
+from memopilot.memory_editor import EditorContext, EditorOutput, NewMemory
+from memopilot.rule_editor import RuleEditor, classify
+
+# Wednesday, 4 March 2026, noon UTC.
+NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
+
+
+def eod(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, 23, 59, 59, tzinfo=UTC)
+
+
+def context(existing: list[Memory] | None = None) -> EditorContext:
+    return EditorContext(now=NOW, user_id="u1", project_id="p1", existing=existing or [])
+
+
+def edit(message: str, existing: list[Memory] | None = None) -> EditorOutput:
+    result = RuleEditor().edit(message, context(existing))
+    assert result.editor == "rules"
+    assert result.fallback_reason is None
+    return result.output
+
+
+def only(message: str) -> NewMemory:
+    out = edit(message)
+    assert len(out.new_memories) == 1, [m.content for m in out.new_memories]
+    return out.new_memories[0]
+
+
+def stored(content: str, type: MemoryType = MemoryType.PREFERENCE, tags: list[str] | None = None) -> Memory:
+    return Memory(user_id="u1", content=content, type=type, created_at=NOW, updated_at=NOW, tags=tags or [])
+
+
+# -- positives, per type ----------------------------------------------------------------------
+
+POSITIVES: dict[str, list[str]] = {
+    "preference": [
+        "I prefer tabs over spaces.",
+        "I like dark roast coffee.",
+        "I love Rust's type system.",
+        "I hate long meetings.",
+        "I don't like ORMs.",
+        "Please always answer in English.",
+        "Please never use emojis.",
+        "My favourite editor is Neovim.",
+        "btw I really prefer pytest over unittest",
+        "Keep answers short.",
+        "From now on, reply in Spanish.",
+        "Stop using emojis.",
+        "I'd rather you didn't use bullet points.",
+        "Call me Sam.",
+        "I'm vegetarian.",
+    ],
+    "decision": [
+        "We decided to use PostgreSQL for the main database.",
+        "Let's go with FastAPI for the backend.",
+        "We'll use Redis for caching.",
+        "We are going with a monorepo.",
+        "We chose Tailwind over Bootstrap.",
+        "We switched to pnpm last month.",
+        "Also, the team agreed to squash-merge every PR.",
+        "The final decision is to host on Hetzner.",
+    ],
+    "constraint": [
+        "The API must respond within 200 ms.",
+        "We must not store raw passwords.",
+        "Never deploy on Fridays.",
+        "We can't use GPL libraries.",
+        "We cannot add new dependencies without review.",
+        "We are not allowed to call external APIs from tests.",
+        "The service has to run on Python 3.11.",
+        "Only signed commits are allowed on main.",
+        "We need to support Python 3.9.",
+        "Always use type hints.",
+        "Builds must stay under 10 minutes.",
+    ],
+    "mistake": [
+        "That was wrong. The API uses v2, not v1.",
+        "You made a mistake with the timezone conversion.",
+        "Don't suggest deprecated APIs again.",
+        "That broke the build because the import path changed.",
+        "Your fix was wrong: the cache key must include the user id.",
+        "You deleted my tests. Don't do that again.",
+        "You got the port wrong, it is 5433.",
+        "Lesson learned: run migrations before seeding.",
+    ],
+    "learning_goal": [
+        "I want to learn Rust.",
+        "I'm learning Japanese.",
+        "I'd like to get better at writing SQL.",
+        "Teach me category theory over time.",
+        "My goal is to master Kubernetes this year.",
+        "I want to improve my public speaking.",
+        "I'm currently studying for the AWS certification.",
+    ],
+    "task": [
+        "I need to update the changelog.",
+        "Remind me to renew the SSL certificate.",
+        "TODO: write migration tests.",
+        "I have to call the bank.",
+        "Writing docs for the CLI is on my list.",
+        "Don't forget to bump the version.",
+        "We still need to migrate the old cron jobs.",
+        "Remember to rotate the logs.",
+    ],
+    "critical": [
+        "Critical: never run migrations on prod without a backup.",
+        "Always remember that the prod DB has no replica.",
+        "Important: never share the admin token.",
+        "I'm allergic to peanuts.",
+        "Under no circumstances should you delete user data.",
+        "I am severely allergic to penicillin.",
+        "Never forget that the billing service is shared with finance.",
+    ],
+    "project": [
+        "The project uses Django 5.",
+        "Our stack is React, Go and Postgres.",
+        "The repo is hosted on GitLab.",
+        "We're building a budgeting app for students.",
+        "The API runs on port 8080.",
+        "We deploy to AWS with Terraform.",
+        "The frontend is written in TypeScript.",
+        "I work at Acme as a data engineer.",
+    ],
+}
+
+POSITIVE_CASES = [(kind, text) for kind, texts in POSITIVES.items() for text in texts]
+
+
+@pytest.mark.parametrize(("kind", "text"), POSITIVE_CASES)
+def test_positive_examples_get_their_type(kind: str, text: str) -> None:
+    memory = only(text)
+    assert memory.type == kind
+    assert memory.expires_at is None
+    assert memory.tags, "a memory carries topic tags"
+    assert all(tag == tag.lower() and " " not in tag for tag in memory.tags)
+    assert memory.importance is not None and memory.importance >= DEFAULT_IMPORTANCE[MemoryType(kind)]
+    assert classify(text) == MemoryType(kind)
+
+
+DEADLINES = [
+    ("The report is due Friday.", eod(2026, 3, 6)),
+    ("The deadline is next week.", eod(2026, 3, 13)),
+    ("We ship on March 20.", eod(2026, 3, 20)),
+    ("The release is due 2027-01-15.", eod(2027, 1, 15)),
+    ("I need to submit the grant by the end of the month.", eod(2026, 3, 31)),
+    ("The demo is on Jan 5.", eod(2027, 1, 5)),
+    ("The migration has to be done before March 3rd.", eod(2027, 3, 2)),
+    ("I need the slides by 5pm.", datetime(2026, 3, 4, 17, 0, tzinfo=UTC)),
+    ("Code freeze is tomorrow.", eod(2026, 3, 5)),
+    ("The launch slipped from March 10 to March 24.", eod(2026, 3, 24)),
+    ("Send the invoice EOD.", None),  # an order to the assistant, not the user's deadline
+]
+
+
+@pytest.mark.parametrize(("text", "expires"), DEADLINES)
+def test_deadlines_carry_their_due_date(text: str, expires: datetime | None) -> None:
+    out = edit(text)
+    if expires is None:
+        assert out.new_memories == []
+        return
+    assert len(out.new_memories) == 1
+    memory = out.new_memories[0]
+    assert memory.type == "deadline"
+    assert memory.expires_at == expires
+    assert memory.scope == "project"
+
+
+TEMPORARIES = [
+    ("Today only, use the staging database.", eod(2026, 3, 4)),
+    ("For now we're on the free tier.", NOW + timedelta(days=7)),
+    ("This week I'm focusing on the auth module.", eod(2026, 3, 8)),
+    ("The CI is temporarily disabled.", NOW + timedelta(days=7)),
+    ("For this session, answer in French.", NOW + timedelta(hours=12)),
+    ("I'm out of office until Monday.", eod(2026, 3, 9)),
+    ("Mute notifications for the next 2 hours.", NOW + timedelta(hours=2)),
+    ("For the time being, skip the e2e suite.", NOW + timedelta(days=7)),
+]
+
+
+@pytest.mark.parametrize(("text", "expires"), TEMPORARIES)
+def test_temporary_notes_expire(text: str, expires: datetime) -> None:
+    memory = only(text)
+    assert memory.type == "temporary"
+    assert memory.expires_at == expires
+    assert classify(text) is MemoryType.TEMPORARY
+
+
+# -- negatives ----------------------------------------------------------------------------------
+
+NEGATIVES = [
+    # questions
+    "What is a monad?",
+    "Can you explain closures in JavaScript?",
+    "How do I reverse a list in Python?",
+    "Why does my build fail",
+    "Is Postgres better than MySQL?",
+    "Could you help me with this regex?",
+    "Do you know what time it is?",
+    "what's the difference between let and const",
+    "Should I use tabs or spaces?",
+    "Which database should we pick?",
+    "Where is the config file?",
+    "Any idea why this is slow?",
+    "Can you remind me what we decided?",
+    # small talk
+    "hi",
+    "Hello!",
+    "thanks!",
+    "Thank you so much 🙏",
+    "how are you",
+    "ok cool",
+    "lol",
+    "Great, thanks.",
+    "Sounds good 👍",
+    "Good morning!",
+    "I love it!",
+    "I like that.",
+    "haha ok",
+    "I can't believe it works now!",
+    "I have to admit this is nice.",
+    "That must have been the cache.",
+    # one-off commands
+    "Write a function that parses CSV.",
+    "Explain the CAP theorem.",
+    "Fix this bug.",
+    "Translate this into German.",
+    "Summarize the article above.",
+    "Refactor this function to use async.",
+    "Give me three name ideas for my cat.",
+    "Show me an example of a decorator.",
+    "Make it shorter.",
+    "Now add error handling.",
+    "Please rewrite this paragraph.",
+    "Generate a SQL query for the top customers.",
+    "Don't use recursion here.",
+    "Use a dict for this one.",
+    "Try again.",
+    "Never mind.",
+    "I'd prefer a table for this answer.",
+    "I need you to write a test for this.",
+    "I'd like you to write a poem.",
+    # hedged or vague
+    "Maybe we should switch to Vue.",
+    "I'm not sure we decided anything.",
+    "I wonder if we should use Rust.",
+    "I'm working on it.",
+    "The 2nd time it worked.",
+    "at least it compiles now",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negatives_store_nothing(text: str) -> None:
+    out = edit(text)
+    assert out.new_memories == []
+    assert out.forget == []
+    assert classify(text) is None
+
+
+def test_there_are_enough_examples() -> None:
+    for kind, texts in POSITIVES.items():
+        assert len(texts) >= 6, kind
+    assert len(DEADLINES) >= 6 and len(TEMPORARIES) >= 6
+    assert len(NEGATIVES) >= 30
+
+
+# -- messages with several statements ---------------------------------------------------------
+
+
+def test_multi_sentence_message_yields_several_typed_memories() -> None:
+    out = edit(
+        "Hi! I prefer Python over Java. Also, we decided to use FastAPI. "
+        "Btw the deadline is Friday. Can you write a hello world?"
+    )
+    got = [(m.type, m.content) for m in out.new_memories]
+    assert got == [
+        ("preference", "I prefer Python over Java."),
+        ("decision", "we decided to use FastAPI."),
+        ("deadline", "the deadline is Friday."),
+    ]
+    assert out.new_memories[2].expires_at == eod(2026, 3, 6)
+
+
+def test_lines_and_bullets_are_statements() -> None:
+    out = edit("- I prefer pytest\n- We use GitHub Actions\n- Deadline: March 15\n\nthanks!")
+    assert [m.type for m in out.new_memories] == ["preference", "project", "deadline"]
+    assert out.new_memories[0].content == "I prefer pytest"
+    assert out.new_memories[2].expires_at == eod(2026, 3, 15)
+
+
+def test_one_statement_gives_at_most_one_memory() -> None:
+    # preference, constraint and project cues in one sentence: one memory, the higher-priority type
+    out = edit("We must use Postgres because I like it and our stack is Python.")
+    assert len(out.new_memories) == 1
+    assert out.new_memories[0].type == "constraint"
+
+
+def test_question_tail_is_split_from_a_statement() -> None:
+    out = edit("I prefer short answers, can you summarize this?")
+    assert [(m.type, m.content) for m in out.new_memories] == [("preference", "I prefer short answers")]
+
+
+def test_terse_mistake_takes_the_sentence_that_explains_it() -> None:
+    memory = only("That was wrong. The config lives in /etc/app.yaml, not in the repo.")
+    assert memory.type == "mistake"
+    assert memory.content == "That was wrong. The config lives in /etc/app.yaml, not in the repo."
+    before = only("You overwrote my migrations. Don't do that again.")
+    assert before.type == "mistake"
+    assert before.content == "You overwrote my migrations. Don't do that again."
+    # with nothing to explain it, a bare reproach is not a lesson
+    assert edit("That was wrong.").new_memories == []
+
+
+def test_duplicate_statements_in_one_message_are_stored_once() -> None:
+    out = edit("I prefer tabs. I prefer tabs! I prefer tabs.")
+    assert len(out.new_memories) == 1
+
+
+def test_fillers_are_trimmed_but_words_kept() -> None:
+    assert only("btw we use Postgres").content == "we use Postgres"
+    assert only("Oh and, I'm learning Go.").content == "I'm learning Go."
+    assert only("also: never deploy on Fridays").content == "never deploy on Fridays"
+    assert only("So far we use Postgres.").content == "So far we use Postgres."
+
+
+# -- scope, importance, confidence, tags ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I prefer tabs over spaces.",
+        "Please always answer in English.",
+        "I hate long meetings.",
+        "Call me Sam.",
+    ],
+)
+def test_personal_preferences_are_user_wide(text: str) -> None:
+    memory = only(text)
+    assert memory.type == "preference"
+    assert memory.scope == "user"
+
+
+@pytest.mark.parametrize(
+    "text", ["We prefer small pull requests in this repo.", "For this project I prefer Vitest over Jest."]
+)
+def test_project_preferences_stay_in_the_project(text: str) -> None:
+    memory = only(text)
+    assert memory.type == "preference"
+    assert memory.scope == "project"
+
+
+def test_scope_of_other_types() -> None:
+    assert only("I'm allergic to peanuts.").scope == "user"
+    assert only("I want to learn Rust.").scope == "user"
+    assert only("Critical: never run migrations on prod without a backup.").scope == "project"
+    assert only("We decided to use Redis.").scope == "project"
+    assert only("The API must respond within 200 ms.").scope == "project"
+
+
+def test_importance_follows_type_and_emphasis() -> None:
+    assert only("We decided to use Redis.").importance == DEFAULT_IMPORTANCE[MemoryType.DECISION]
+    assert only("It's very important that we never log PII.").importance == pytest.approx(0.9)
+    assert only("Critical: the billing job must never run twice.").importance == pytest.approx(0.95)
+    assert only("I prefer tabs.").importance == DEFAULT_IMPORTANCE[MemoryType.PREFERENCE]
+
+
+def test_explicit_cues_are_more_confident_than_weak_ones() -> None:
+    explicit = only("I prefer tabs over spaces.")
+    habit = only("I usually write tests first.")
+    assert explicit.type == habit.type == "preference"
+    assert explicit.confidence > habit.confidence
+
+
+def test_tags_are_topic_keywords() -> None:
+    memory = only("We decided to use PostgreSQL for the main database.")
+    assert memory.tags[:3] == ["postgresql", "main", "database"]
+    assert "decided" not in memory.tags and "the" not in memory.tags
+    assert len(only("I prefer " + " ".join(f"word{i}x" for i in range(20))).tags) <= 5
+
+
+# -- forget requests ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def existing() -> list[Memory]:
+    return [
+        stored("I like sushi"),
+        stored("I like ramen"),
+        stored("My home address is 12 Baker Street", MemoryType.CRITICAL),
+        stored("We use Postgres", MemoryType.PROJECT, ["database"]),
+        stored("My work address is 4 Pine Road", MemoryType.PROJECT),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "index"),
+    [
+        ("forget that I like sushi", 0),
+        ("Please forget my home address.", 2),
+        ("Can you forget that we use Postgres?", 3),
+        ("forget about ramen", 1),
+        ("delete the memory about sushi", 0),
+        ("Stop remembering my work address please", 4),
+    ],
+)
+def test_forget_names_the_clearly_matching_memory(message: str, index: int, existing: list[Memory]) -> None:
+    out = edit(message, existing)
+    assert [f.id for f in out.forget] == [existing[index].id]
+    assert out.new_memories == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Forget my address", "Forget that I like pizza.", "Please forget everything", "Forget it.", "forget"],
+)
+def test_unclear_forget_names_nothing_and_stores_nothing(message: str, existing: list[Memory]) -> None:
+    result = RuleEditor().edit(message, context(existing))
+    assert result.output.forget == []
+    assert result.output.new_memories == []
+    assert any("forget request" in note for note in result.notes)
+
+
+def test_forget_with_no_memories_is_harmless() -> None:
+    out = edit("Forget that I like sushi.")
+    assert out.forget == [] and out.new_memories == []
+
+
+def test_forget_next_to_a_new_fact(existing: list[Memory]) -> None:
+    out = edit("Forget that I like sushi. I prefer tea.", existing)
+    assert [f.id for f in out.forget] == [existing[0].id]
+    assert [(m.type, m.content) for m in out.new_memories] == [("preference", "I prefer tea.")]
+
+
+def test_dont_forget_and_never_forget_are_not_forget_requests(existing: list[Memory]) -> None:
+    out = edit("Don't forget to buy milk. Never forget that I'm allergic to nuts.", existing)
+    assert out.forget == []
+    assert [m.type for m in out.new_memories] == ["task", "critical"]
+
+
+# -- classify -------------------------------------------------------------------------------------
+
+
+def test_classify() -> None:
+    assert classify("I prefer tabs") is MemoryType.PREFERENCE
+    assert classify("The report is due Friday") is MemoryType.DEADLINE
+    assert classify("We use Postgres. Never drop tables in prod.") is MemoryType.CONSTRAINT
+    assert classify("remember that my sister's name is Ana") is MemoryType.PROJECT
+    assert classify("hello") is None
+    assert classify("what is this?") is None
+    assert classify("Forget that I like sushi") is None
+    assert classify("") is None
+    assert classify(None) is None  # type: ignore[arg-type]
+
+
+# -- robustness -----------------------------------------------------------------------------------
+
+ODD = [
+    "",
+    "   \n\t ",
+    "🙂" * 200,
+    "a" * 5000,
+    "I prefer " + "x" * 5000,
+    "```python\ndef f():\n    return 1\n```",
+    "```\nunterminated fence, I prefer tabs",
+    "\x00\x01\x02",
+    "Ñandú ☃ 🤖 ü",
+    "?" * 100,
+    "Ich muss morgen arbeiten.",
+    "Je préfère le thé.",
+    "我喜欢猫",
+    "-" * 80,
+    "1. 2. 3.",
+    "SELECT * FROM users WHERE id = 1;",
+    "const x = () => { return y; };",
+    "{'a': [1, 2, 3]}",
+]
+
+
+@pytest.mark.parametrize("message", ODD)
+def test_odd_input_gives_an_empty_answer(message: str) -> None:
+    out = edit(message)
+    assert out.new_memories == [] and out.forget == [] and out.updates == []
+
+
+def test_non_string_message_and_bad_context_never_raise() -> None:
+    editor = RuleEditor()
+    assert editor.edit(None, context()).output == EditorOutput()  # type: ignore[arg-type]
+    broken = EditorContext(now="yesterday", user_id="u1", project_id=None)  # type: ignore[arg-type]
+    result = editor.edit("I prefer tabs.", broken)
+    assert result.output == EditorOutput()
+    assert result.notes
+
+
+def test_code_blocks_are_not_memories_but_the_prose_around_them_is() -> None:
+    out = edit("I prefer f-strings.\n```python\n# we must never do this\nx = 1\n```\nWe use Python 3.12.")
+    assert [m.type for m in out.new_memories] == ["preference", "project"]
+
+
+def test_a_long_message_stays_within_the_output_limits() -> None:
+    message = " ".join(f"We use tool{i} for stage{i}." for i in range(300))
+    out = edit(message)
+    assert 0 < len(out.new_memories) <= 20
+    EditorOutput.model_validate(out.model_dump())
+
+
+def test_output_is_deterministic() -> None:
+    message = "I prefer tabs. We decided to use Redis. The demo is on Friday. For now, skip e2e."
+    first = edit(message).model_dump()
+    for _ in range(3):
+        assert edit(message).model_dump() == first
+
+
+def test_fast_enough() -> None:
+    editor = RuleEditor()
+    message = "I prefer short answers with code examples. We decided to deploy the API on Fly.io by Friday."
+    ctx = context()
+    for _ in range(5):
+        editor.edit(message, ctx)
+    start = time.perf_counter()
+    for _ in range(50):
+        editor.edit(message, ctx)
+    assert (time.perf_counter() - start) * 1000 / 50 < 20.0
