@@ -69,6 +69,13 @@ POSITIVES: dict[str, list[str]] = {
         "We switched to pnpm last month.",
         "Also, the team agreed to squash-merge every PR.",
         "The final decision is to host on Hetzner.",
+        # change statements, which the write path then matches against the old choice
+        "Actually, we switched from PostgreSQL to CockroachDB for billing.",
+        "We no longer use Jenkins; GitHub Actions runs CI now.",
+        "We use Vite instead of Webpack.",
+        "Instead of Slack, we will use Teams.",
+        "We don't use Redux anymore.",
+        "The budget is now 8000 dollars.",
     ],
     "constraint": [
         "The API must respond within 200 ms.",

@@ -340,6 +340,16 @@ _DECISION = _rx(
     r"\b(?:we|i) (?:went with|switched to|moved to|migrated to|replaced \w+(?: \w+)? with|dropped)\b",
     r"\bthe (?:final |new )?decision (?:is|was)\b|\b(?:final|our) decision:",
     r"\bgoing forward,? we(?:'ll| will)\b",
+    # Change statements: a new choice that replaces an old one.
+    r"\b(?:we|i)(?:'ve| have)?\s+(?:just\s+|now\s+|finally\s+|recently\s+)?(?:switched|moved|migrated|changed|"
+    r"transitioned)\s+(?:\S+\s+){0,4}?(?:from|to|over to)\b",
+    r"\b(?:we|i) (?:no longer|don't|do not|won't|will not) (?:use|run|host|deploy|support|need)\b.*\b(?:anymore|any more|"
+    r"now|instead)\b",
+    r"\b(?:we|i) no longer (?:use|run|host|deploy|support)\b",
+    r"\b(?:we|i) (?:now use|use|run|picked|chose|prefer) \S+(?: \S+){0,3} instead of\b",
+    r"\binstead of \S+(?: \S+){0,3}, (?:we|i)(?:'ll| will)? (?:use|go with|pick|run)\b",
+    r"\b(?:we|i) now (?:use|run|host|deploy)\b",
+    r"\b(?:the|our|my) (?:\w+ ){0,2}(?:is|are) now (?:\$|€|£)?\d",
 )
 
 _CONSTRAINT_STRONG = _rx(
@@ -420,8 +430,8 @@ _PROJECT_NOUN = (
 )
 _PROJECT = _rx(
     rf"\b(?:the|this|our|my)\s+(?:main\s+|new\s+|whole\s+|production\s+|prod\s+|staging\s+)?{_PROJECT_NOUN}"
-    r"(?:\s+\w+){0,3}?\s+(?:(?:is|are|was)\s+(?:a|an|the|our|written|built|called|named|hosted|deployed|"
-    r"based|located|stored|kept|open[- ]source|private|public|in|on|at|(?-i:[A-Z0-9]))|uses|use|runs|run|"
+    r"(?:\s+\w+){0,3}?\s+(?:(?:is|are|was)\s+(?:now\s+)?(?:a|an|the|our|written|built|called|named|hosted|deployed|"
+    r"based|located|stored|kept|open[- ]source|private|public|in|on|at|(?-i:[A-Z0-9])\w*)|uses|use|runs|run|"
     r"depends|depend|relies|rely|lives|live|targets|talks|deploys|stores|serves|"
     r"consists|contains|sits|has|have|supports|calls|listens|connects|lets|exposes|needs)\b",
     r"\bour (?:stack|tech stack|main language|language|framework|database|db|cloud|ci|cd|infra|team|"

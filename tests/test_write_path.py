@@ -1,0 +1,121 @@
+"""The write path with the offline rule editor, end to end on a real SQLite file."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from memopilot import MemoPilot, MemoryState, Settings
+
+
+def test_questions_small_talk_and_commands_store_nothing(mp: MemoPilot) -> None:
+    for message in (
+        "Hi!",
+        "Thanks, that helped.",
+        "What is a monad?",
+        "Write a function that reverses a list.",
+    ):
+        outcome = mp.remember(message)
+        assert outcome.created == [] and outcome.editor == "rules"
+    assert mp.list().total == 0
+
+
+def test_typed_memories_with_provenance_and_one_event_each(mp: MemoPilot) -> None:
+    outcome = mp.remember(
+        "I prefer tabs over spaces. We decided to use PostgreSQL for billing. The report is due 2026-03-06.",
+        session_id="s1", message_id="m1",
+    )  # fmt: skip
+    kinds = {m.type.value: m for m in outcome.created}
+    assert set(kinds) == {"preference", "decision", "deadline"}
+    assert kinds["preference"].project_id is None  # a personal preference holds in every project
+    assert kinds["decision"].project_id == "default"
+    assert kinds["deadline"].expires_at.date().isoformat() == "2026-03-06"
+    for memory in outcome.created:
+        stored = mp.get(memory.id)
+        assert (stored.session_id, stored.message_id) == ("s1", "m1")
+        assert [e.kind.value for e in mp.history(memory.id)] == ["created"]
+        assert mp.history(memory.id)[0].actor == "editor:rules"
+
+
+def test_restatement_updates_instead_of_duplicating(mp: MemoPilot, clock) -> None:
+    first = mp.remember("I prefer tabs over spaces.").created[0]
+    clock.advance(days=3)
+    again = mp.remember("I prefer tabs over spaces!")
+    assert again.created == [] and [m.id for m in again.updated] == [first.id]
+    stored = mp.get(first.id)
+    assert stored.occurred_at == clock.now()  # recency refreshed by the restatement
+    assert [e.kind.value for e in mp.history(first.id)] == ["created", "updated"]
+    assert mp.list().total == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "We decided to use PostgreSQL for billing.",
+            "Actually, we switched from PostgreSQL to CockroachDB for billing.",
+        ),
+        ("We use Jenkins for CI.", "We use GitHub Actions for CI instead of Jenkins."),
+        ("Our main database is MySQL.", "Our main database is now PostgreSQL."),
+        ("We host the app on Heroku.", "We moved hosting from Heroku to Fly.io."),
+        ("I prefer tabs over spaces.", "I prefer spaces over tabs."),
+    ],
+)
+def test_contradictions_supersede_the_old_memory(mp: MemoPilot, old: str, new: str) -> None:
+    (old_memory,) = mp.remember(old).created
+    mp.remember("I like jazz music.")  # an unrelated memory that must survive
+    outcome = mp.remember(new)
+    (created,) = outcome.created
+    stored_old = mp.get(old_memory.id)
+    assert stored_old.state is MemoryState.SUPERSEDED and stored_old.superseded_by == created.id
+    assert stored_old.valid_to is not None and mp.get(created.id).supersedes == old_memory.id
+    assert outcome.superseded[0]["id"] == old_memory.id
+    assert mp.history(old_memory.id)[-1].kind.value == "superseded"
+    assert mp.list(q="jazz").items[0].state is MemoryState.ACTIVE
+    context = mp.build_context(new)
+    assert old_memory.content not in context.text
+
+
+def test_critical_memories_are_flagged_not_superseded(mp: MemoPilot) -> None:
+    critical = mp.add("We never deploy on Fridays.", type="critical")
+    outcome = mp.remember("We don't avoid Friday deploys anymore; we deploy on Fridays now.")
+    assert len(outcome.created) == 1 and outcome.superseded == []
+    assert mp.get(critical.id).state is MemoryState.ACTIVE
+    assert any(f"critical memory {critical.id}" in n for n in outcome.notes)
+
+
+def test_temporary_notes_expire(mp: MemoPilot, clock) -> None:
+    (note,) = mp.remember("For today only, answer in French.").created
+    assert note.type.value == "temporary" and note.expires_at is not None
+    clock.set(note.expires_at + timedelta(seconds=1))
+    assert mp.run_forgetting().expired == [note.id]
+
+
+def test_secret_is_dropped_and_preference_kept(mp: MemoPilot, settings: Settings) -> None:
+    token = "ghp_R2d2C3p0L3i4A5n6H7a8N9s0O1l2O3x4Y5z6"
+    outcome = mp.remember(f"I prefer pytest over unittest. Here is my GitHub token {token} for the CI.")
+    assert outcome.redacted == 1 and outcome.redacted_kinds == ["github_token"]
+    assert any(m.type.value == "preference" and "pytest" in m.content for m in outcome.created)
+    assert all(token not in m.content for m in mp.list(limit=100).items)
+    db = Path(settings.resolved_database_url.removeprefix("sqlite:///"))
+    raw = b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+    assert token.encode() not in raw
+
+
+def test_write_is_atomic(mp: MemoPilot) -> None:
+    """A failure inside the store's transaction leaves neither memories nor events behind."""
+    (old,) = mp.remember("We use Jenkins for CI.").created
+    conn = mp.store._conn  # a real failure: SQLite aborts the event insert after the memory rows
+    conn.execute(
+        "CREATE TEMP TRIGGER fail_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+    )
+    with pytest.raises(Exception, match="disk full"):
+        mp.remember("We use GitHub Actions for CI instead of Jenkins.")
+    conn.execute("DROP TRIGGER fail_events")
+    assert mp.get(old.id).state is MemoryState.ACTIVE
+    assert mp.list().total == 1
+    assert len(mp.timeline()) == 1
+    outcome = mp.remember("We use GitHub Actions for CI instead of Jenkins.")
+    assert [s["id"] for s in outcome.superseded] == [old.id]
