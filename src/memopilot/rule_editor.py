@@ -341,10 +341,10 @@ _DECISION = _rx(
     r"\bthe (?:final |new )?decision (?:is|was)\b|\b(?:final|our) decision:",
     r"\bgoing forward,? we(?:'ll| will)\b",
     # Change statements: a new choice that replaces an old one.
-    r"\b(?:we|i)(?:'ve| have)?\s+(?:just\s+|now\s+|finally\s+|recently\s+)?(?:switched|moved|migrated|changed|"
-    r"transitioned)\s+(?:\S+\s+){0,4}?(?:from|to|over to)\b",
-    r"\b(?:we|i) (?:no longer|don't|do not|won't|will not) (?:use|run|host|deploy|support|need)\b.*\b(?:anymore|any more|"
-    r"now|instead)\b",
+    r"\b(?:we|i)(?:'ve| have)?\s+(?:just\s+|now\s+|finally\s+|recently\s+)?"
+    r"(?:switched|moved|migrated|changed|transitioned)\s+(?:\S+\s+){0,4}?(?:from|to|over to)\b",
+    r"\b(?:we|i) (?:no longer|don't|do not|won't|will not) (?:use|run|host|deploy|support|need)\b"
+    r".*\b(?:anymore|any more|now|instead)\b",
     r"\b(?:we|i) no longer (?:use|run|host|deploy|support)\b",
     r"\b(?:we|i) (?:now use|use|run|picked|chose|prefer) \S+(?: \S+){0,3} instead of\b",
     r"\binstead of \S+(?: \S+){0,3}, (?:we|i)(?:'ll| will)? (?:use|go with|pick|run)\b",
