@@ -114,3 +114,18 @@ def test_demo_runs(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "a second reflect changes nothing: True" in proc.stdout
+
+
+def test_chat_command_json_contract(cli) -> None:
+    first = _json(cli("chat", "We decided to use PostgreSQL for billing.", "--session", "s1", "--json"))
+    assert set(first) == {"answer", "trace_id", "trace", "actions"}
+    assert first["actions"]["created"][0]["type"] == "decision"
+    assert first["answer"].startswith("No language model is configured")
+    second = _json(cli("chat", "Actually, we switched from PostgreSQL to CockroachDB for billing.", "--json"))
+    assert second["actions"]["superseded"][0]["id"] == first["actions"]["created"][0]["id"]
+    assert second["trace"]["turn"]["editor"] == "rules"
+
+
+def test_add_without_type_uses_the_rule_classifier(cli) -> None:
+    assert _json(cli("add", "We decided to use Terraform.", "--json"))["type"] == "decision"
+    assert _json(cli("add", "Lunch was nice today, the soup was warm", "--json"))["type"] == "episode"
