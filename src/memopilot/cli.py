@@ -6,6 +6,7 @@ prints machine-readable output. A user mistake prints one ``error:`` line and ex
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -473,6 +474,88 @@ def reembed(as_json: JsonOpt = False) -> None:
             _print_json({"reembedded": count, "model": model})
         else:
             console.print(f"re-embedded {count} memories with {model}")
+
+    run(body)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="interface to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
+) -> None:
+    """Start the REST API and the web app."""
+    import uvicorn
+
+    from .server import create_app
+    from .server.keys import ApiKeyStore
+
+    def build() -> Any:
+        settings = Settings.load(database_url=_State.db)
+        app = create_app(settings)
+        local = not ApiKeyStore(app.state.mp.store).any()
+        if local and host not in ("127.0.0.1", "localhost", "::1"):
+            app.state.mp.close()
+            raise InvalidInputError(
+                f"no API keys exist, so the server runs in single-user local mode and binds only to "
+                f"127.0.0.1, not {host}; create a key first: memopilot keys create --user USER"
+            )
+        mode = "single-user local mode (no API keys; bound to loopback)" if local else "API keys required"
+        console.print(f"MemoPilot {settings.resolved_database_url} · {mode}", highlight=False)
+        console.print(f"Serving on http://{host}:{port}  (web app at /, API docs at /docs)", highlight=False)
+        return app
+
+    app_instance = run(build)
+    uvicorn.run(app_instance, host=host, port=port, log_level="warning")
+
+
+keys_app = typer.Typer(help="Manage API keys (stored hashed; each maps to one user).", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("create")
+def keys_create(
+    user: Annotated[str, typer.Option("--user", help="the user this key acts as")],
+    name: Annotated[str, typer.Option("--name", help="a label to recognise it by")] = "",
+) -> None:
+    """Create a key; it is printed once, alone on the last line, and only its hash is stored."""
+    from .server.keys import ApiKeyStore
+
+    def body() -> None:
+        with _engine() as mp:
+            key = ApiKeyStore(mp.store).create(user, now=mp.clock.now(), name=name)
+        err_console.print(f"created an API key for user {user!r}; store it now, it is not shown again:")
+        sys.stdout.write(key + "\n")
+
+    run(body)
+
+
+@keys_app.command("list")
+def keys_list(as_json: JsonOpt = False) -> None:
+    """List keys by id (a hash prefix), user and creation time."""
+    from .server.keys import ApiKeyStore
+
+    def body() -> None:
+        with _engine() as mp:
+            keys = ApiKeyStore(mp.store).list()
+        if as_json:
+            _print_json([dataclasses.asdict(k) for k in keys])
+            return
+        for k in keys:
+            console.print(f"{k.key_id}  {k.user_id}  {k.created_at}  {k.name}", highlight=False)
+
+    run(body)
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: Annotated[str, typer.Argument(help="the id shown by keys list")]) -> None:
+    """Revoke a key by its id."""
+    from .server.keys import ApiKeyStore
+
+    def body() -> None:
+        with _engine() as mp:
+            if not ApiKeyStore(mp.store).revoke(key_id):
+                raise InvalidInputError(f"no single key matches id {key_id!r}")
+        console.print(f"revoked {key_id}")
 
     run(body)
 

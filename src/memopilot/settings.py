@@ -107,6 +107,10 @@ class Settings(BaseSettings):
         default=6, ge=0, le=50, description="recent session turns shown to the LLM"
     )
 
+    # --- server --------------------------------------------------------------------------
+    rate_limit_per_minute: int = Field(default=600, ge=0, description="requests per user per minute; 0: off")
+    max_request_bytes: int = Field(default=1_000_000, ge=1024, description="largest accepted request body")
+
     # --- limits --------------------------------------------------------------------------
     max_content_chars: int = Field(default=8000, ge=1, description="one memory")
     max_message_chars: int = Field(default=32000, ge=1, description="one chat message")

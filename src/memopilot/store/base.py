@@ -166,5 +166,10 @@ class Store(ABC):
     @abstractmethod
     def user_ids(self) -> list[str]: ...
 
+    def project_ids(self, user_id: str) -> list[str]:
+        """The projects a user has memories in (backends may answer this with one query)."""
+        memories, _ = self.list_memories(MemoryQuery(user_id=user_id, all_projects=True))
+        return sorted({m.project_id for m in memories if m.project_id is not None})
+
     @abstractmethod
     def count_vectors_by_model(self) -> dict[str, int]: ...

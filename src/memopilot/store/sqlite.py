@@ -414,6 +414,14 @@ class SQLiteStore(Store):
     def user_ids(self) -> list[str]:
         return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
 
+    def project_ids(self, user_id: str) -> list[str]:
+        rows = self._query(
+            "SELECT DISTINCT project_id FROM memories WHERE user_id = ? AND project_id IS NOT NULL "
+            "ORDER BY project_id",
+            (user_id,),
+        )
+        return [r[0] for r in rows]
+
     def count_vectors_by_model(self) -> dict[str, int]:
         rows = self._query(
             "SELECT embedding_model, COUNT(*) FROM memories "

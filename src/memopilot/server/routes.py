@@ -1,0 +1,260 @@
+"""The REST routes: thin translations between HTTP and the MemoPilot facade.
+
+Every route takes the caller's :class:`Identity`; the engine's ownership checks make
+another user's memory id answer 404, never its content.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request
+
+from .. import __version__
+from ..engine import DEFAULT_PROJECT, MemoPilot
+from ..errors import InvalidInputError, NotFoundError
+from .app import IdentityDep
+from .schemas import (
+    ChatRequest,
+    ContextRequest,
+    EventsOut,
+    MemoryCreate,
+    MemoryOut,
+    MemoryPage,
+    MemoryUpdate,
+    ReflectRequest,
+)
+
+__all__ = ["router"]
+
+router = APIRouter()
+ProjectQuery = Annotated[str | None, Query(max_length=200, description="project id")]
+Limit = Annotated[int, Query(ge=1, le=1000)]
+Offset = Annotated[int, Query(ge=0, le=10_000_000)]
+
+
+def _mp(request: Request) -> MemoPilot:
+    return request.app.state.mp
+
+
+def _split(value: str | None) -> list[str] | None:
+    return [v for v in (s.strip() for s in value.split(",")) if v] if value else None
+
+
+@router.get("/health", tags=["meta"])
+def health(request: Request) -> dict[str, Any]:
+    mp = _mp(request)
+    mode = "keys" if request.app.state.keys.any() else "local"
+    return {"status": "ok", "version": __version__, "mode": mode, "llm": mp.llm is not None}
+
+
+@router.post("/api/chat", tags=["chat"])
+def chat(request: Request, body: ChatRequest, who: IdentityDep) -> dict[str, Any]:
+    result = _mp(request).chat(
+        body.message,
+        user_id=who.resolve(body.user_id),
+        project_id=body.project_id or DEFAULT_PROJECT,
+        session_id=body.session_id,
+    )
+    return result.to_dict()
+
+
+@router.post("/api/context", tags=["read"])
+def context(request: Request, body: ContextRequest, who: IdentityDep) -> dict[str, Any]:
+    result = _mp(request).build_context(
+        body.query,
+        user_id=who.resolve(body.user_id),
+        project_id=body.project_id or DEFAULT_PROJECT,
+        budget_tokens=body.budget_tokens,
+    )
+    return result.to_dict()
+
+
+@router.get("/api/search", tags=["read"])
+def search(
+    request: Request,
+    who: IdentityDep,
+    q: Annotated[str, Query(min_length=1)],
+    project_id: ProjectQuery = None,
+    k: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> dict[str, Any]:
+    results = _mp(request).search(q, user_id=who.user_id, project_id=project_id or DEFAULT_PROJECT, k=k)
+    return {"results": [r.to_dict() for r in results]}
+
+
+@router.get("/api/projects", tags=["memories"])
+def projects(request: Request, who: IdentityDep) -> dict[str, Any]:
+    found = _mp(request).store.project_ids(who.user_id)
+    return {"items": sorted({DEFAULT_PROJECT, *found})}
+
+
+@router.get("/api/memories", response_model=MemoryPage, tags=["memories"])
+def list_memories(
+    request: Request,
+    who: IdentityDep,
+    type: str | None = None,
+    state: str | None = None,
+    project_id: ProjectQuery = None,
+    q: Annotated[str | None, Query(max_length=500)] = None,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> dict[str, Any]:
+    page = _mp(request).list(
+        user_id=who.user_id,
+        project_id=project_id,
+        types=_split(type),
+        states=_split(state),
+        q=q,
+        limit=limit,
+        offset=offset,
+    )
+    return page.to_dict()
+
+
+@router.post("/api/memories", status_code=201, response_model=MemoryOut, tags=["memories"])
+def create_memory(request: Request, body: MemoryCreate, who: IdentityDep) -> dict[str, Any]:
+    memory = _mp(request).add(
+        body.content,
+        user_id=who.resolve(body.user_id),
+        project_id=body.project_id,
+        type=body.type,
+        tags=body.tags,
+        importance=body.importance,
+        confidence=0.8 if body.confidence is None else body.confidence,
+        privacy=body.privacy,
+        state=body.state,
+        expires_at=body.expires_at,
+        occurred_at=body.occurred_at,
+    )
+    return memory.to_dict()
+
+
+@router.get("/api/memories/{memory_id}", response_model=MemoryOut, tags=["memories"])
+def get_memory(request: Request, memory_id: str, who: IdentityDep) -> dict[str, Any]:
+    return _mp(request).get(memory_id, user_id=who.user_id).to_dict()
+
+
+@router.patch("/api/memories/{memory_id}", response_model=MemoryOut, tags=["memories"])
+def patch_memory(request: Request, memory_id: str, body: MemoryUpdate, who: IdentityDep) -> dict[str, Any]:
+    mp = _mp(request)
+    fields = body.model_dump(exclude_unset=True)
+    if not fields:
+        raise InvalidInputError("nothing to change: give content, tags, importance or state")
+    memory = mp.get(memory_id, user_id=who.user_id)
+    if any(k in fields for k in ("content", "tags", "importance")):
+        memory = mp.update(
+            memory_id,
+            user_id=who.user_id,
+            content=fields.get("content"),
+            tags=fields.get("tags"),
+            importance=fields.get("importance"),
+        )
+    if fields.get("state") is not None:
+        memory = mp.set_state(memory_id, fields["state"], user_id=who.user_id)
+    return memory.to_dict()
+
+
+@router.delete("/api/memories/{memory_id}", response_model=MemoryOut, tags=["memories"])
+def forget_memory(request: Request, memory_id: str, who: IdentityDep) -> dict[str, Any]:
+    """The user's Forget: content, tags and vector erased; a content-free tombstone stays."""
+    return _mp(request).forget(memory_id, user_id=who.user_id).to_dict()
+
+
+@router.get("/api/memories/{memory_id}/history", response_model=EventsOut, tags=["memories"])
+def memory_history(request: Request, memory_id: str, who: IdentityDep) -> dict[str, Any]:
+    return {"events": [e.to_dict() for e in _mp(request).history(memory_id, user_id=who.user_id)]}
+
+
+@router.get("/api/timeline", response_model=EventsOut, tags=["memories"])
+def timeline(
+    request: Request,
+    who: IdentityDep,
+    project_id: ProjectQuery = None,
+    kind: str | None = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> dict[str, Any]:
+    events = _mp(request).timeline(
+        user_id=who.user_id, project_id=project_id, kinds=_split(kind), limit=limit, offset=offset
+    )
+    return {"events": [e.to_dict() for e in events]}
+
+
+@router.get("/api/traces", tags=["traces"])
+def list_traces(request: Request, who: IdentityDep, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict:
+    return {"items": _mp(request).traces(user_id=who.user_id, limit=limit)}
+
+
+@router.get("/api/traces/{trace_id}", tags=["traces"])
+def get_trace(request: Request, trace_id: str, who: IdentityDep) -> dict[str, Any]:
+    mp = _mp(request)
+    trace = mp.get_trace(trace_id, user_id=who.user_id)
+    items = trace["included"] + trace["skipped"]
+    memories = mp.store.get_many(i["memory_id"] for i in items)
+    for item in items:  # live text: a forgotten memory shows as null
+        memory = memories.get(item["memory_id"])
+        visible = memory is not None and memory.user_id == who.user_id and memory.content
+        item["content"] = memory.content if visible else None
+    return trace
+
+
+@router.post("/api/reflect", tags=["maintenance"])
+def reflect(
+    request: Request, who: IdentityDep, body: Annotated[ReflectRequest | None, Body()] = None
+) -> dict:
+    body = body or ReflectRequest()
+    report = _mp(request).reflect(
+        user_id=who.resolve(body.user_id), project_id=body.project_id or DEFAULT_PROJECT
+    )
+    return report.to_dict()
+
+
+@router.post("/api/forgetting/run", tags=["maintenance"])
+def run_forgetting(request: Request, who: IdentityDep) -> dict[str, Any]:
+    return _mp(request).run_forgetting(user_id=who.user_id).to_dict()
+
+
+@router.get("/api/graph", tags=["views"])
+def graph(
+    request: Request,
+    who: IdentityDep,
+    project_id: ProjectQuery = None,
+    limit: Annotated[int, Query(ge=1, le=2000)] = 300,
+) -> dict[str, Any]:
+    return _mp(request).graph(user_id=who.user_id, project_id=project_id, limit=limit)
+
+
+@router.get("/api/analytics", tags=["views"])
+def analytics(request: Request, who: IdentityDep, project_id: ProjectQuery = None) -> dict[str, Any]:
+    return _mp(request).analytics(user_id=who.user_id, project_id=project_id)
+
+
+@router.get("/api/export", tags=["portability"])
+def export(request: Request, who: IdentityDep) -> dict[str, Any]:
+    return _mp(request).export(who.user_id)
+
+
+@router.post("/api/import", tags=["portability"])
+def import_(
+    request: Request, who: IdentityDep, document: Annotated[dict[str, Any], Body()]
+) -> dict[str, Any]:
+    return _mp(request).import_(document, user_id=who.user_id).to_dict()
+
+
+@router.post("/api/eval/run", tags=["evaluation"])
+def eval_run(
+    request: Request, who: IdentityDep, body: Annotated[dict[str, Any] | None, Body()] = None
+) -> dict[str, Any]:
+    from .evaluation_bridge import run_scenarios
+
+    report = run_scenarios(_mp(request).settings, strategies=(body or {}).get("strategies"))
+    request.app.state.eval_report = report
+    return report
+
+
+@router.get("/api/eval/report", tags=["evaluation"])
+def eval_report(request: Request, who: IdentityDep) -> dict[str, Any]:
+    report = getattr(request.app.state, "eval_report", None)
+    if report is None:
+        raise NotFoundError("no evaluation has run yet")
+    return report
