@@ -7,6 +7,12 @@ def test_exported_members() -> None:
     assert set(memopilot.__all__) == {
         "DEFAULT_PROJECT",
         "DEFAULT_USER",
+        "APIError",
+        "AsyncClient",
+        "AuthenticationError",
+        "Client",
+        "RateLimitedError",
+        "ServerError",
         "Clock",
         "ConfigError",
         "ConflictError",

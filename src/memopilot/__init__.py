@@ -9,6 +9,7 @@ print(result.text, result.trace.to_dict())
 
 from __future__ import annotations
 
+from .client import APIError, AsyncClient, AuthenticationError, Client, RateLimitedError, ServerError
 from .clock import Clock, FixedClock, SystemClock
 from .domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
 from .embedding import Embedder, make_embedder
@@ -36,6 +37,10 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_PROJECT",
     "DEFAULT_USER",
+    "APIError",
+    "AsyncClient",
+    "AuthenticationError",
+    "Client",
     "Clock",
     "ConfigError",
     "ConflictError",
@@ -58,9 +63,11 @@ __all__ = [
     "NotFoundError",
     "Page",
     "Privacy",
+    "RateLimitedError",
     "ReflectionReport",
     "SchemaTooNewError",
     "SearchResult",
+    "ServerError",
     "Settings",
     "StoreError",
     "SystemClock",

@@ -508,6 +508,22 @@ def serve(
     uvicorn.run(app_instance, host=host, port=port, log_level="warning")
 
 
+@app.command("mcp")
+def mcp_command(user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT) -> None:
+    """Run the MCP server over stdio: remember, recall, search, forget, pin, unpin, list_memories, history."""
+    from .mcp_server import build_mcp_server
+
+    def build() -> Any:
+        settings = Settings.load(database_url=_State.db)
+        return MemoPilot.open(settings=settings)
+
+    mp = run(build)
+    try:
+        build_mcp_server(mp, user_id=user, project_id=_project(project)).run("stdio")
+    finally:
+        mp.close()
+
+
 keys_app = typer.Typer(help="Manage API keys (stored hashed; each maps to one user).", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
 

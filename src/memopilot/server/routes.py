@@ -14,7 +14,7 @@ from .. import __version__
 from ..engine import DEFAULT_PROJECT, MemoPilot
 from ..errors import InvalidInputError, NotFoundError
 from .app import IdentityDep
-from .schemas import (
+from ..api_models import (
     ChatRequest,
     ContextRequest,
     EventsOut,

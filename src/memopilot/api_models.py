@@ -1,4 +1,8 @@
-"""Request and response models of the REST API (SPEC Contracts), separate per use."""
+"""Request and response models of the REST API (SPEC Contracts), shared by the server and the client.
+
+Separate models per use: ``*Request``/``MemoryCreate``/``MemoryUpdate`` for what clients send,
+``*Out`` and the reply models for what the server answers.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "ChatReply",
     "ChatRequest",
+    "ContextReply",
     "ContextRequest",
     "ErrorOut",
     "EventsOut",
@@ -17,6 +23,7 @@ __all__ = [
     "MemoryPage",
     "MemoryUpdate",
     "ReflectRequest",
+    "SearchHit",
 ]
 
 _ID = Field(default=None, max_length=200)
@@ -120,3 +127,22 @@ class EventsOut(BaseModel):
 
 class ErrorOut(BaseModel):
     detail: str
+
+
+class ChatReply(BaseModel):
+    answer: str
+    trace_id: str
+    trace: dict[str, Any]
+    actions: dict[str, Any]
+
+
+class ContextReply(BaseModel):
+    context: str
+    trace: dict[str, Any]
+
+
+class SearchHit(BaseModel):
+    memory: MemoryOut
+    score: float
+    similarity: float
+    components: dict[str, float]
