@@ -103,3 +103,29 @@ def test_vector_dimension_mismatch_changes_nothing(settings: Settings, embedder,
         with pytest.raises(EmbedderMismatchError, match="384-dimensional"):
             mp.add("I prefer spaces", type="preference")
         assert mp.list().total == 1
+
+
+def _keyword_hits(mp: MemoPilot, *words: str) -> set[str]:
+    return {memory_id for memory_id, _ in mp.store.keyword_search("local", "default", list(words), 50)}
+
+
+def test_keyword_index_stays_consistent_through_every_kind_of_change(mp: MemoPilot) -> None:
+    """Regression: an update that rewrote identical content used to corrupt the FTS5 index."""
+    from memopilot.store import ChangeSet
+
+    first = mp.add("Please keep answers short and show code first.", type="preference")
+    mp.store.commit(ChangeSet(memories=[first.copy(importance=0.9)]))  # the same text rewritten
+    assert _keyword_hits(mp, "answers", "code") == {first.id}
+    second = mp.add("We use Jenkins for CI", type="decision")
+    mp.update(second.id, content="We use GitHub Actions for CI")
+    assert _keyword_hits(mp, "jenkins") == set() and _keyword_hits(mp, "github") == {second.id}
+    mp.pin(second.id)
+    mp.archive(second.id)
+    assert _keyword_hits(mp, "github") == set()
+    mp.restore(second.id)
+    assert _keyword_hits(mp, "github") == {second.id}
+    mp.remember("Please keep answers short and show code first!")  # a restatement rewrites the text
+    assert _keyword_hits(mp, "answers") == {first.id}
+    mp.forget(first.id)
+    assert _keyword_hits(mp, "answers", "code") == set()
+    mp.store._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')")

@@ -61,15 +61,14 @@ WHEN old.state IN ('active', 'pinned') BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, user_id, content, tags)
     VALUES ('delete', old.rowid, old.user_id, old.content, old.tags);
 END;
-CREATE TRIGGER memories_fts_update_old AFTER UPDATE OF state, content, tags, user_id ON memories
-WHEN old.state IN ('active', 'pinned') BEGIN
+-- One trigger for updates, so the old entry is always removed before the new one is added
+-- (SQLite runs separate triggers on the same event in an unspecified order, and an FTS5
+-- external-content index corrupts if a rowid is added twice).
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF state, content, tags, user_id ON memories BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, user_id, content, tags)
-    VALUES ('delete', old.rowid, old.user_id, old.content, old.tags);
-END;
-CREATE TRIGGER memories_fts_update_new AFTER UPDATE OF state, content, tags, user_id ON memories
-WHEN new.state IN ('active', 'pinned') BEGIN
+    SELECT 'delete', old.rowid, old.user_id, old.content, old.tags WHERE old.state IN ('active', 'pinned');
     INSERT INTO memories_fts (rowid, user_id, content, tags)
-    VALUES (new.rowid, new.user_id, new.content, new.tags);
+    SELECT new.rowid, new.user_id, new.content, new.tags WHERE new.state IN ('active', 'pinned');
 END;
 
 CREATE TABLE events (
@@ -117,5 +116,16 @@ ALTER TABLE traces ADD COLUMN message_id TEXT;
 CREATE INDEX traces_message ON traces (user_id, message_id);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2]
+# v3: the messages whose write path has been applied. Claiming (user_id, message_id) in the same
+# transaction as the message's memories makes a message apply once, even when two processes
+# receive it at the same moment.
+_V3 = """
+CREATE TABLE applied_messages (
+    user_id     TEXT NOT NULL,
+    message_id  TEXT NOT NULL,
+    PRIMARY KEY (user_id, message_id)
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 SCHEMA_VERSION = len(MIGRATIONS)
