@@ -1,0 +1,1 @@
+"""Benchmarks: ``memopilot bench`` (sizes, read/write latency, ingest, disk, RSS) and a peer run."""
