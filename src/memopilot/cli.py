@@ -524,6 +524,52 @@ def mcp_command(user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJ
         mp.close()
 
 
+@app.command()
+def bench(
+    sizes: Annotated[str, typer.Option("--sizes", help="comma-separated store sizes")] = "1000,10000,100000",
+    backend: Annotated[
+        str, typer.Option("--backend", help="sqlite or postgres (postgres uses --db)")
+    ] = "sqlite",
+    output: Annotated[Path | None, typer.Option("--json", help="write the results as JSON here")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="write a latency growth plot (PNG)")] = None,
+    peer: Annotated[bool, typer.Option("--peer/--no-peer", help="also measure mem0 (needs [bench])")] = True,
+    background_rows: Annotated[int, typer.Option("--background-rows", help="rows of other users")] = 0,
+    queries: Annotated[int, typer.Option("--queries", help="timed reads per size")] = 200,
+) -> None:
+    """Benchmark the read and write paths at several store sizes (figures are printed, not asserted)."""
+    from .bench.report import plot_growth, print_table
+    from .bench.runner import machine_info, run_sizes
+
+    def body() -> None:
+        try:
+            size_list = [int(s) for s in sizes.split(",") if s.strip()]
+        except ValueError:
+            raise InvalidInputError(f"--sizes must be comma-separated integers, got {sizes!r}") from None
+        if backend not in ("sqlite", "postgres"):
+            raise InvalidInputError("--backend must be sqlite or postgres")
+        url = None
+        if backend == "postgres":
+            url = _State.db or Settings.load().database_url
+            if not url or not url.startswith("postgres"):
+                raise InvalidInputError("--backend postgres needs --db postgresql://... (a scratch database)")
+        results: dict[str, Any] = {
+            "machine": machine_info(),
+            "backend": backend,
+            "sizes": run_sizes(size_list, backend_url=url, background_rows=background_rows, queries=queries),
+        }
+        if peer:
+            from .bench.peer import run_peer
+
+            results["peer"] = run_peer(size_list, queries=queries)
+        print_table(console, results)
+        if output:
+            output.write_text(json.dumps(results, indent=2), encoding="utf-8")
+        if plot:
+            plot_growth(results, str(plot))
+
+    run(body)
+
+
 keys_app = typer.Typer(help="Manage API keys (stored hashed; each maps to one user).", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
 
