@@ -184,7 +184,7 @@ def summary_content(memory_type: MemoryType, sources: Sequence[Memory]) -> str:
 
 
 def _clip(text: str) -> str:
-    text = " ".join(text.split())
+    text = " ".join(text.split()).rstrip(".;")  # items are joined with "; "
     return text if len(text) <= _SUMMARY_ITEM_CHARS else text[: _SUMMARY_ITEM_CHARS - 1].rstrip() + "…"
 
 
