@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -172,9 +171,7 @@ def test_offline_chat_is_honest_and_matches_the_contract(mp: MemoPilot) -> None:
     assert mp.get(mp.list(q="kestrel").items[0].id).usage_count == 1
 
 
-def test_secrets_never_reach_the_model_or_the_database(
-    llm: ScriptedLLM, llm_mp: MemoPilot, db_url: str
-) -> None:
+def test_secrets_never_reach_the_model_or_the_database(llm: ScriptedLLM, llm_mp: MemoPilot, storage) -> None:
     key = "AKIAIOSFODNN7EXAMPLE"
     llm.push(
         Reply("Noted."),
@@ -184,21 +181,17 @@ def test_secrets_never_reach_the_model_or_the_database(
     assert result.outcome.redacted >= 1
     assert key not in json.dumps(llm.requests)
     assert any("tabs" in m.content for m in result.outcome.created)
-    raw = b"".join(
-        p.read_bytes() for p in Path(db_url.removeprefix("sqlite:///")).parent.glob("memories.db*")
-    )
+    raw = storage()
     assert key.encode() not in raw and b"REDACTED" in raw
 
 
-def test_forget_erases_the_source_message_too(mp: MemoPilot, settings: Settings) -> None:
+def test_forget_erases_the_source_message_too(mp: MemoPilot, storage) -> None:
     result = mp.chat("I prefer the Quuxolotl theme for my terminal.")
     (created,) = [m for m in result.outcome.created if "Quuxolotl" in m.content]
     mp.forget(created.id)
     assert mp.get_trace(result.trace_id)["query"] == ""
     assert all(t["content"] == "" for t in mp.store.recent_turns("local", "default", 10))
-    raw = b"".join(
-        p.read_bytes() for p in Path(settings.resolved_database_url[10:]).parent.glob("memories.db*")
-    )
+    raw = storage()
     assert b"Quuxolotl" not in raw and b"quuxolotl" not in raw
 
 

@@ -1,4 +1,7 @@
-"""The embedded SQLite store: WAL, migrations, compact vectors, refusing bad files and models."""
+"""Every store: migrations, compact vectors, refusing bad files, newer schemas and other models.
+
+The checks of SQLite's own file run on SQLite only; ``test_postgres_store.py`` has PostgreSQL's.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from memopilot import (
     Settings,
 )
 from memopilot.embedding import StaticEmbedder
+from memopilot.store.sqlite import SQLiteStore
 from memopilot.store.sqlite_schema import SCHEMA_VERSION
 
 
@@ -23,6 +27,7 @@ def _path(settings: Settings) -> Path:
     return Path(settings.resolved_database_url.removeprefix("sqlite:///"))
 
 
+@pytest.mark.sqlite_only
 def test_wal_mode_schema_version_and_float32_vectors(mp: MemoPilot, settings: Settings) -> None:
     m = mp.add("I prefer tabs", type="preference")
     with sqlite3.connect(_path(settings)) as conn:
@@ -74,9 +79,8 @@ def test_foreign_sqlite_file_is_refused(tmp_path: Path, embedder) -> None:
 
 
 def test_newer_schema_is_refused(settings: Settings, embedder) -> None:
-    MemoPilot.open(settings=settings, embedder=embedder).close()
-    with sqlite3.connect(_path(settings)) as conn:
-        conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    with MemoPilot.open(settings=settings, embedder=embedder) as mp:
+        mp.store.set_meta("schema_version", "999")
     with pytest.raises(SchemaTooNewError, match="upgrade memopilot"):
         MemoPilot.open(settings=settings, embedder=embedder)
 
@@ -97,8 +101,7 @@ def test_embedder_mismatch_is_refused_until_reembed(settings: Settings, clock) -
 def test_vector_dimension_mismatch_changes_nothing(settings: Settings, embedder, clock) -> None:
     with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
         mp.add("I prefer tabs", type="preference")
-    with sqlite3.connect(_path(settings)) as conn:
-        conn.execute("UPDATE meta SET value = '384' WHERE key = 'embedding_dim'")
+        mp.store.set_meta("embedding_dim", "384")
     with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
         with pytest.raises(EmbedderMismatchError, match="384-dimensional"):
             mp.add("I prefer spaces", type="preference")
@@ -128,4 +131,5 @@ def test_keyword_index_stays_consistent_through_every_kind_of_change(mp: MemoPil
     assert _keyword_hits(mp, "answers") == {first.id}
     mp.forget(first.id)
     assert _keyword_hits(mp, "answers", "code") == set()
-    mp.store._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')")
+    if isinstance(mp.store, SQLiteStore):  # FTS5's own consistency check
+        mp.store._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')")

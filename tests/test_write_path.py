@@ -1,13 +1,14 @@
-"""The write path with the offline rule editor, end to end on a real SQLite file."""
+"""The write path with the offline rule editor, end to end on every backend."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-from memopilot import MemoPilot, MemoryState, Settings
+from memopilot import MemoPilot, MemoryState
+
+from .backends import failing_event_inserts
 
 
 def test_questions_small_talk_and_commands_store_nothing(mp: MemoPilot) -> None:
@@ -93,27 +94,21 @@ def test_temporary_notes_expire(mp: MemoPilot, clock) -> None:
     assert mp.run_forgetting().expired == [note.id]
 
 
-def test_secret_is_dropped_and_preference_kept(mp: MemoPilot, settings: Settings) -> None:
+def test_secret_is_dropped_and_preference_kept(mp: MemoPilot, storage) -> None:
     token = "ghp_R2d2C3p0L3i4A5n6H7a8N9s0O1l2O3x4Y5z6"
     outcome = mp.remember(f"I prefer pytest over unittest. Here is my GitHub token {token} for the CI.")
     assert outcome.redacted == 1 and outcome.redacted_kinds == ["github_token"]
     assert any(m.type.value == "preference" and "pytest" in m.content for m in outcome.created)
     assert all(token not in m.content for m in mp.list(limit=100).items)
-    db = Path(settings.resolved_database_url.removeprefix("sqlite:///"))
-    raw = b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
-    assert token.encode() not in raw
+    assert token.encode() not in storage()
 
 
 def test_write_is_atomic(mp: MemoPilot) -> None:
     """A failure inside the store's transaction leaves neither memories nor events behind."""
     (old,) = mp.remember("We use Jenkins for CI.").created
-    conn = mp.store._conn  # a real failure: SQLite aborts the event insert after the memory rows
-    conn.execute(
-        "CREATE TEMP TRIGGER fail_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END"
-    )
-    with pytest.raises(Exception, match="disk full"):
+    # a real failure: the database aborts the event insert after the memory rows
+    with failing_event_inserts(mp.store, "disk full"), pytest.raises(Exception, match="disk full"):
         mp.remember("We use GitHub Actions for CI instead of Jenkins.")
-    conn.execute("DROP TRIGGER fail_events")
     assert mp.get(old.id).state is MemoryState.ACTIVE
     assert mp.list().total == 1
     assert len(mp.timeline()) == 1

@@ -7,9 +7,11 @@ Separate models per use: ``*Request``/``MemoryCreate``/``MemoryUpdate`` for what
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from .domain import MemoryType
 
 __all__ = [
     "ChatReply",
@@ -18,19 +20,46 @@ __all__ = [
     "ContextRequest",
     "ErrorOut",
     "EventsOut",
+    "ForgettingOut",
+    "HealthOut",
+    "ImportOut",
+    "ItemsOut",
     "MemoryCreate",
     "MemoryOut",
     "MemoryPage",
     "MemoryUpdate",
     "ReflectRequest",
+    "ReflectionOut",
     "SearchHit",
+    "SearchOut",
+    "UserDeletionOut",
 ]
 
 _ID = Field(default=None, max_length=200)
 
 
+def _iso_text(value: Any) -> Any:
+    if isinstance(value, str | datetime) or value is None:
+        return value
+    raise ValueError("must be an ISO 8601 date-time string")
+
+
+# A time in a request: ISO 8601 text only (strict models would refuse text, lax ones take numbers).
+IsoTime = Annotated[datetime, Field(strict=False), BeforeValidator(_iso_text)]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: no lax coercions ("0.5" for a number, 1700000000 for a time): what the schema says
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        """No text may hold a NUL character (databases refuse or truncate it)."""
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(t, str) and "\x00" in t for t in texts):
+            raise ValueError("contains a NUL character")
+        return value
 
 
 class ChatRequest(_Strict):
@@ -43,7 +72,9 @@ class ChatRequest(_Strict):
 class MemoryCreate(_Strict):
     content: str = Field(min_length=1)
     type: str | None = Field(
-        default=None, description="memory type; default: the rule classifier's, else episode"
+        default=None,
+        description="memory type; default: the rule classifier's, else episode",
+        json_schema_extra={"enum": [*(t.value for t in MemoryType), None]},
     )
     tags: list[str] | None = None
     importance: float | None = Field(default=None, ge=0, le=1)
@@ -51,12 +82,14 @@ class MemoryCreate(_Strict):
     privacy: Literal["normal", "private", "sensitive"] = "normal"
     state: Literal["active", "pinned", "archived"] = "active"
     project_id: str | None = Field(default="default", max_length=200, description="null = user-wide")
-    expires_at: datetime | None = None
-    occurred_at: datetime | None = None
+    expires_at: IsoTime | None = None
+    occurred_at: IsoTime | None = None
     user_id: str | None = Field(default=None, max_length=200, description="honoured in local mode only")
 
 
 class MemoryUpdate(_Strict):
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"minProperties": 1})
+
     content: str | None = Field(default=None, min_length=1)
     tags: list[str] | None = None
     importance: float | None = Field(default=None, ge=0, le=1)
@@ -146,3 +179,51 @@ class SearchHit(BaseModel):
     score: float
     similarity: float
     components: dict[str, float]
+
+
+class SearchOut(BaseModel):
+    results: list[SearchHit]
+
+
+class ItemsOut(BaseModel):
+    """A plain list: project ids, stored traces."""
+
+    items: list[Any]
+
+
+class HealthOut(BaseModel):
+    status: str
+    version: str
+    mode: Literal["local", "keys"]
+    llm: bool
+
+
+class ReflectionOut(BaseModel):
+    merged: list[dict[str, Any]]
+    promoted: list[str]
+    summaries_created: list[dict[str, Any]]
+    summaries_refreshed: list[dict[str, Any]]
+    summaries_retired: list[str]
+    changed: bool
+
+
+class ForgettingOut(BaseModel):
+    expired: list[str]
+    archived: list[str]
+
+
+class ImportOut(BaseModel):
+    imported: int
+    skipped: int
+    renamed: int
+    events: int
+
+
+class UserDeletionOut(BaseModel):
+    """What ``DELETE /api/users/me`` erased (counts only)."""
+
+    user_id: str
+    memories_forgotten: int = Field(description="memories whose content was erased now")
+    tombstones: int = Field(description="content-free records the user now has")
+    messages_erased: int = Field(description="logged messages and trace questions erased")
+    keys_revoked: int = Field(description="API keys revoked (only with revoke_keys=true)")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .domain import new_id
-from .errors import InvalidInputError, LLMError
+from .errors import ContentTooLongError, InvalidInputError, LLMError
 from .extractor import WriteOutcome
 from .llm import ChatClient
 from .redaction import redact
@@ -71,7 +71,7 @@ def run_chat_turn(
     if not isinstance(message, str) or not message.strip():
         raise InvalidInputError("the message is empty")
     if len(message) > mp.settings.max_message_chars:
-        raise InvalidInputError(
+        raise ContentTooLongError(
             f"the message is {len(message)} characters; the limit is {mp.settings.max_message_chars} "
             "(MEMOPILOT_MAX_MESSAGE_CHARS)"
         )

@@ -462,6 +462,37 @@ def import_cmd(
     run(body)
 
 
+@app.command("delete-user")
+def delete_user_cmd(
+    user: Annotated[str, typer.Option("--user", help="the user whose content is erased")],
+    yes: Annotated[bool, typer.Option("--yes", help="do not ask for confirmation")] = False,
+    revoke_keys: Annotated[bool, typer.Option("--revoke-keys", help="also revoke the user's keys")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Erase all content of a user: memories become content-free tombstones; turns and questions go."""
+    from .server.keys import ApiKeyStore
+
+    def body() -> None:
+        if not yes:
+            if not sys.stdin.isatty():
+                raise InvalidInputError(f"refusing to erase user {user!r} without confirmation: pass --yes")
+            typer.confirm(f"Erase every memory, message and question of user {user!r}?", abort=True)
+        with _engine() as mp:
+            report = mp.delete_user(user, actor="admin")
+            report["keys_revoked"] = ApiKeyStore(mp.store).revoke_user(user) if revoke_keys else 0
+        if as_json:
+            _print_json(report)
+        else:
+            console.print(
+                f"erased user {user!r}: {report['memories_forgotten']} memories forgotten "
+                f"({report['tombstones']} tombstones), {report['messages_erased']} messages erased, "
+                f"{report['keys_revoked']} keys revoked",
+                highlight=False,
+            )
+
+    run(body)
+
+
 @app.command()
 def reembed(as_json: JsonOpt = False) -> None:
     """Re-embed every memory with the configured embedder (after changing MEMOPILOT_EMBEDDER)."""
@@ -474,6 +505,27 @@ def reembed(as_json: JsonOpt = False) -> None:
             _print_json({"reembedded": count, "model": model})
         else:
             console.print(f"re-embedded {count} memories with {model}")
+
+    run(body)
+
+
+@app.command("migrate")
+def migrate_cmd(
+    source: Annotated[str, typer.Option("--from", help="database URL to copy from")],
+    target: Annotated[str, typer.Option("--to", help="URL of an empty database to copy into")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Copy every memory, vector, event, trace and turn into another database and verify the counts."""
+
+    def body() -> None:
+        from .store.migrate import migrate_store
+
+        counts = migrate_store(source, target)
+        if as_json:
+            _print_json({"copied": counts, "verified": True})
+        else:
+            copied = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+            console.print(f"copied {copied}; counts verified")
 
     run(body)
 
@@ -572,6 +624,10 @@ def bench(
 
 keys_app = typer.Typer(help="Manage API keys (stored hashed; each maps to one user).", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
+
+from .evaluation.cli import eval_app  # noqa: E402  (the eval sub-app, issue 5)
+
+app.add_typer(eval_app, name="eval")
 
 
 @keys_app.command("create")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from .errors import InvalidInputError
+
 __all__ = ["Clock", "FixedClock", "SystemClock", "ensure_utc"]
 
 
@@ -46,4 +48,7 @@ def ensure_utc(value: datetime) -> datetime:
     """Naive datetimes are taken as UTC; aware ones are converted to UTC."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00+05:00 has no UTC time
+        raise InvalidInputError(f"time {value.isoformat()} is out of range") from None

@@ -13,7 +13,7 @@ then tells the vector index.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -24,13 +24,14 @@ from .context_builder import pack_context
 from .domain import DEFAULT_IMPORTANCE, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from .embedding import Embedder, make_embedder
 from .engine_core import DEFAULT_PROJECT, DEFAULT_USER
-from .errors import InvalidInputError, NotFoundError
+from .errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
 from .extractor import WriteOutcome, WritePath
 from .lifecycle import LifecycleOps
 from .llm import ChatClient, make_chat_client
 from .llm_editor import LLMEditor
 from .maintenance import MaintenanceOps
 from .memory_editor import MemoryEditor
+from .redaction import redact
 from .results import ContextResult, ImportReport, Page, SearchResult
 from .rule_editor import RuleEditor, classify
 from .scorer import score_memory
@@ -50,6 +51,7 @@ from .validation import (
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
 
 _FROM_SETTINGS: Any = object()  # "build it from settings", as distinct from an explicit None
+_MAX_BATCH = 5000  # memories per add_many call
 
 
 class MemoPilot(LifecycleOps, MaintenanceOps):
@@ -157,11 +159,60 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             session_id=session_id,
             message_id=message_id,
         )
+        self.check_memory_limit(user_id)
         vector = self.embed_texts([memory.content])[0]
         changes = ChangeSet(vectors={memory.id: vector})
         changes.add(memory, self.make_event(memory, EventKind.CREATED, reason, actor, type=memory.type.value))
         self._commit(changes)
         return memory
+
+    def add_many(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        user_id: str = DEFAULT_USER,
+        project_id: str | None = DEFAULT_PROJECT,
+        actor: str = "user",
+        reason: str = "added directly",
+    ) -> list[Memory]:
+        """Store several memories verbatim in one transaction (e.g. a session's turns as episodes).
+
+        Each item holds :meth:`add`'s per-memory arguments (``content`` required; ``type``, ``tags``,
+        ``importance``, ``confidence``, ``privacy``, ``state``, ``expires_at``, ``occurred_at``,
+        ``session_id``, ``message_id``). Every item is validated before anything is written, all are
+        embedded in one batch, and each gets its ``created`` event: all land together or none does.
+        """
+        allowed = {
+            "content", "type", "tags", "importance", "confidence", "privacy", "state",
+            "expires_at", "occurred_at", "session_id", "message_id",
+        }  # fmt: skip
+        if len(items) > _MAX_BATCH:
+            raise InvalidInputError(f"add_many takes at most {_MAX_BATCH} memories at once")
+        memories: list[Memory] = []
+        for position, item in enumerate(items):
+            if not isinstance(item, Mapping) or "content" not in item:
+                raise InvalidInputError(f"item {position} must be a mapping with 'content'")
+            unknown = set(item) - allowed
+            if unknown:
+                raise InvalidInputError(f"item {position} has unknown fields: {', '.join(sorted(unknown))}")
+            fields = dict(item)
+            content = fields.pop("content")
+            memory_type = fields.pop("type", None)
+            if memory_type is None:
+                memory_type = (classify(content) if isinstance(content, str) else None) or MemoryType.EPISODE
+            memories.append(
+                self.new_memory(content, user_id=user_id, project_id=project_id, type=memory_type, **fields)
+            )
+        if not memories:
+            return []
+        self.check_memory_limit(user_id, adding=len(memories))
+        vectors = self.embed_texts([m.content for m in memories])
+        changes = ChangeSet(vectors={m.id: v for m, v in zip(memories, vectors, strict=True)})
+        for memory in memories:
+            event = self.make_event(memory, EventKind.CREATED, reason, actor, type=memory.type.value)
+            changes.add(memory, event)
+        self._commit(changes)
+        return memories
 
     def new_memory(
         self,
@@ -304,7 +355,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         budget = self.settings.context_budget if budget_tokens is None else int(budget_tokens)
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
-        query = _clean_query(query, self.settings)
+        query = redact(_clean_query(query, self.settings)).text  # the question is stored in the trace
         started = time.perf_counter()
         maintenance = self.run_forgetting(user_id=user_id)
         swept = time.perf_counter()
@@ -322,7 +373,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             )
             for c in candidates
         ]
-        packed = pack_context(scored, budget=budget, settings=self.settings)
+        packed = pack_context(scored, budget=budget, settings=self.settings, query=query)
         packed_at = time.perf_counter()
         trace = Trace(
             user_id=user_id,
@@ -333,7 +384,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             used_tokens=packed.used_tokens,
             candidates_considered=len(candidates),
             included=packed.included,
-            skipped=packed.skipped,
+            # the best-placed skipped candidates; the rest only as a count (a trace is stored per read)
+            skipped=packed.skipped[: self.settings.trace_skipped_limit],
+            skipped_total=len(packed.skipped),
             maintenance={"expired": len(maintenance.expired), "archived": len(maintenance.archived)},
         )
         trace.latency_ms = {
@@ -344,6 +397,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             "total": _ms(started, packed_at),
         }
         if persist:
+            # A question asked outside a chat turn is its own message: its id lets delete_user erase it.
+            trace.message_id = trace.message_id or trace.id
             self.persist_turn(
                 ChangeSet(traces=[trace.to_dict()]), packed.included_ids if record_usage else []
             )
@@ -364,14 +419,27 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         session_id: str | None = None,
         message_id: str | None = None,
     ) -> WriteOutcome:
-        """Run the write path on one user message (SPEC section 5) and commit what it decides."""
+        """Run the write path on one user message (SPEC section 5) and commit what it decides.
+
+        A message with a ``message_id`` is applied once: the store claims (user_id, message_id)
+        in the transaction that writes its memories, so a retry, or the same message arriving at
+        two processes at once, writes nothing the second time.
+        """
         if not isinstance(message, str) or not message.strip():
             raise InvalidInputError("the message is empty")
         _check_ids(user_id, project_id)
         changes, outcome = self.write_path.plan(
             message, user_id=user_id, project_id=project_id, session_id=session_id, message_id=message_id
         )
-        self._commit(changes)
+        if message_id is not None:
+            changes.messages.append((user_id, message_id))
+        try:
+            self._commit(changes)
+        except MessageAlreadyAppliedError:
+            return WriteOutcome(
+                editor=outcome.editor,
+                notes=[f"message {message_id!r} was already applied; nothing was written again"],
+            )
         return outcome
 
     def chat(
@@ -416,6 +484,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
     def import_(self, document: dict[str, Any], *, user_id: str | None = None) -> ImportReport:
         """Import an :meth:`export` document (into ``user_id`` if given, else its own user)."""
         plan = portability.plan_import(self.store, document, user_id=user_id, now=self.clock.now())
+        if plan.memories:  # all of one target user
+            live_count = sum(1 for m in plan.memories if m.content)
+            self.check_memory_limit(plan.memories[0].user_id, adding=live_count)
         live = [m for m in plan.memories if m.content]
         vectors = self.embed_texts([m.content for m in live]) if live else []
         changes = ChangeSet(
@@ -437,8 +508,11 @@ def _check_ids(user_id: str, project_id: str | None) -> None:
 def _clean_query(query: str, settings: Settings) -> str:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("the question is empty")
-    if len(query) > settings.max_content_chars:
-        raise InvalidInputError(f"the question is longer than {settings.max_content_chars} characters")
+    if len(query) > settings.max_message_chars:  # a chat message is the question of its turn
+        raise ContentTooLongError(
+            f"the question is {len(query)} characters; the limit is {settings.max_message_chars} "
+            "(MEMOPILOT_MAX_MESSAGE_CHARS)"
+        )
     return query.strip()
 
 

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 
 from .clock import Clock, SystemClock
-from .domain import EventKind, Memory, TimelineEvent
+from .domain import EventKind, Memory, MemoryState, TimelineEvent
 from .embedding import Embedder
-from .errors import EmbedderMismatchError, NotFoundError
+from .errors import EmbedderMismatchError, MemoryLimitError, NotFoundError
 from .retriever import Retriever
 from .settings import Settings
-from .store import ChangeSet, Store
+from .store import ChangeSet, MemoryQuery, Store
 from .vector_index import VectorIndex
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "EngineCore"]
@@ -98,3 +98,22 @@ class EngineCore:
         if memory is None or memory.user_id != user_id:
             raise NotFoundError(f"no memory {memory_id!r} for this user")
         return memory
+
+    def check_memory_limit(self, user_id: str, adding: int = 1) -> None:
+        """Refuse ``adding`` new memories that would take ``user_id`` over ``max_memories_per_user``.
+
+        Forgotten memories (tombstones) do not count; archived, expired and superseded ones do,
+        since they still hold content.
+        """
+        limit = self.settings.max_memories_per_user
+        if limit <= 0 or adding <= 0:
+            return
+        live = frozenset(s for s in MemoryState if s is not MemoryState.DELETED)
+        _, held = self.store.list_memories(
+            MemoryQuery(user_id=user_id, all_projects=True, states=live, limit=1)
+        )
+        if held + adding > limit:
+            raise MemoryLimitError(
+                f"this user holds {held} memories and the limit is {limit} "
+                "(MEMOPILOT_MAX_MEMORIES_PER_USER); forget some memories before adding more"
+            )

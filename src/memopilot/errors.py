@@ -2,9 +2,11 @@
 
     MemoPilotError                 base: catch this to handle any of ours
     ├── InvalidInputError          bad argument from a caller (also a ValueError)
-    │   └── ContentTooLongError    content over settings.max_content_chars
+    │   ├── ContentTooLongError    content over settings.max_content_chars
+    │   └── MemoryLimitError       the user already holds settings.max_memories_per_user memories
     ├── NotFoundError              no such memory/trace *for this user* (also a LookupError)
     ├── ConflictError              the request clashes with stored state (e.g. edit a deleted memory)
+    │   └── MessageAlreadyAppliedError  this user's message id was written before (the write path)
     ├── ConfigError                settings that cannot work together
     ├── StoreError                 the storage backend failed or cannot be used
     │   ├── CorruptStoreError      the file is not a MemoPilot database or is damaged
@@ -29,6 +31,8 @@ __all__ = [
     "InvalidInputError",
     "LLMError",
     "MemoPilotError",
+    "MemoryLimitError",
+    "MessageAlreadyAppliedError",
     "NotFoundError",
     "SchemaTooNewError",
     "StoreError",
@@ -47,12 +51,20 @@ class ContentTooLongError(InvalidInputError):
     """Memory content longer than the configured limit."""
 
 
+class MemoryLimitError(InvalidInputError):
+    """Adding memories would take the user over ``max_memories_per_user``; nothing was written."""
+
+
 class NotFoundError(MemoPilotError, LookupError):
     """The object does not exist for this user (other users' ids look the same as missing ones)."""
 
 
 class ConflictError(MemoPilotError):
     """The request is valid but clashes with the stored state."""
+
+
+class MessageAlreadyAppliedError(ConflictError):
+    """The write path already applied this (user_id, message_id); a message's memories are made once."""
 
 
 class ConfigError(MemoPilotError):

@@ -145,6 +145,7 @@ class WritePath:
         if duplicate is not None:
             return plan.restate(duplicate, item)
         try:
+            self._mp.check_memory_limit(user_id, adding=len(plan.outcome.created) + 1)
             memory = self._mp.new_memory(
                 item.content,
                 user_id=user_id,

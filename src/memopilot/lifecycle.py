@@ -13,7 +13,7 @@ from typing import Any
 
 from . import reflection
 from .clock import ensure_utc
-from .domain import SUMMARY_TAG, EventKind, Memory, MemoryState, MemoryType, jsonable
+from .domain import SUMMARY_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
 from .engine_core import DEFAULT_USER, EngineCore
 from .errors import ConflictError, InvalidInputError
 from .store import ChangeSet, MemoryQuery
@@ -22,6 +22,7 @@ from .validation import clean_content, clean_tags, clean_unit, parse_privacy, pa
 __all__ = ["LifecycleOps"]
 
 _UNSET: Any = object()
+_ALL_TRACES = 10_000_000  # delete_user reads every trace of the user
 
 
 class LifecycleOps(EngineCore):
@@ -211,6 +212,76 @@ class LifecycleOps(EngineCore):
         self._commit(changes)
         self.store.purge_residue()
         return tombstone
+
+    def delete_user(self, user_id: str, *, actor: str = "user", batch_size: int = 500) -> dict[str, Any]:
+        """Erase all content of ``user_id``, leaving content-free tombstones (``DELETE /api/users/me``).
+
+        Every memory is forgotten as :meth:`forget` does (content, tags, sources and vector
+        erased, earlier events scrubbed, a content-free ``deleted`` event), ``batch_size``
+        memories per transaction. Then the user's logged chat turns and the questions of their
+        stored traces are erased, and the store purges residue from its files. An interrupted
+        run leaves every batch either done or untouched; running it again finishes the job.
+        """
+        if not isinstance(user_id, str) or not user_id.strip() or len(user_id) > 200:
+            raise InvalidInputError("user_id must be a non-empty string of at most 200 characters")
+        if batch_size < 1:
+            raise InvalidInputError("batch_size must be at least 1")
+        report = {"user_id": user_id, "memories_forgotten": 0, "tombstones": 0, "messages_erased": 0}
+        messages: set[str] = set()
+        offset = 0
+        while True:  # rows are never removed, so paging by offset sees each memory once
+            page, _ = self.store.list_memories(
+                MemoryQuery(user_id=user_id, all_projects=True, limit=batch_size, offset=offset)
+            )
+            if not page:
+                break
+            offset += len(page)
+            now = self.clock.now()
+            changes = ChangeSet(scrub_events_of=[m.id for m in page])
+            for memory in page:
+                changes.vectors[memory.id] = None
+                if memory.message_id:
+                    messages.add(memory.message_id)
+                    changes.erase_messages.append((user_id, memory.message_id))
+                report["tombstones"] += 1
+                if memory.state is MemoryState.DELETED and not (memory.content or memory.tags):
+                    continue
+                tombstone = memory.copy(
+                    content="",
+                    tags=[],
+                    source_ids=[],
+                    state=MemoryState.DELETED,
+                    updated_at=now,
+                    valid_to=now,
+                )
+                changes.add(
+                    tombstone,
+                    self.make_event(
+                        tombstone,
+                        EventKind.DELETED,
+                        "erased with all of the user's data",
+                        actor,
+                        from_state=memory.state.value,
+                    ),
+                )
+                report["memories_forgotten"] += 1
+            self._commit(changes)
+        # Chat turns and context questions are logged under message ids that their traces carry.
+        traces = self.store.list_traces(user_id, limit=_ALL_TRACES)
+        pending = sorted({t["message_id"] for t in traces if t.get("message_id")} - messages)
+        report["messages_erased"] = len(messages) + len(pending)
+        done = TimelineEvent(
+            user_id=user_id,
+            memory_id=None,
+            kind=EventKind.DELETED,
+            at=self.clock.now(),
+            actor=actor,
+            reason="all of the user's data was erased",
+            details={k: v for k, v in report.items() if k != "user_id"},
+        )
+        self._commit(ChangeSet(events=[done], erase_messages=[(user_id, m) for m in pending]))
+        self.store.purge_residue()
+        return report
 
     def _drop_from_summaries(self, forgotten: Memory, changes: ChangeSet) -> None:
         summaries, _ = self.store.list_memories(

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .clock import ensure_utc
 from .domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent, new_id
 from .errors import InvalidInputError
 from .results import ImportReport
@@ -20,6 +21,12 @@ from .store import MemoryQuery, Store
 __all__ = ["EXPORT_FORMAT", "ExportDocument", "ImportPlan", "export_user", "plan_import"]
 
 EXPORT_FORMAT = "memopilot-export"
+_MAX_INT32 = 2**31 - 1  # counters fit every backend's integer column
+
+
+def _to_utc(cls: type, value: Any) -> Any:
+    """Naive times are taken as UTC, others converted: stores compare times as UTC text."""
+    return ensure_utc(value) if isinstance(value, datetime) else value
 
 
 class MemoryRecord(BaseModel):
@@ -34,7 +41,7 @@ class MemoryRecord(BaseModel):
     tags: list[str] = []
     importance: float = Field(ge=0, le=1)
     confidence: float = Field(ge=0, le=1)
-    usage_count: int = Field(ge=0)
+    usage_count: int = Field(ge=0, le=_MAX_INT32)
     last_used_at: datetime | None = None
     privacy: Privacy = Privacy.NORMAL
     created_at: datetime
@@ -50,6 +57,8 @@ class MemoryRecord(BaseModel):
     source_ids: list[str] = []
     promoted_at: datetime | None = None
 
+    _utc = field_validator("*")(_to_utc)
+
 
 class EventRecord(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -63,6 +72,8 @@ class EventRecord(BaseModel):
     reason: str = ""
     project_id: str | None = None
     details: dict[str, Any] = {}
+
+    _utc = field_validator("at")(_to_utc)
 
 
 class ExportDocument(BaseModel):

@@ -83,9 +83,16 @@ class Settings(BaseSettings):
     # --- context (SPEC section 4) --------------------------------------------------------
     context_budget: int = Field(default=2500, ge=1, description="tokens for memories in a context")
     context_max_items: int = Field(default=30, ge=1, description="top-k memories beyond critical/pinned")
+    trace_skipped_limit: int = Field(
+        default=50, ge=0, description="skipped candidates listed in a trace (the rest are counted)"
+    )
     context_min_similarity: float = Field(
         default=0.2, ge=0.0, le=1.0, description="relevance floor for non-critical, non-pinned memories"
     )
+    # Episodes (verbatim turns) are ranked by conversational relevance: own similarity, plus this
+    # share of the adjacent turn's similarity, plus this bonus when the question names the speaker.
+    episode_neighbor_share: float = Field(default=0.25, ge=0.0, le=1.0)
+    episode_speaker_bonus: float = Field(default=0.1, ge=0.0, le=1.0)
 
     # --- forgetting (SPEC section 6) -----------------------------------------------------
     archive_after_days: float = Field(default=30.0, gt=0)
@@ -116,6 +123,9 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=32000, ge=1, description="one chat message")
     max_tags: int = Field(default=32, ge=0)
     max_tag_chars: int = Field(default=64, ge=1)
+    max_memories_per_user: int = Field(
+        default=0, ge=0, description="live (not forgotten) memories one user may hold; 0: unlimited"
+    )
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Settings:

@@ -166,6 +166,7 @@ def query_words(text: str) -> list[str]:
     return list(seen)
 
 
+@functools.lru_cache(maxsize=131_072)
 def content_terms(text: str) -> frozenset[str]:
     """The stemmed topic words of ``text``, for overlap measures."""
     return frozenset(stem(w) for w in query_words(text))

@@ -12,6 +12,7 @@ the packer's own accounting.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -20,6 +21,7 @@ __all__ = ["count_tokens"]
 _PIECES = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
+@functools.lru_cache(maxsize=65_536)  # memory lines repeat across reads
 def count_tokens(text: str) -> int:
     """Approximate number of model tokens in ``text`` (0 for the empty string)."""
     if not text:

@@ -7,7 +7,7 @@ traces.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -33,7 +33,23 @@ class TraceItem:
     sources: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Shallow on purpose: dataclasses.asdict deep-copies every dict and was the read path's
+        # largest cost (a trace holds hundreds of items).
+        return {
+            "memory_id": self.memory_id,
+            "type": self.type,
+            "state": self.state,
+            "project_id": self.project_id,
+            "included": self.included,
+            "reason": self.reason,
+            "score": self.score,
+            "components": self.components,
+            "contributions": self.contributions,
+            "dense": self.dense,
+            "keyword": self.keyword,
+            "tokens": self.tokens,
+            "sources": self.sources,
+        }
 
 
 @dataclass(slots=True)
@@ -47,6 +63,7 @@ class Trace:
     candidates_considered: int = 0
     included: list[TraceItem] = field(default_factory=list)
     skipped: list[TraceItem] = field(default_factory=list)
+    skipped_total: int = 0  # skipped candidates, including those beyond the listed ones
     latency_ms: dict[str, float] = field(default_factory=dict)
     maintenance: dict[str, int] = field(default_factory=dict)  # what the forgetting sweep changed
     # Set for chat turns: the message answered and what its write path did (ids, never text).
@@ -58,7 +75,7 @@ class Trace:
     @property
     def candidate_tokens(self) -> int:
         """Tokens all candidates would have cost: what the budget saved is the difference."""
-        return sum(i.tokens for i in self.included) + sum(i.tokens for i in self.skipped)
+        return sum(i.tokens for i in self.included) + sum(i.tokens for i in self.skipped)  # listed ones
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +90,7 @@ class Trace:
             "candidates_considered": self.candidates_considered,
             "included": [i.to_dict() for i in self.included],
             "skipped": [i.to_dict() for i in self.skipped],
+            "skipped_total": max(self.skipped_total, len(self.skipped)),
             "latency_ms": self.latency_ms,
             "maintenance": self.maintenance,
             "session_id": self.session_id,

@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..engine import MemoPilot
@@ -35,12 +36,14 @@ from ..errors import (
     NotFoundError,
     StoreError,
 )
+from ..redaction import redact
 from ..settings import Settings
 from .keys import ApiKeyStore
 
 __all__ = ["Identity", "IdentityDep", "create_app"]
 
 log = logging.getLogger("memopilot.server")
+_MAX_BUCKETS = 10_000  # rate-limit buckets kept before full ones are dropped
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 _STATUS = [  # most specific first
     (ContentTooLongError, 413),
@@ -82,6 +85,9 @@ class RateLimiter:
             return 0.0
         now = time.monotonic()
         with self._lock:
+            if len(self._buckets) > _MAX_BUCKETS:  # forget buckets that have refilled: they start full
+                full = self._capacity / self._rate
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < full}
             tokens, last = self._buckets.get(who, (self._capacity, now))
             tokens = min(self._capacity, tokens + (now - last) * self._rate)
             if tokens < 1.0:
@@ -95,8 +101,13 @@ def _identity(request: Request) -> Identity:
     state = request.app.state
     keys: ApiKeyStore = state.keys
     header = request.headers.get("authorization", "")
+    if any("\x00" in v for v in (*request.query_params.values(), *request.path_params.values())):
+        raise ApiError(422, "the request URL holds a NUL character")
     if not keys.any():
-        identity = Identity(request.query_params.get("user_id") or "local", local=True)
+        requested = request.query_params.get("user_id") or "local"
+        if not requested.strip() or len(requested) > 200:
+            raise ApiError(422, "user_id must be a non-empty string of at most 200 characters")
+        identity = Identity(requested, local=True)
     else:
         scheme, _, token = header.partition(" ")
         user = keys.user_for(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
@@ -149,14 +160,15 @@ def create_app(settings: Settings | None = None, *, mp: MemoPilot | None = None)
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=exc.headers)
+        return JSONResponse({"detail": _clean(exc.detail)}, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(MemoPilotError)
     async def domain_error(_: Request, exc: MemoPilotError) -> JSONResponse:
         status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 400)
+        detail = _clean(str(exc))
         if status >= 500:
-            log.error("service error: %s", exc)
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+            log.error("service error: %s", detail)
+        return JSONResponse({"detail": detail}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -164,25 +176,74 @@ def _install_error_handlers(app: FastAPI) -> None:
             f"{'.'.join(str(p) for p in err['loc'][1:]) or err['loc'][0]}: {err['msg']}"
             for err in exc.errors()
         )
-        return JSONResponse({"detail": problems or "invalid request"}, status_code=422)
+        return JSONResponse({"detail": _clean(problems) or "invalid request"}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+        return JSONResponse(
+            {"detail": _clean(str(exc.detail))}, status_code=exc.status_code, headers=exc.headers
+        )
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error", exc_info=exc)
+        log.error("unexpected error: %s: %s", type(exc).__name__, _clean(str(exc)), exc_info=exc)
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
 
+def _clean(detail: str) -> str:
+    """Error text may quote what the caller sent: never echo a secret back (or into the logs)."""
+    return redact(detail).text
+
+
+class _BodyLimit:
+    """Answer 413 to request bodies over ``limit`` bytes, announced by Content-Length or streamed.
+
+    A body sent without Content-Length (chunked) is read up to the limit before the app sees
+    it, so a client cannot stream past the limit by leaving the header out.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None:
+            if not length.isdigit() or int(length) > self.limit:
+                await self._refuse(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+            return
+        body, more = bytearray(), True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse({"detail": f"request body over {self.limit} bytes"}, status_code=413)
+        await response(scope, receive, send)
+
+
 def _install_body_limit(app: FastAPI, limit: int) -> None:
-    @app.middleware("http")
-    async def body_limit(request: Request, call_next):  # type: ignore[no-untyped-def]
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
-            return JSONResponse({"detail": f"request body over {limit} bytes"}, status_code=413)
-        return await call_next(request)
+    app.add_middleware(_BodyLimit, limit=limit)
 
 
 def _mount_web(app: FastAPI) -> None:

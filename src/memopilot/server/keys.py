@@ -72,6 +72,14 @@ class ApiKeyStore:
             for digest, info in sorted(self._load().items(), key=lambda kv: kv[1]["created_at"])
         ]
 
+    def revoke_user(self, user_id: str) -> int:
+        """Revoke every key of ``user_id``; returns how many there were."""
+        keys = self._load()
+        kept = {d: info for d, info in keys.items() if info["user_id"] != user_id}
+        if len(kept) != len(keys):
+            self._store.set_meta(_META_KEY, json.dumps(kept))
+        return len(keys) - len(kept)
+
     def revoke(self, key_id: str) -> bool:
         keys = self._load()
         matches = [d for d in keys if d.startswith(key_id)] if len(key_id) >= 8 else []

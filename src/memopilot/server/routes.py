@@ -6,29 +6,74 @@ another user's memory id answer 404, never its content.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
 
 from .. import __version__
-from ..engine import DEFAULT_PROJECT, MemoPilot
-from ..errors import InvalidInputError, NotFoundError
-from .app import IdentityDep
 from ..api_models import (
+    ChatReply,
     ChatRequest,
+    ContextReply,
     ContextRequest,
+    ErrorOut,
     EventsOut,
+    ForgettingOut,
+    HealthOut,
+    ImportOut,
+    ItemsOut,
     MemoryCreate,
     MemoryOut,
     MemoryPage,
     MemoryUpdate,
+    ReflectionOut,
     ReflectRequest,
+    SearchOut,
+    UserDeletionOut,
 )
+from ..domain import EventKind, MemoryState, MemoryType
+from ..engine import DEFAULT_PROJECT, MemoPilot
+from ..errors import InvalidInputError, NotFoundError
+from ..portability import ExportDocument
+from .app import IdentityDep
+from .keys import ApiKeyStore
 
 __all__ = ["router"]
 
-router = APIRouter()
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": meaning}
+    for status, meaning in (
+        (400, "the body is not valid JSON"),
+        (401, "no valid API key"),
+        (404, "no such object for this user"),
+        (409, "clashes with the stored state"),
+        (413, "request body, memory content, message or question over its limit"),
+        (422, "invalid input"),
+        (503, "the store or the embedder is unavailable"),
+    )
+}
+_ERRORS[429] = {
+    "model": ErrorOut,
+    "description": "rate limit of this user exceeded",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+}
+router = APIRouter(responses=_ERRORS)
 ProjectQuery = Annotated[str | None, Query(max_length=200, description="project id")]
+
+
+def _names_filter(enum: type[StrEnum], what: str) -> Any:
+    """A comma-separated list of ``enum`` values as a query parameter, documented as such."""
+    names = "|".join(e.value for e in enum)
+    return Query(
+        description=f"comma-separated {what}: {', '.join(e.value for e in enum)}",
+        pattern=f"^({names})(,({names}))*$",
+    )
+
+
+TypeFilter = Annotated[str | None, _names_filter(MemoryType, "memory types")]
+StateFilter = Annotated[str | None, _names_filter(MemoryState, "states")]
+KindFilter = Annotated[str | None, _names_filter(EventKind, "event kinds")]
 Limit = Annotated[int, Query(ge=1, le=1000)]
 Offset = Annotated[int, Query(ge=0, le=10_000_000)]
 
@@ -41,14 +86,14 @@ def _split(value: str | None) -> list[str] | None:
     return [v for v in (s.strip() for s in value.split(",")) if v] if value else None
 
 
-@router.get("/health", tags=["meta"])
+@router.get("/health", response_model=HealthOut, tags=["meta"])
 def health(request: Request) -> dict[str, Any]:
     mp = _mp(request)
     mode = "keys" if request.app.state.keys.any() else "local"
     return {"status": "ok", "version": __version__, "mode": mode, "llm": mp.llm is not None}
 
 
-@router.post("/api/chat", tags=["chat"])
+@router.post("/api/chat", response_model=ChatReply, tags=["chat"])
 def chat(request: Request, body: ChatRequest, who: IdentityDep) -> dict[str, Any]:
     result = _mp(request).chat(
         body.message,
@@ -59,7 +104,7 @@ def chat(request: Request, body: ChatRequest, who: IdentityDep) -> dict[str, Any
     return result.to_dict()
 
 
-@router.post("/api/context", tags=["read"])
+@router.post("/api/context", response_model=ContextReply, tags=["read"])
 def context(request: Request, body: ContextRequest, who: IdentityDep) -> dict[str, Any]:
     result = _mp(request).build_context(
         body.query,
@@ -70,7 +115,7 @@ def context(request: Request, body: ContextRequest, who: IdentityDep) -> dict[st
     return result.to_dict()
 
 
-@router.get("/api/search", tags=["read"])
+@router.get("/api/search", response_model=SearchOut, tags=["read"])
 def search(
     request: Request,
     who: IdentityDep,
@@ -82,7 +127,7 @@ def search(
     return {"results": [r.to_dict() for r in results]}
 
 
-@router.get("/api/projects", tags=["memories"])
+@router.get("/api/projects", response_model=ItemsOut, tags=["memories"])
 def projects(request: Request, who: IdentityDep) -> dict[str, Any]:
     found = _mp(request).store.project_ids(who.user_id)
     return {"items": sorted({DEFAULT_PROJECT, *found})}
@@ -92,8 +137,8 @@ def projects(request: Request, who: IdentityDep) -> dict[str, Any]:
 def list_memories(
     request: Request,
     who: IdentityDep,
-    type: str | None = None,
-    state: str | None = None,
+    type: TypeFilter = None,
+    state: StateFilter = None,
     project_id: ProjectQuery = None,
     q: Annotated[str | None, Query(max_length=500)] = None,
     limit: Limit = 50,
@@ -170,7 +215,7 @@ def timeline(
     request: Request,
     who: IdentityDep,
     project_id: ProjectQuery = None,
-    kind: str | None = None,
+    kind: KindFilter = None,
     limit: Limit = 100,
     offset: Offset = 0,
 ) -> dict[str, Any]:
@@ -180,7 +225,7 @@ def timeline(
     return {"events": [e.to_dict() for e in events]}
 
 
-@router.get("/api/traces", tags=["traces"])
+@router.get("/api/traces", response_model=ItemsOut, tags=["traces"])
 def list_traces(request: Request, who: IdentityDep, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict:
     return {"items": _mp(request).traces(user_id=who.user_id, limit=limit)}
 
@@ -198,7 +243,7 @@ def get_trace(request: Request, trace_id: str, who: IdentityDep) -> dict[str, An
     return trace
 
 
-@router.post("/api/reflect", tags=["maintenance"])
+@router.post("/api/reflect", response_model=ReflectionOut, tags=["maintenance"])
 def reflect(
     request: Request, who: IdentityDep, body: Annotated[ReflectRequest | None, Body()] = None
 ) -> dict:
@@ -209,7 +254,7 @@ def reflect(
     return report.to_dict()
 
 
-@router.post("/api/forgetting/run", tags=["maintenance"])
+@router.post("/api/forgetting/run", response_model=ForgettingOut, tags=["maintenance"])
 def run_forgetting(request: Request, who: IdentityDep) -> dict[str, Any]:
     return _mp(request).run_forgetting(user_id=who.user_id).to_dict()
 
@@ -234,11 +279,39 @@ def export(request: Request, who: IdentityDep) -> dict[str, Any]:
     return _mp(request).export(who.user_id)
 
 
-@router.post("/api/import", tags=["portability"])
-def import_(
-    request: Request, who: IdentityDep, document: Annotated[dict[str, Any], Body()]
+@router.post("/api/import", response_model=ImportOut, tags=["portability"])
+def import_(request: Request, who: IdentityDep, document: ExportDocument) -> dict[str, Any]:
+    """Import a document written by ``GET /api/export`` into the calling user."""
+    data = document.model_dump(mode="json")
+    if _holds_nul(data):
+        raise InvalidInputError("the document holds a NUL character")
+    return _mp(request).import_(data, user_id=who.user_id).to_dict()
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
+
+
+@router.delete("/api/users/me", response_model=UserDeletionOut, tags=["users"])
+def delete_me(
+    request: Request,
+    who: IdentityDep,
+    revoke_keys: Annotated[bool, Query(description="also revoke every API key of this user")] = False,
 ) -> dict[str, Any]:
-    return _mp(request).import_(document, user_id=who.user_id).to_dict()
+    """Erase all content of the calling user: every memory becomes a content-free tombstone.
+
+    The user's logged chat turns and the questions of their traces are erased too. API keys
+    stay valid unless ``revoke_keys=true``: a wiped user can keep using the service.
+    """
+    report = _mp(request).delete_user(who.user_id)
+    report["keys_revoked"] = ApiKeyStore(_mp(request).store).revoke_user(who.user_id) if revoke_keys else 0
+    return report
 
 
 @router.post("/api/eval/run", tags=["evaluation"])

@@ -11,10 +11,20 @@ __all__ = ["ChangeSet", "MemoryQuery", "Store", "UserVectors", "open_store"]
 def open_store(url: str) -> Store:
     """Open (creating and migrating if needed) the store that ``url`` names.
 
-    ``sqlite:///path/to/file.db`` or a bare file path selects the embedded SQLite store.
+    ``sqlite:///path/to/file.db`` or a bare file path selects the embedded SQLite store;
+    ``postgresql://user:password@host:port/dbname`` (also ``postgres://``, ``postgresql+psycopg://``)
+    selects PostgreSQL, which needs the ``postgres`` extra and the pgvector extension.
     """
     if url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-        raise ConfigError("the PostgreSQL backend is not available in this version; use sqlite:///path.db")
+        try:
+            from .postgres import PostgresStore
+        except ImportError as exc:
+            if exc.name not in ("psycopg", "psycopg_pool"):
+                raise
+            raise ConfigError(
+                "the PostgreSQL backend needs psycopg and psycopg-pool: pip install 'memopilot[postgres]'"
+            ) from None
+        return PostgresStore(url)
     from .sqlite import SQLiteStore
 
     return SQLiteStore(url)

@@ -9,7 +9,7 @@ change and its timeline event are stored together or not at all.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,10 @@ import numpy as np
 
 from ..domain import Memory, MemoryState, MemoryType, TimelineEvent
 
-__all__ = ["ChangeSet", "MemoryQuery", "Store", "UserVectors"]
+__all__ = ["RECORD_KINDS", "ChangeSet", "MemoryQuery", "Store", "UserVectors"]
+
+# What a store holds, as :meth:`Store.scan` and :meth:`Store.counts` name it.
+RECORD_KINDS = ("memories", "events", "traces", "turns", "messages")
 
 
 @dataclass(slots=True)
@@ -39,6 +42,9 @@ class ChangeSet:
     turns: list[dict[str, Any]] = field(default_factory=list)
     # (user_id, message_id) whose logged turns and trace questions must be erased (Forget)
     erase_messages: list[tuple[str, str]] = field(default_factory=list)
+    # (user_id, message_id) of the messages this set applies (the write path): a message is applied
+    # once; a set naming one already applied is refused whole with MessageAlreadyAppliedError
+    messages: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, memory: Memory, event: TimelineEvent | None = None) -> None:
         self.memories.append(memory)
@@ -47,7 +53,14 @@ class ChangeSet:
 
     def __bool__(self) -> bool:
         return bool(
-            self.memories or self.vectors or self.events or self.traces or self.scrub_events_of or self.meta
+            self.memories
+            or self.vectors
+            or self.events
+            or self.traces
+            or self.scrub_events_of
+            or self.meta
+            or self.turns
+            or self.messages
         )
 
 
@@ -77,7 +90,11 @@ class UserVectors:
 
 
 class Store(ABC):
-    """A storage backend. Implementations: :class:`~memopilot.store.sqlite.SQLiteStore`."""
+    """A storage backend.
+
+    Implementations: :class:`~memopilot.store.sqlite.SQLiteStore` and
+    :class:`~memopilot.store.postgres.PostgresStore`.
+    """
 
     url: str
 
@@ -173,3 +190,20 @@ class Store(ABC):
 
     @abstractmethod
     def count_vectors_by_model(self) -> dict[str, int]: ...
+
+    # --- whole-store copy (memopilot migrate) ------------------------------------------------
+    @abstractmethod
+    def meta_items(self) -> dict[str, str]:
+        """Every metadata entry but the schema version (which belongs to the backend)."""
+
+    @abstractmethod
+    def counts(self) -> dict[str, int]:
+        """How many rows of each kind the store holds: every kind of :data:`RECORD_KINDS`, and vectors."""
+
+    @abstractmethod
+    def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
+        """Every stored record of ``kind`` in insertion order, in batches.
+
+        memories: ``(Memory, vector or None)``; events: :class:`TimelineEvent`; traces: the trace
+        dicts; turns: dicts as in :attr:`ChangeSet.turns`; messages: ``(user_id, message_id)``.
+        """

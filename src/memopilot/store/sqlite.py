@@ -26,52 +26,29 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
-from ..errors import CorruptStoreError, InvalidInputError, SchemaTooNewError, StoreError
-from .base import ChangeSet, MemoryQuery, Store, UserVectors
+from ..domain import Memory, TimelineEvent
+from ..errors import (
+    CorruptStoreError,
+    InvalidInputError,
+    MessageAlreadyAppliedError,
+    SchemaTooNewError,
+    StoreError,
+)
+from .base import RECORD_KINDS, ChangeSet, MemoryQuery, Store, UserVectors
+from .rows import (
+    EVENT_COLUMNS,
+    KIND_TABLES,
+    MEMORY_COLUMNS,
+    TURN_COLUMNS,
+    RowCodec,
+    memory_filter,
+    memory_upsert_assignments,
+)
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = ["SQLiteStore", "sqlite_path_from_url"]
 
 _CONTEXT_STATES = ("active", "pinned")
-_MEMORY_COLUMNS = (
-    "id",
-    "user_id",
-    "project_id",
-    "type",
-    "state",
-    "content",
-    "tags",
-    "importance",
-    "confidence",
-    "usage_count",
-    "last_used_at",
-    "privacy",
-    "created_at",
-    "updated_at",
-    "expires_at",
-    "occurred_at",
-    "valid_from",
-    "valid_to",
-    "supersedes",
-    "superseded_by",
-    "session_id",
-    "message_id",
-    "source_ids",
-    "promoted_at",
-)
-_DATETIME_COLUMNS = frozenset(
-    {
-        "last_used_at",
-        "created_at",
-        "updated_at",
-        "expires_at",
-        "occurred_at",
-        "valid_from",
-        "valid_to",
-        "promoted_at",
-    }
-)
 _UPSERT_META = (
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
 )
@@ -83,10 +60,11 @@ _INSERT_TURN = (
     "INSERT INTO turns (id, user_id, project_id, session_id, message_id, role, content, at) "
     "VALUES (:id, :user_id, :project_id, :session_id, :message_id, :role, :content, :at)"
 )
-_SELECT_MEMORY = f"SELECT {', '.join(_MEMORY_COLUMNS)} FROM memories"
+_CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
+_SELECT_MEMORY = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories"
 _UPSERT_MEMORY = (
-    f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(_MEMORY_COLUMNS))}) "
-    "ON CONFLICT(id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _MEMORY_COLUMNS if c != "id")
+    f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(MEMORY_COLUMNS))}) "
+    "ON CONFLICT(id) DO UPDATE SET " + memory_upsert_assignments()
 )
 
 
@@ -210,6 +188,12 @@ class SQLiteStore(Store):
         model = changes.meta.get("embedding_model") or self.get_meta("embedding_model")
         try:
             with self._transaction() as c:
+                for user_id, message_id in changes.messages:
+                    c.execute(_CLAIM_MESSAGE, (user_id, message_id))
+                    if c.rowcount == 0:
+                        raise MessageAlreadyAppliedError(
+                            f"message {message_id!r} of user {user_id!r} was already applied"
+                        )
                 c.executemany(
                     _UPSERT_META,
                     list(changes.meta.items()),
@@ -294,7 +278,7 @@ class SQLiteStore(Store):
         return found
 
     def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
-        where, params = _where(query)
+        where, params = memory_filter(query)
         total = self._query(f"SELECT COUNT(*) FROM memories WHERE {where}", params)[0][0]
         sql = f"{_SELECT_MEMORY} WHERE {where} ORDER BY created_at DESC, rowid DESC"
         page: list[Any] = list(params)
@@ -429,87 +413,43 @@ class SQLiteStore(Store):
         )
         return {str(r[0]): int(r[1]) for r in rows}
 
+    # --- whole-store copy --------------------------------------------------------------------
+    def meta_items(self) -> dict[str, str]:
+        return dict(self._query("SELECT key, value FROM meta WHERE key <> 'schema_version' ORDER BY key"))
+
+    def counts(self) -> dict[str, int]:
+        found = {k: self._query(f"SELECT COUNT(*) FROM {KIND_TABLES[k]}")[0][0] for k in RECORD_KINDS}
+        found["vectors"] = self._query("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL")[0][0]
+        return found
+
+    def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
+        select, convert = _SCANS[kind]
+        last = 0
+        while rows := self._query(f"{select} WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch_size)):
+            last = rows[-1][0]
+            yield [convert(r[1:]) for r in rows]
+
 
 # --- row mapping -----------------------------------------------------------------------------
-_SELECT_EVENT = "SELECT id, user_id, project_id, memory_id, kind, actor, reason, details, at FROM events"
-
-
-def _memory_row(m: Memory) -> tuple[Any, ...]:
-    values: list[Any] = []
-    for column in _MEMORY_COLUMNS:
-        value = getattr(m, column)
-        if column in _DATETIME_COLUMNS:
-            value = to_text(value)
-        elif column in ("tags", "source_ids"):
-            value = json.dumps(value)
-        elif hasattr(value, "value"):
-            value = value.value
-        values.append(value)
-    return tuple(values)
-
-
-def _memory_from_row(row: Sequence[Any]) -> Memory:
-    data = dict(zip(_MEMORY_COLUMNS, row, strict=True))
-    for column in _DATETIME_COLUMNS:
-        data[column] = from_text(data[column])
-    data["tags"] = json.loads(data["tags"])
-    data["source_ids"] = json.loads(data["source_ids"])
-    data["type"] = MemoryType(data["type"])
-    data["state"] = MemoryState(data["state"])
-    data["privacy"] = Privacy(data["privacy"])
-    return Memory(**data)
-
-
-def _event_row(e: TimelineEvent) -> tuple[Any, ...]:
-    return (
-        e.id,
-        e.user_id,
-        e.project_id,
-        e.memory_id,
-        e.kind.value,
-        e.actor,
-        e.reason,
-        json.dumps(e.details),
-        to_text(e.at),
-    )
-
-
-def _event_from_row(row: Sequence[Any]) -> TimelineEvent:
-    id_, user_id, project_id, memory_id, kind, actor, reason, details, at = row
-    return TimelineEvent(
-        id=id_,
-        user_id=user_id,
-        project_id=project_id,
-        memory_id=memory_id,
-        kind=EventKind(kind),
-        actor=actor,
-        reason=reason,
-        details=json.loads(details),
-        at=from_text(at),  # type: ignore[arg-type]
-    )
-
-
-def _where(query: MemoryQuery) -> tuple[str, list[Any]]:
-    clauses = ["user_id = ?"]
-    params: list[Any] = [query.user_id]
-    if not query.all_projects:
-        if query.project_id is None:
-            clauses.append("project_id IS NULL")
-        elif query.include_user_wide:
-            clauses.append("(project_id = ? OR project_id IS NULL)")
-            params.append(query.project_id)
-        else:
-            clauses.append("project_id = ?")
-            params.append(query.project_id)
-    for column, values in (("type", query.types), ("state", query.states)):
-        if values:
-            clauses.append(f"{column} IN ({','.join('?' * len(values))})")
-            params.extend(sorted(v.value for v in values))
-    if query.text:
-        escaped = query.text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        clauses.append("(lower(content) LIKE ? ESCAPE '\\' OR lower(tags) LIKE ? ESCAPE '\\')")
-        params += [f"%{escaped}%"] * 2
-    return " AND ".join(clauses), params
+_SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
+_CODEC = RowCodec(dump_time=to_text, load_time=from_text, load_json=json.loads)
+_memory_row = _CODEC.memory_row
+_memory_from_row = _CODEC.memory_from_row
+_event_row = _CODEC.event_row
+_event_from_row = _CODEC.event_from_row
+_SCANS: dict[str, tuple[str, Any]] = {  # kind -> (SELECT rowid, ... FROM table, row -> record)
+    "memories": (
+        f"SELECT rowid, {', '.join(MEMORY_COLUMNS)}, embedding FROM memories",
+        lambda r: (_memory_from_row(r[:-1]), None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4")),
+    ),
+    "events": (f"SELECT rowid, {', '.join(EVENT_COLUMNS)} FROM events", _event_from_row),
+    "traces": ("SELECT rowid, payload FROM traces", lambda r: json.loads(r[0])),
+    "turns": (
+        f"SELECT rowid, {', '.join(TURN_COLUMNS)} FROM turns",
+        lambda r: dict(zip(TURN_COLUMNS, r, strict=True)),
+    ),
+    "messages": ("SELECT rowid, user_id, message_id FROM applied_messages", tuple),
+}
 
 
 def _split_sql(script: str) -> list[str]:

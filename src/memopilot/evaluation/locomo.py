@@ -1,0 +1,357 @@
+"""The LoCoMo retrieval benchmark: how much of each question's evidence reaches the context.
+
+Each conversation becomes one user. Its turns are ingested through the engine with the clock set
+to the session's date (``occurred_at`` = the session date, provenance = the turn's ``dia_id``):
+
+- ``episodes``: each turn stored verbatim as an ``episode`` memory (one batch per session);
+- ``editor``: each turn run through the write path (the configured Memory Editor);
+- ``both``: both of the above.
+
+For each question of categories 1-4 with evidence, every system builds a context under the same
+token budget and is scored by **evidence_recall**: the share of the question's evidence turns
+covered by what the context includes. A baseline covers the turns it includes. A memory covers the
+turn ids in its provenance (its own message id, plus the message ids of a summary's sources) when
+there are at most :data:`MAX_PROVENANCE` of them: a memory citing more covers none, so recall cannot
+be bought with one memory that cites everything. **all_evidence_rate** is the share of questions
+whose evidence is covered entirely.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from ..clock import FixedClock
+from ..domain import Memory
+from ..embedding import Embedder, make_embedder
+from ..engine import MemoPilot
+from ..llm import ChatClient
+from ..retriever import SPEAKER_TAG
+from ..settings import Settings
+from ..tokens import count_tokens
+from .baselines import BM25Ranker, DenseRanker, pack_lines, rrf_fuse
+from .locomo_data import LocomoConversation, LocomoQuestion, render_turn
+from .metrics import mean, percentile
+
+__all__ = [
+    "BASELINES",
+    "MAX_PROVENANCE",
+    "MODES",
+    "LocomoRun",
+    "QuestionResult",
+    "covered_turns",
+    "run_locomo",
+]
+
+MAX_PROVENANCE = 3
+MODES = ("episodes", "editor", "both")
+BASELINES = ("bm25", "dense", "hybrid_rrf", "recent")
+MEMOPILOT = "memopilot"
+FULL_HISTORY = "full_history"
+QUESTION_DELAY = timedelta(days=1)  # questions are asked a day after the last session
+
+
+@dataclass(slots=True)
+class QuestionResult:
+    sample_id: str
+    question: str
+    answer: str
+    category: int
+    evidence: tuple[str, ...]
+    budget: int
+    system: str
+    covered: list[str]
+    recall: float
+    tokens: int
+    ms: float
+    context: str = ""
+    prediction: str | None = None
+    f1: float | None = None
+    judged: bool | None = None
+
+
+@dataclass(slots=True)
+class LocomoRun:
+    budgets: list[int]
+    mode: str
+    results: list[QuestionResult] = field(default_factory=list)
+    full_history_tokens: dict[str, int] = field(default_factory=dict)  # per conversation
+    questions: int = 0
+    ingest_seconds: float = 0.0
+    memories: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON document: one budget gives its object; several give ``{"budgets": {...}}``."""
+        per_budget = {str(b): self._budget_summary(b) for b in self.budgets}
+        if len(self.budgets) == 1:
+            return next(iter(per_budget.values()))
+        return {"budgets": per_budget, "questions": self.questions, "mode": self.mode}
+
+    def _budget_summary(self, budget: int) -> dict[str, Any]:
+        rows = [r for r in self.results if r.budget == budget]
+        systems: dict[str, dict[str, Any]] = {}
+        by_category: dict[str, dict[str, dict[str, Any]]] = {}
+        for name in _ordered({r.system for r in rows}):
+            mine = [r for r in rows if r.system == name]
+            systems[name] = _metrics(mine)
+            for category in sorted({r.category for r in mine}):
+                label = f"{category}:{next(r for r in mine if r.category == category).category_name}"
+                by_category.setdefault(label, {})[name] = _metrics(
+                    [r for r in mine if r.category == category]
+                )
+        full = sum(self.full_history_tokens.values())
+        conversations = max(1, len(self.full_history_tokens))
+        systems[FULL_HISTORY] = {
+            "evidence_recall": 1.0,
+            "all_evidence_rate": 1.0,
+            "avg_context_tokens": round(full / conversations, 1),
+            "p50_ms": 0.0,
+            "p95_ms": 0.0,
+        }
+        for name, metrics in systems.items():
+            if name != FULL_HISTORY and full:
+                metrics["token_reduction"] = round(
+                    1.0 - metrics["avg_context_tokens"] / (full / conversations), 4
+                )
+        return {
+            "budget": budget,
+            "mode": self.mode,
+            "systems": systems,
+            "by_category": by_category,
+            "questions": self.questions,
+        }
+
+
+def _ordered(names: Iterable[str]) -> list[str]:
+    order = [MEMOPILOT, *BASELINES]
+    return sorted(names, key=lambda n: (order.index(n) if n in order else len(order), n))
+
+
+def _metrics(rows: Sequence[QuestionResult]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "evidence_recall": round(mean(r.recall for r in rows), 4),
+        "all_evidence_rate": round(mean(1.0 if r.recall >= 1.0 else 0.0 for r in rows), 4),
+        "avg_context_tokens": round(mean(r.tokens for r in rows), 1),
+        "p50_ms": round(percentile([r.ms for r in rows], 50), 3),
+        "p95_ms": round(percentile([r.ms for r in rows], 95), 3),
+        "n": len(rows),
+    }
+    answered = [r for r in rows if r.prediction is not None]
+    if answered:
+        out["answer_f1"] = round(mean(r.f1 or 0.0 for r in answered), 4)
+    judged = [r for r in rows if r.judged is not None]
+    if judged:
+        out["j_score"] = round(mean(1.0 if r.judged else 0.0 for r in judged), 4)
+    return out
+
+
+# The category name is handy on a result row too.
+QuestionResult.category_name = property(  # type: ignore[attr-defined]
+    lambda self: LocomoQuestion(self.question, self.answer, self.category, self.evidence).category_name
+)
+
+
+def covered_turns(memory: Memory, memories: dict[str, Memory]) -> set[str]:
+    """The turn ids a memory stands for: its own and its sources', if there are at most three."""
+    ids: set[str] = set()
+    if memory.message_id:
+        ids.add(memory.message_id)
+    for source_id in memory.source_ids:
+        source = memories.get(source_id)
+        if source is not None and source.message_id:
+            ids.add(source.message_id)
+    return ids if len(ids) <= MAX_PROVENANCE else set()
+
+
+def _evaluable(question: LocomoQuestion) -> bool:
+    return question.category in (1, 2, 3, 4) and bool(question.evidence)
+
+
+def _recall(evidence: Sequence[str], covered: set[str]) -> float:
+    return sum(1 for e in evidence if e in covered) / len(evidence)
+
+
+# --- ingestion ------------------------------------------------------------------------------------
+def ingest(mp: MemoPilot, clock: FixedClock, conversation: LocomoConversation, mode: str) -> int:
+    """Feed one conversation's turns to the engine as user ``sample_id``; returns memories stored."""
+    user = conversation.sample_id
+    stored = 0
+    sessions: dict[int, list[Any]] = {}
+    for turn in conversation.turns:
+        sessions.setdefault(turn.session, []).append(turn)
+    for number in sorted(sessions):
+        turns = sessions[number]
+        if mode in ("episodes", "both"):
+            clock.set(turns[-1].at + timedelta(seconds=len(turns)))
+            added = mp.add_many(
+                [
+                    {
+                        "content": t.content,
+                        "type": "episode",
+                        "tags": [f"{SPEAKER_TAG}{t.speaker}"],
+                        "occurred_at": t.at + timedelta(seconds=offset),  # one turn after the other
+                        "session_id": f"session_{number}",
+                        "message_id": t.dia_id,
+                    }
+                    for offset, t in enumerate(turns)
+                ],
+                user_id=user,
+                reason="LoCoMo turn",
+            )
+            stored += len(added)
+        if mode in ("editor", "both"):
+            for offset, t in enumerate(turns):
+                clock.set(t.at + timedelta(seconds=offset))  # one turn after the other within a session
+                outcome = mp.remember(
+                    t.content, user_id=user, session_id=f"session_{number}", message_id=t.dia_id
+                )
+                stored += len(outcome.created)
+    return stored
+
+
+# --- the run ------------------------------------------------------------------------------------
+def run_locomo(
+    conversations: Sequence[LocomoConversation],
+    *,
+    budgets: Sequence[int] = (2500,),
+    mode: str = "episodes",
+    settings: Settings | None = None,
+    embedder: Embedder | None = None,
+    llm: ChatClient | None = None,
+    answerer: Callable[[QuestionResult], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    systems: Sequence[str] | None = None,
+    keep_context: bool = False,
+) -> LocomoRun:
+    """Ingest every conversation, then build each system's context for each question and budget.
+
+    ``llm`` is the chat model the ``editor`` mode's Memory Editor uses (None: the rule editor).
+    ``answerer`` is called on each result row (``--answer``/``--judge``); it needs the context text,
+    so rows keep it when an answerer is given or ``keep_context`` is set.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    budgets = sorted({int(b) for b in budgets})
+    if not budgets or budgets[0] < 1:
+        raise ValueError("budgets must be positive")
+    settings = settings or Settings.load()
+    embedder = embedder or make_embedder(settings)
+    wanted = set(systems) if systems else {MEMOPILOT, *BASELINES}
+    run = LocomoRun(budgets=budgets, mode=mode)
+    total = sum(sum(1 for q in c.questions if _evaluable(q)) for c in conversations)
+    run.questions = total
+    done = 0
+    keep = keep_context or answerer is not None
+    with tempfile.TemporaryDirectory(prefix="memopilot-locomo-") as tmp:
+        clock = FixedClock()
+        db = f"sqlite:///{Path(tmp) / 'locomo.db'}"
+        with MemoPilot.open(db, settings=settings, embedder=embedder, clock=clock, llm=llm) as mp:
+            for conversation in conversations:
+                started = time.perf_counter()
+                if MEMOPILOT in wanted:
+                    run.memories += ingest(mp, clock, conversation, mode)
+                run.ingest_seconds += time.perf_counter() - started
+                lines = [render_turn(t) for t in conversation.turns]
+                run.full_history_tokens[conversation.sample_id] = count_tokens("\n".join(lines))
+                rankers = _Rankers(conversation, embedder, wanted)
+                clock.set(conversation.last_time + QUESTION_DELAY)
+                for question in conversation.questions:
+                    if not _evaluable(question):
+                        continue
+                    rows = _answer_question(mp, conversation, question, budgets, rankers, lines, wanted)
+                    for row in rows:
+                        if not keep:
+                            row.context = ""
+                        elif answerer is not None:
+                            answerer(row)
+                    run.results.extend(rows)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+    return run
+
+
+class _Rankers:
+    def __init__(self, conversation: LocomoConversation, embedder: Embedder, wanted: set[str]) -> None:
+        texts = [t.content for t in conversation.turns]
+        need_bm25 = bool(wanted & {"bm25", "hybrid_rrf"})
+        need_dense = bool(wanted & {"dense", "hybrid_rrf"})
+        self.bm25 = BM25Ranker(texts) if need_bm25 else None
+        self.dense = DenseRanker(texts, embedder.embed) if need_dense else None
+        # newest first; turns within a session keep their order
+        self.recent = sorted(range(len(texts)), key=lambda i: (conversation.turns[i].at, i), reverse=True)
+
+    def ranking(self, system: str, query: str) -> list[int]:
+        if system == "bm25":
+            assert self.bm25 is not None
+            return self.bm25.rank(query)
+        if system == "dense":
+            assert self.dense is not None
+            return self.dense.rank(query)
+        if system == "hybrid_rrf":
+            assert self.bm25 is not None and self.dense is not None
+            return rrf_fuse([self.bm25.rank(query), self.dense.rank(query)])
+        return self.recent
+
+
+def _answer_question(
+    mp: MemoPilot,
+    conversation: LocomoConversation,
+    question: LocomoQuestion,
+    budgets: Sequence[int],
+    rankers: _Rankers,
+    lines: Sequence[str],
+    wanted: set[str],
+) -> list[QuestionResult]:
+    rows: list[QuestionResult] = []
+
+    def row(system: str, budget: int, covered: set[str], tokens: int, ms: float, context: str) -> None:
+        rows.append(
+            QuestionResult(
+                sample_id=conversation.sample_id,
+                question=question.question,
+                answer=question.answer,
+                category=question.category,
+                evidence=question.evidence,
+                budget=budget,
+                system=system,
+                covered=sorted(covered & set(question.evidence)),
+                recall=_recall(question.evidence, covered),
+                tokens=tokens,
+                ms=ms,
+                context=context,
+            )
+        )
+
+    for budget in budgets:
+        if MEMOPILOT in wanted:
+            started = time.perf_counter()
+            result = mp.build_context(
+                question.question,
+                user_id=conversation.sample_id,
+                budget_tokens=budget,
+                record_usage=False,
+                persist=False,
+            )
+            ms = (time.perf_counter() - started) * 1000.0
+            included = mp.store.get_many(i.memory_id for i in result.trace.included)
+            sources = mp.store.get_many(s for m in included.values() for s in m.source_ids)
+            covered: set[str] = set()
+            for memory in included.values():
+                covered |= covered_turns(memory, sources)
+            row(MEMOPILOT, budget, covered, count_tokens(result.text), ms, result.text)
+        ids = [t.dia_id for t in conversation.turns]
+        for system in BASELINES:
+            if system not in wanted:
+                continue
+            started = time.perf_counter()
+            ranking = rankers.ranking(system, question.question)
+            packed = pack_lines(ranking, lines, budget, stop_at_first_miss=system == "recent")
+            ms = (time.perf_counter() - started) * 1000.0
+            row(system, budget, {ids[i] for i in packed.indices}, packed.tokens, ms, packed.text)
+    return rows

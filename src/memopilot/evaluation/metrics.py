@@ -1,0 +1,87 @@
+"""Small, exact metric helpers shared by the scenario suite and the LoCoMo benchmark.
+
+Matching is case-insensitive on word boundaries: ``"tabs"`` is found in ``"Use tabs."`` but not in
+``"establishment"``. A boundary is only required on a side where the phrase itself starts or ends
+with a word character, so phrases such as ``"C++"`` or ``"$50"`` still match.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "contains_phrase",
+    "groups_present",
+    "mean",
+    "percentile",
+    "token_f1",
+]
+
+
+@functools.lru_cache(maxsize=4096)
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    words = phrase.strip().split()
+    body = r"\s+".join(re.escape(w) for w in words)
+    start = r"(?<!\w)" if words and re.match(r"\w", words[0]) else ""
+    end = r"(?!\w)" if words and re.search(r"\w$", words[-1]) else ""
+    return re.compile(start + body + end, re.IGNORECASE)
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """True when ``phrase`` occurs in ``text`` as whole words, ignoring case and spacing."""
+    if not phrase or not phrase.strip() or not text:
+        return False
+    return _phrase_pattern(phrase).search(text) is not None
+
+
+def groups_present(text: str, groups: Sequence[Sequence[str]]) -> list[bool]:
+    """For each group of alternatives, whether any alternative occurs in ``text``."""
+    return [any(contains_phrase(text, alt) for alt in group) for group in groups]
+
+
+def mean(values: Iterable[float]) -> float:
+    items = list(values)
+    return sum(items) / len(items) if items else 0.0
+
+
+def percentile(values: Iterable[float], q: float) -> float:
+    """The ``q``-th percentile (0..100) with linear interpolation between closest ranks."""
+    items = sorted(values)
+    if not items:
+        return 0.0
+    if len(items) == 1:
+        return float(items[0])
+    rank = (len(items) - 1) * q / 100.0
+    low, high = math.floor(rank), math.ceil(rank)
+    return float(items[low] + (items[high] - items[low]) * (rank - low))
+
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+_ARTICLES = frozenset({"a", "an", "the", "and"})
+
+
+def _answer_tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(str(text).lower()) if t not in _ARTICLES]
+
+
+def token_f1(prediction: str, reference: str) -> float:
+    """SQuAD-style token F1 between an answer and the reference (LoCoMo's F1 measure)."""
+    pred, ref = _answer_tokens(prediction), _answer_tokens(reference)
+    if not pred or not ref:
+        return float(pred == ref)
+    common: dict[str, int] = {}
+    ref_counts: dict[str, int] = {}
+    for t in ref:
+        ref_counts[t] = ref_counts.get(t, 0) + 1
+    for t in pred:
+        if ref_counts.get(t, 0) > 0:
+            ref_counts[t] -= 1
+            common[t] = common.get(t, 0) + 1
+    same = sum(common.values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(pred), same / len(ref)
+    return 2 * precision * recall / (precision + recall)

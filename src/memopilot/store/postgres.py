@@ -1,0 +1,506 @@
+"""The PostgreSQL store: one database shared by many processes (psycopg 3 and a connection pool).
+
+Same contract and semantics as the SQLite store (``sqlite.py``), with these backend choices:
+
+- Versioned migrations (``postgres_schema.py``) run under an advisory lock, so servers that
+  start together do not race; a schema from a newer MemoPilot is refused.
+- Vectors live in a pgvector column, with a cosine HNSW index per embedding dimension
+  (created at the first write of that dimension).
+- Keyword search uses a generated ``tsvector`` of the content and tags of active and pinned
+  memories, a GIN index, and ``ts_rank`` order.
+- :meth:`change_token` reads a sequence that every commit changing memories or vectors bumps
+  once it is visible, so each process's in-memory vector cache notices the other writers.
+- A commit is one transaction. It first claims the messages it applies (a primary key on
+  ``(user_id, message_id)``: a concurrent second claim waits, then is refused), then locks the
+  existing memory rows it touches in id order, so concurrent writers cannot deadlock on them.
+  A deadlock or serialization failure (e.g. two Forgets erasing the same message) is retried.
+- Forget: Postgres has no ``secure_delete``. The transaction erases the content from every
+  live row; :meth:`purge_residue` then runs ``VACUUM`` on the tables that held it, which prunes
+  the dead row versions. What remains until PostgreSQL overwrites or recycles it: freed space
+  inside data pages, entries in the GIN and HNSW index pages (until an index cleanup), the
+  write-ahead log, and any replica, WAL archive or backup.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+import numpy as np
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool
+
+from ..domain import Memory, TimelineEvent
+from ..errors import (
+    CorruptStoreError,
+    InvalidInputError,
+    MessageAlreadyAppliedError,
+    SchemaTooNewError,
+    StoreError,
+)
+from .base import RECORD_KINDS, ChangeSet, MemoryQuery, Store, UserVectors
+from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
+from .rows import (
+    EVENT_COLUMNS,
+    KIND_TABLES,
+    MEMORY_COLUMNS,
+    TURN_COLUMNS,
+    RowCodec,
+    memory_filter,
+    memory_upsert_assignments,
+)
+
+__all__ = ["PostgresStore"]
+
+_log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_MIGRATION_LOCK = 0x6D656D6F70696C6F  # advisory lock keys ("memopilo", and one more)
+_INDEX_LOCK = _MIGRATION_LOCK + 1
+_WRITE_ATTEMPTS = 3
+_HNSW_MAX_DIM = 2000  # pgvector indexes `vector` columns of at most 2,000 dimensions
+_OWN_TABLES = frozenset({"meta", "memories", "events", "traces", "turns", "applied_messages"})
+
+_CODEC = RowCodec(dump_time=lambda v: v, load_time=lambda v: v, load_json=lambda v: v)
+_COLUMNS = ", ".join(MEMORY_COLUMNS)
+_SELECT_MEMORY = f"SELECT {_COLUMNS} FROM memories"
+_SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
+_UPSERT_MEMORY = (
+    f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(MEMORY_COLUMNS))}) "
+    "ON CONFLICT (user_id, id) DO UPDATE SET " + memory_upsert_assignments(skip=("id", "user_id"))
+)
+_UPSERT_META = (
+    "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+_INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join(['%s'] * 9)})"
+_INSERT_TURN = (
+    f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join(f'%({c})s' for c in TURN_COLUMNS)})"
+)
+_INSERT_TRACE = (
+    "INSERT INTO traces (id, user_id, project_id, created_at, payload, message_id) "
+    "VALUES (%s, %s, %s, %s, %s, %s)"
+)
+_CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (%s, %s) ON CONFLICT DO NOTHING"
+_SCANS: dict[str, tuple[str, Callable[[Sequence[Any]], Any]]] = {  # (SELECT seq, ... FROM t, converter)
+    "memories": (
+        f"SELECT seq, {_COLUMNS}, vector_send(embedding) FROM memories",
+        lambda r: (_CODEC.memory_from_row(r[:-1]), None if r[-1] is None else _vectors([r[-1]])[0]),
+    ),
+    "events": (f"SELECT seq, {', '.join(EVENT_COLUMNS)} FROM events", _CODEC.event_from_row),
+    "traces": ("SELECT seq, payload FROM traces", lambda r: r[0]),
+    "turns": (
+        f"SELECT seq, {', '.join(TURN_COLUMNS)} FROM turns",
+        lambda r: dict(zip(TURN_COLUMNS, r, strict=True)) | {"at": r[-1].isoformat()},
+    ),
+    "messages": ("SELECT seq, user_id, message_id FROM applied_messages", tuple),
+}
+
+
+class PostgresStore(Store):
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.url = url
+        conninfo = "postgresql://" + url.split("://", 1)[1]
+        try:
+            params = conninfo_to_dict(conninfo)
+        except psycopg.Error:  # its message may quote the URL, password included
+            raise InvalidInputError(
+                "bad PostgreSQL URL: use postgresql://user:password@host:port/dbname"
+            ) from None
+        self._where = f"{params.get('host') or 'localhost'}/{params.get('dbname') or '(default database)'}"
+        try:
+            with psycopg.connect(conninfo, autocommit=True, connect_timeout=10) as conn:
+                _configure(conn)
+                self._migrate(conn)
+                self._indexed_dims = _hnsw_dims(conn)
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"cannot connect to PostgreSQL at {self._where}: {_first_line(exc)}") from None
+        except psycopg.Error as exc:
+            raise _wrap(exc) from None
+        self._pool = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True},
+            configure=_configure,
+            name="memopilot",
+            open=True,
+        )
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            tables = {
+                r[0]
+                for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+            }
+            if "meta" not in tables and tables & _OWN_TABLES:
+                clash = ", ".join(sorted(tables & _OWN_TABLES))
+                raise CorruptStoreError(
+                    f"{self._where} has tables named like MemoPilot's ({clash}) but is not a MemoPilot "
+                    "database; use another database or schema"
+                )
+            version = 0
+            if "meta" in tables:
+                row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNewError(
+                    f"{self._where} has schema version {version}, newer than this MemoPilot knows "
+                    f"({SCHEMA_VERSION}); upgrade memopilot to open it"
+                )
+            try:
+                for target in range(version + 1, SCHEMA_VERSION + 1):
+                    conn.execute(MIGRATIONS[target - 1])
+                    conn.execute(_UPSERT_META, ("schema_version", str(target)))
+            except (pg_errors.InsufficientPrivilege, pg_errors.FeatureNotSupported) as exc:
+                raise StoreError(
+                    f"cannot create MemoPilot's tables in {self._where}: {_first_line(exc)}. The pgvector "
+                    "extension must be installed; a superuser can run: CREATE EXTENSION vector"
+                ) from None
+            except (pg_errors.DuplicateTable, pg_errors.DuplicateObject) as exc:
+                raise CorruptStoreError(
+                    f"{self._where} is not a MemoPilot database ({_first_line(exc)})"
+                ) from None
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def _query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).fetchall()
+        except psycopg.Error as exc:
+            raise _wrap(exc) from None
+
+    def _write(self, apply: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """Run ``apply`` in one transaction, retrying a transaction the server aborted to break a cycle."""
+        for attempt in range(_WRITE_ATTEMPTS):
+            try:
+                with self._pool.connection() as conn, conn.transaction():
+                    return apply(conn)
+            except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure) as exc:
+                if attempt == _WRITE_ATTEMPTS - 1:
+                    raise _wrap(exc) from None
+            except psycopg.Error as exc:
+                raise _wrap(exc) from None
+        raise AssertionError("unreachable")
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key = %s", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._write(lambda conn: conn.execute(_UPSERT_META, (key, value)))
+
+    def change_token(self) -> Any:
+        return self._query("SELECT last_value, is_called FROM memopilot_changes")[0]
+
+    # --- writes ----------------------------------------------------------------------------
+    def commit(self, changes: ChangeSet) -> None:
+        if not changes:
+            return
+        for dim in {int(v.shape[0]) for v in changes.vectors.values() if v is not None} - self._indexed_dims:
+            self._ensure_vector_index(dim)
+        self._write(lambda conn: _apply(conn, changes))
+        if changes.memories or changes.vectors:  # after the commit, so a reader never caches too early
+            try:
+                self._query("SELECT nextval('memopilot_changes')")
+            except StoreError as exc:  # the write is committed; caches notice the next change instead
+                _log.warning("could not signal a commit to other processes: %s", exc)
+
+    def _ensure_vector_index(self, dim: int) -> None:
+        """Create the cosine HNSW index of ``dim``-dimensional vectors (once, whoever comes first)."""
+        if dim <= _HNSW_MAX_DIM:
+            name = f"memories_embedding_hnsw_{dim}"
+
+            def create(conn: psycopg.Connection[Any]) -> None:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INDEX_LOCK,))
+                if conn.execute("SELECT to_regclass(%s)", (name,)).fetchone() == (None,):
+                    conn.execute(
+                        f"CREATE INDEX {name} ON memories USING hnsw ((embedding::vector({dim})) "
+                        f"vector_cosine_ops) WHERE vector_dims(embedding) = {dim}"
+                    )
+
+            self._write(create)
+        else:
+            _log.warning("no HNSW index for %d-dimensional vectors (pgvector's limit is 2000)", dim)
+        self._indexed_dims.add(dim)
+
+    def record_usage(self, memory_ids: Sequence[str], used_at: datetime) -> None:
+        if not memory_ids:
+            return
+
+        def count(conn: psycopg.Connection[Any]) -> None:
+            conn.cursor().executemany(
+                "UPDATE memories SET usage_count = usage_count + 1, last_used_at = %s WHERE id = %s",
+                [(used_at, i) for i in sorted(memory_ids)],  # id order: no lock cycles
+            )
+
+        self._write(count)
+
+    def purge_residue(self) -> None:
+        """Prune the dead row versions that Forget left (VACUUM cannot run inside a transaction)."""
+        try:
+            with self._pool.connection() as conn:
+                conn.execute("VACUUM (SKIP_LOCKED) memories, events, turns, traces")
+        except psycopg.Error as exc:  # the erase itself is committed; the autovacuum will prune later
+            _log.warning("VACUUM after Forget failed: %s", _first_line(exc))
+
+    # --- reads -----------------------------------------------------------------------------
+    def get(self, memory_id: str) -> Memory | None:
+        rows = self._query(f"{_SELECT_MEMORY} WHERE id = %s", (memory_id,))
+        return _CODEC.memory_from_row(rows[0]) if rows else None
+
+    def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        rows = self._query(f"{_SELECT_MEMORY} WHERE id = ANY(%s)", (ids,))
+        return {m.id: m for m in map(_CODEC.memory_from_row, rows)}
+
+    def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
+        where, params = memory_filter(query, mark="%s", tags_text="tags::text")
+        total = self._query(f"SELECT COUNT(*) FROM memories WHERE {where}", params)[0][0]
+        sql = f"{_SELECT_MEMORY} WHERE {where} ORDER BY created_at DESC, seq DESC"
+        if query.limit is not None:
+            sql += " LIMIT %s OFFSET %s"
+            params = [*params, query.limit, query.offset]
+        return [_CODEC.memory_from_row(r) for r in self._query(sql, params)], total
+
+    def load_vectors(self, user_id: str) -> UserVectors:
+        rows = self._query(
+            "SELECT id, project_id, vector_send(embedding), type = 'critical' OR state = 'pinned' "
+            "FROM memories WHERE user_id = %s AND state IN ('active', 'pinned') AND embedding IS NOT NULL "
+            "ORDER BY seq",
+            (user_id,),
+        )
+        if not rows:
+            return UserVectors([], [], np.zeros((0, 0), dtype=np.float32))
+        ids, projects, blobs, priority = zip(*rows, strict=True)
+        return UserVectors(
+            list(ids), list(projects), _vectors(blobs), [i for i, p in zip(ids, priority, strict=True) if p]
+        )
+
+    def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not memory_ids:
+            return {}
+        rows = self._query(
+            "SELECT id, vector_send(embedding) FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL",
+            (list(memory_ids),),
+        )
+        return {r[0]: _vectors([r[1]])[0] for r in rows}
+
+    def keyword_search(
+        self, user_id: str, project_id: str | None, terms: Sequence[str], limit: int
+    ) -> list[tuple[str, float]]:
+        if not terms:
+            return []
+        any_term = " || ".join(["plainto_tsquery('memopilot_english', %s)"] * len(terms))
+        project_filter = "project_id IS NULL" + (" OR project_id = %s" if project_id is not None else "")
+        params: list[Any] = [*terms, user_id, *([project_id] if project_id is not None else []), limit]
+        rows = self._query(
+            f"SELECT id, ts_rank(fts, q) AS rank FROM memories, (SELECT {any_term} AS q) AS query "
+            f"WHERE user_id = %s AND state IN ('active', 'pinned') AND fts @@ q AND ({project_filter}) "
+            "ORDER BY rank DESC, id LIMIT %s",
+            params,
+        )
+        return [(r[0], float(r[1])) for r in rows]
+
+    def due_for_expiry(self, now: datetime, user_id: str | None = None) -> list[Memory]:
+        sql = f"{_SELECT_MEMORY} WHERE state = 'active' AND expires_at IS NOT NULL AND expires_at <= %s"
+        params: list[Any] = [now]
+        if user_id is not None:
+            sql += " AND user_id = %s"
+            params.append(user_id)
+        return [_CODEC.memory_from_row(r) for r in self._query(sql + " ORDER BY expires_at, id", params)]
+
+    def due_for_archive(
+        self, created_before: datetime, importance_below: float, user_id: str | None = None
+    ) -> list[Memory]:
+        sql = (
+            f"{_SELECT_MEMORY} WHERE state = 'active' AND usage_count = 0 AND created_at <= %s "
+            "AND importance < %s AND type NOT IN ('critical', 'episode')"
+        )
+        params: list[Any] = [created_before, importance_below]
+        if user_id is not None:
+            sql += " AND user_id = %s"
+            params.append(user_id)
+        return [_CODEC.memory_from_row(r) for r in self._query(sql + " ORDER BY created_at, id", params)]
+
+    def events(self, memory_id: str) -> list[TimelineEvent]:
+        rows = self._query(f"{_SELECT_EVENT} WHERE memory_id = %s ORDER BY at, seq", (memory_id,))
+        return [_CODEC.event_from_row(r) for r in rows]
+
+    def timeline(
+        self,
+        user_id: str,
+        project_id: str | None = None,
+        kinds: Sequence[str] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[TimelineEvent]:
+        sql = f"{_SELECT_EVENT} WHERE user_id = %s"
+        params: list[Any] = [user_id]
+        if project_id is not None:
+            sql += " AND (project_id = %s OR project_id IS NULL)"
+            params.append(project_id)
+        if kinds:
+            sql += " AND kind = ANY(%s)"
+            params.append(list(kinds))
+        sql += " ORDER BY at DESC, seq DESC LIMIT %s OFFSET %s"
+        params += [limit, offset]
+        return [_CODEC.event_from_row(r) for r in self._query(sql, params)]
+
+    def recent_turns(self, user_id: str, session_id: str, limit: int) -> list[dict[str, Any]]:
+        if limit <= 0:
+            return []
+        rows = self._query(
+            "SELECT role, content, message_id, at FROM turns WHERE user_id = %s AND session_id = %s "
+            "ORDER BY seq DESC LIMIT %s",
+            (user_id, session_id, limit),
+        )
+        return [
+            {"role": role, "content": content, "message_id": message_id, "at": at.isoformat()}
+            for role, content, message_id, at in reversed(rows)
+        ]
+
+    def get_trace(self, trace_id: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT payload FROM traces WHERE id = %s", (trace_id,))
+        return rows[0][0] if rows else None
+
+    def list_traces(self, user_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        rows = self._query(
+            "SELECT payload FROM traces WHERE user_id = %s ORDER BY created_at DESC, seq DESC LIMIT %s",
+            (user_id, limit),
+        )
+        return [r[0] for r in rows]
+
+    def user_ids(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
+
+    def project_ids(self, user_id: str) -> list[str]:
+        rows = self._query(
+            "SELECT DISTINCT project_id FROM memories WHERE user_id = %s AND project_id IS NOT NULL "
+            "ORDER BY project_id",
+            (user_id,),
+        )
+        return [r[0] for r in rows]
+
+    def count_vectors_by_model(self) -> dict[str, int]:
+        rows = self._query(
+            "SELECT embedding_model, COUNT(*) FROM memories "
+            "WHERE embedding IS NOT NULL GROUP BY embedding_model"
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    # --- whole-store copy --------------------------------------------------------------------
+    def meta_items(self) -> dict[str, str]:
+        return dict(self._query("SELECT key, value FROM meta WHERE key <> 'schema_version' ORDER BY key"))
+
+    def counts(self) -> dict[str, int]:
+        found = {k: self._query(f"SELECT COUNT(*) FROM {KIND_TABLES[k]}")[0][0] for k in RECORD_KINDS}
+        found["vectors"] = self._query("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL")[0][0]
+        return found
+
+    def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
+        select, convert = _SCANS[kind]
+        last = 0
+        while rows := self._query(f"{select} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch_size)):
+            last = rows[-1][0]
+            yield [convert(r[1:]) for r in rows]
+
+
+# --- one commit ------------------------------------------------------------------------------
+def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
+    cur = conn.cursor()
+    for user_id, message_id in changes.messages:  # first: a second claimant waits here, holding nothing
+        if cur.execute(_CLAIM_MESSAGE, (user_id, message_id)).rowcount == 0:
+            raise MessageAlreadyAppliedError(
+                f"message {message_id!r} of user {user_id!r} was already applied"
+            )
+    touched = sorted({m.id for m in changes.memories} | set(changes.vectors) | set(changes.scrub_events_of))
+    if touched:  # lock the rows this set rewrites in one order: concurrent writers queue, never cross
+        cur.execute("SELECT 1 FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (touched,))
+    if changes.meta:
+        cur.executemany(_UPSERT_META, list(changes.meta.items()))
+    if changes.memories:
+        cur.executemany(_UPSERT_MEMORY, [_CODEC.memory_row(m) for m in changes.memories])
+    if changes.vectors:
+        model = changes.meta.get("embedding_model")
+        if model is None:
+            row = cur.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+            model = row[0] if row else None
+        cur.executemany(
+            "UPDATE memories SET embedding = %s::real[]::vector, embedding_model = %s WHERE id = %s",
+            [
+                (None, None, i) if v is None else (np.asarray(v, dtype=np.float32).tolist(), model, i)
+                for i, v in changes.vectors.items()
+            ],
+        )
+    if changes.scrub_events_of:
+        cur.executemany(
+            "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = %s",
+            [(i,) for i in changes.scrub_events_of],
+        )
+    if changes.events:
+        cur.executemany(_INSERT_EVENT, [_CODEC.event_row(e) for e in changes.events])
+    if changes.traces:
+        cur.executemany(
+            _INSERT_TRACE,
+            [
+                (
+                    t["id"],
+                    t["user_id"],
+                    t.get("project_id"),
+                    t["created_at"],
+                    json.dumps(t),
+                    t.get("message_id"),
+                )
+                for t in changes.traces
+            ],
+        )
+    if changes.turns:
+        cur.executemany(_INSERT_TURN, changes.turns)
+    for user_id, message_id in changes.erase_messages:
+        where = (user_id, message_id)
+        cur.execute("UPDATE turns SET content = '' WHERE user_id = %s AND message_id = %s", where)
+        found = cur.execute(
+            "SELECT id, payload FROM traces WHERE user_id = %s AND message_id = %s ORDER BY seq", where
+        ).fetchall()
+        cur.executemany(  # the question goes; the payload text keeps its key order (as json_set does)
+            "UPDATE traces SET payload = %s WHERE user_id = %s AND id = %s",
+            [(json.dumps(payload | {"query": ""}), user_id, trace_id) for trace_id, payload in found],
+        )
+
+
+# --- helpers ---------------------------------------------------------------------------------
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    conn.execute("SET TIME ZONE 'UTC'")
+
+
+def _hnsw_dims(conn: psycopg.Connection[Any]) -> set[int]:
+    rows = conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+        "AND indexname ~ '^memories_embedding_hnsw_[0-9]+$'"
+    ).fetchall()
+    return {int(r[0].rsplit("_", 1)[1]) for r in rows}
+
+
+def _vectors(blobs: Sequence[bytes]) -> np.ndarray:
+    """pgvector's binary form (int16 dimension, int16 unused, big-endian float32s) -> float32 rows."""
+    flat = np.frombuffer(b"".join(blobs), dtype=">f4").reshape(len(blobs), -1)
+    return flat[:, 1:].astype(np.float32)  # the 4-byte header is one column wide
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _wrap(exc: psycopg.Error) -> StoreError:
+    return StoreError(f"database error: {_first_line(exc)}")

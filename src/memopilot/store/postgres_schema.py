@@ -1,0 +1,135 @@
+"""Versioned schema migrations of the PostgreSQL store.
+
+Each entry of :data:`MIGRATIONS` moves the schema from version ``i`` to ``i + 1``; the
+current version lives in ``meta.schema_version``, as in SQLite. Never edit a released
+migration: append a new one.
+
+Every table is keyed by ``user_id`` first (primary keys and indexes), so a deployment can
+distribute the tables by ``user_id`` (Citus) and keep ``meta`` as a reference table. Ids
+use the "C" collation: ordering is bytewise, as in SQLite.
+
+The HNSW index over the vectors is not here: its dimension is the embedder's, known at
+the first write, so the store creates it then (``memories_embedding_hnsw_<dim>``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+
+_V1 = """
+CREATE EXTENSION IF NOT EXISTS vector;
+
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- Keyword search: English Snowball stemming without a stopword list (SQLite's FTS5 uses the
+-- Porter stemmer and no stopwords; the question's stopwords are dropped before the search).
+CREATE TEXT SEARCH DICTIONARY memopilot_stem (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION memopilot_english (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION memopilot_english ALTER MAPPING REPLACE english_stem WITH memopilot_stem;
+
+CREATE TABLE memories (
+    user_id         TEXT COLLATE "C" NOT NULL,
+    id              TEXT COLLATE "C" NOT NULL,
+    seq             BIGINT GENERATED ALWAYS AS IDENTITY,  -- insertion order: ties on created_at
+    project_id      TEXT COLLATE "C",
+    type            TEXT NOT NULL,
+    state           TEXT NOT NULL,
+    content         TEXT NOT NULL,
+    tags            JSONB NOT NULL DEFAULT '[]',
+    importance      DOUBLE PRECISION NOT NULL,
+    confidence      DOUBLE PRECISION NOT NULL,
+    usage_count     INTEGER NOT NULL DEFAULT 0,
+    last_used_at    TIMESTAMPTZ,
+    privacy         TEXT NOT NULL,
+    created_at      TIMESTAMPTZ NOT NULL,
+    updated_at      TIMESTAMPTZ NOT NULL,
+    expires_at      TIMESTAMPTZ,
+    occurred_at     TIMESTAMPTZ,
+    valid_from      TIMESTAMPTZ,
+    valid_to        TIMESTAMPTZ,
+    supersedes      TEXT COLLATE "C",
+    superseded_by   TEXT COLLATE "C",
+    session_id      TEXT,
+    message_id      TEXT,
+    source_ids      JSONB NOT NULL DEFAULT '[]',
+    promoted_at     TIMESTAMPTZ,
+    embedding       vector,        -- unit length; the HNSW index casts to the embedder's dimension
+    embedding_model TEXT,
+    -- the keyword index covers the memories that may reach a context (active, pinned)
+    fts             TSVECTOR GENERATED ALWAYS AS (
+        CASE WHEN state IN ('active', 'pinned') THEN
+            to_tsvector('memopilot_english'::regconfig, content)
+            || jsonb_to_tsvector('memopilot_english'::regconfig, tags, '["string"]')
+        END
+    ) STORED,
+    PRIMARY KEY (user_id, id)
+);
+CREATE INDEX memories_id ON memories (id);
+CREATE INDEX memories_user_state ON memories (user_id, state, project_id);
+CREATE INDEX memories_user_created ON memories (user_id, created_at, seq);
+CREATE INDEX memories_expiry ON memories (state, expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX memories_archive ON memories (state, usage_count, created_at);
+CREATE INDEX memories_fts ON memories USING gin (fts) WHERE state IN ('active', 'pinned');
+
+CREATE TABLE events (
+    user_id     TEXT COLLATE "C" NOT NULL,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,  -- ties on `at` keep insertion order
+    id          TEXT COLLATE "C" NOT NULL,
+    project_id  TEXT COLLATE "C",
+    memory_id   TEXT COLLATE "C",
+    kind        TEXT NOT NULL,
+    actor       TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    details     JSON NOT NULL DEFAULT '{}',
+    at          TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (user_id, seq),
+    UNIQUE (user_id, id)
+);
+CREATE INDEX events_memory ON events (memory_id, at, seq);
+CREATE INDEX events_user ON events (user_id, at, seq);
+
+CREATE TABLE traces (
+    user_id     TEXT COLLATE "C" NOT NULL,
+    id          TEXT COLLATE "C" NOT NULL,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,
+    project_id  TEXT COLLATE "C",
+    created_at  TIMESTAMPTZ NOT NULL,
+    message_id  TEXT,
+    payload     JSON NOT NULL,
+    PRIMARY KEY (user_id, id)
+);
+CREATE INDEX traces_id ON traces (id);
+CREATE INDEX traces_user ON traces (user_id, created_at, seq);
+CREATE INDEX traces_message ON traces (user_id, message_id);
+
+CREATE TABLE turns (
+    user_id     TEXT COLLATE "C" NOT NULL,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,
+    id          TEXT COLLATE "C" NOT NULL,
+    project_id  TEXT COLLATE "C",
+    session_id  TEXT NOT NULL,
+    message_id  TEXT,
+    role        TEXT NOT NULL,
+    content     TEXT NOT NULL,
+    at          TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (user_id, seq),
+    UNIQUE (user_id, id)
+);
+CREATE INDEX turns_session ON turns (user_id, session_id, seq);
+CREATE INDEX turns_message ON turns (user_id, message_id);
+
+-- The messages whose write path has been applied: one message (user, message id) applies once.
+CREATE TABLE applied_messages (
+    user_id     TEXT COLLATE "C" NOT NULL,
+    message_id  TEXT COLLATE "C" NOT NULL,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,
+    PRIMARY KEY (user_id, message_id)
+);
+
+-- Bumped after every commit that changes memories or vectors: the change token other
+-- processes compare to know their in-memory vector cache is stale.
+CREATE SEQUENCE memopilot_changes;
+"""
+
+MIGRATIONS: list[str] = [_V1]
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,184 @@
+"""Row mapping shared by the SQL stores: columns, conversions, the memory upsert and list filters.
+
+SQLite keeps datetimes as ISO text and JSON as text; PostgreSQL keeps ``timestamptz``
+and ``json``/``jsonb``. Each store builds a :class:`RowCodec` from its own converters,
+so both map records to rows (and back) with the same code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
+from .base import MemoryQuery
+
+__all__ = [
+    "DATETIME_COLUMNS",
+    "EVENT_COLUMNS",
+    "KIND_TABLES",
+    "MEMORY_COLUMNS",
+    "TURN_COLUMNS",
+    "RowCodec",
+    "memory_filter",
+    "memory_upsert_assignments",
+]
+
+MEMORY_COLUMNS = (
+    "id",
+    "user_id",
+    "project_id",
+    "type",
+    "state",
+    "content",
+    "tags",
+    "importance",
+    "confidence",
+    "usage_count",
+    "last_used_at",
+    "privacy",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "occurred_at",
+    "valid_from",
+    "valid_to",
+    "supersedes",
+    "superseded_by",
+    "session_id",
+    "message_id",
+    "source_ids",
+    "promoted_at",
+)
+DATETIME_COLUMNS = frozenset(
+    {
+        "last_used_at",
+        "created_at",
+        "updated_at",
+        "expires_at",
+        "occurred_at",
+        "valid_from",
+        "valid_to",
+        "promoted_at",
+    }
+)
+_JSON_COLUMNS = frozenset({"tags", "source_ids"})
+EVENT_COLUMNS = ("id", "user_id", "project_id", "memory_id", "kind", "actor", "reason", "details", "at")
+TURN_COLUMNS = ("id", "user_id", "project_id", "session_id", "message_id", "role", "content", "at")
+# The table that holds each kind of record (Store.scan, Store.counts).
+KIND_TABLES = {
+    "memories": "memories",
+    "events": "events",
+    "traces": "traces",
+    "turns": "turns",
+    "messages": "applied_messages",
+}
+
+# Uses are counted by atomic increments (record_usage) while other writes upsert whole rows
+# read a moment earlier: an upsert never lowers the use count or the last-use time, so a
+# concurrent use is never lost.
+_MONOTONIC = {
+    "usage_count": "CASE WHEN excluded.usage_count > memories.usage_count "
+    "THEN excluded.usage_count ELSE memories.usage_count END",
+    "last_used_at": "CASE WHEN memories.last_used_at IS NULL "
+    "OR excluded.last_used_at > memories.last_used_at "
+    "THEN excluded.last_used_at ELSE memories.last_used_at END",
+}
+
+
+def memory_upsert_assignments(skip: Sequence[str] = ("id",)) -> str:
+    """The ``DO UPDATE SET`` list of the memory upsert (both dialects accept it)."""
+    return ", ".join(f"{c} = {_MONOTONIC.get(c, f'excluded.{c}')}" for c in MEMORY_COLUMNS if c not in skip)
+
+
+@dataclass(frozen=True, slots=True)
+class RowCodec:
+    """How one backend stores datetimes and JSON values."""
+
+    dump_time: Callable[[datetime | None], Any]
+    load_time: Callable[[Any], datetime | None]
+    load_json: Callable[[Any], Any]
+    dump_json: Callable[[Any], Any] = json.dumps
+
+    def memory_row(self, m: Memory) -> tuple[Any, ...]:
+        values: list[Any] = []
+        for column in MEMORY_COLUMNS:
+            value = getattr(m, column)
+            if column in DATETIME_COLUMNS:
+                value = self.dump_time(value)
+            elif column in _JSON_COLUMNS:
+                value = self.dump_json(value)
+            elif hasattr(value, "value"):
+                value = value.value
+            values.append(value)
+        return tuple(values)
+
+    def memory_from_row(self, row: Sequence[Any]) -> Memory:
+        data = dict(zip(MEMORY_COLUMNS, row, strict=True))
+        for column in DATETIME_COLUMNS:
+            data[column] = self.load_time(data[column])
+        data["tags"] = self.load_json(data["tags"])
+        data["source_ids"] = self.load_json(data["source_ids"])
+        data["type"] = MemoryType(data["type"])
+        data["state"] = MemoryState(data["state"])
+        data["privacy"] = Privacy(data["privacy"])
+        return Memory(**data)
+
+    def event_row(self, e: TimelineEvent) -> tuple[Any, ...]:
+        return (
+            e.id,
+            e.user_id,
+            e.project_id,
+            e.memory_id,
+            e.kind.value,
+            e.actor,
+            e.reason,
+            self.dump_json(e.details),
+            self.dump_time(e.at),
+        )
+
+    def event_from_row(self, row: Sequence[Any]) -> TimelineEvent:
+        id_, user_id, project_id, memory_id, kind, actor, reason, details, at = row
+        return TimelineEvent(
+            id=id_,
+            user_id=user_id,
+            project_id=project_id,
+            memory_id=memory_id,
+            kind=EventKind(kind),
+            actor=actor,
+            reason=reason,
+            details=self.load_json(details),
+            at=self.load_time(at),  # type: ignore[arg-type]
+        )
+
+
+def memory_filter(query: MemoryQuery, *, mark: str = "?", tags_text: str = "tags") -> tuple[str, list[Any]]:
+    """The WHERE clause (and its parameters) of a memory list query.
+
+    ``mark`` is the dialect's parameter placeholder; ``tags_text`` the SQL for the tags as JSON text.
+    """
+    clauses = [f"user_id = {mark}"]
+    params: list[Any] = [query.user_id]
+    if not query.all_projects:
+        if query.project_id is None:
+            clauses.append("project_id IS NULL")
+        elif query.include_user_wide:
+            clauses.append(f"(project_id = {mark} OR project_id IS NULL)")
+            params.append(query.project_id)
+        else:
+            clauses.append(f"project_id = {mark}")
+            params.append(query.project_id)
+    for column, values in (("type", query.types), ("state", query.states)):
+        if values:
+            clauses.append(f"{column} IN ({','.join([mark] * len(values))})")
+            params.extend(sorted(v.value for v in values))
+    if query.text:
+        escaped = query.text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        clauses.append(
+            f"(lower(content) LIKE {mark} ESCAPE '\\' OR lower({tags_text}) LIKE {mark} ESCAPE '\\')"
+        )
+        params += [f"%{escaped}%"] * 2
+    return " AND ".join(clauses), params

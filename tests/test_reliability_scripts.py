@@ -1,0 +1,51 @@
+"""The CI profiles of the crash-safety and load scripts (the full profiles are in RELIABILITY.md).
+
+Each runs the real script as a program against the test's database (every backend): the server is
+a real ``memopilot serve`` process on loopback, killed with SIGKILL by the crash script.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from .reliability_helpers import SCRIPTS
+
+
+def _script(name: str, *args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPTS / name), *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.stdout.strip(), done.stderr
+    report = json.loads(done.stdout)
+    print(f"\n{name}: {json.dumps(report)}")
+    assert done.returncode == (0 if report["ok"] else 1), done.stderr
+    return report
+
+
+def test_crash_safety_short_profile(db_url: str) -> None:
+    report = _script("crash_test.py", "--db", db_url, "--kills", "3", "--max-run", "1.2", "--seed", "7")
+    assert report["problems"] == [] and report["http_errors"] == []
+    assert report["database"]["ok"], report["database"]
+    assert report["acknowledged_writes"] >= 50 and report["acknowledged_memories"] > 0
+    assert report["verified_memories"] == report["acknowledged_memories"]
+    assert report["verified_chat_traces"] == report["acknowledged_chats"]
+    assert report["ok"]
+
+
+def test_load_short_profile(db_url: str) -> None:
+    report = _script(
+        "load_test.py", "--db", db_url, "--clients", "4", "--seconds", "4", "--users", "2", "--seed", "7"
+    )
+    assert report["errors"] == 0, report["error_samples"]
+    assert report["requests"] > 50 and report["latency"]["p95_ms"] > 0
+    assert set(report["by_operation"]) == {"chat", "search", "write", "pin"}
+    limited = report["rate_limit"]
+    assert limited["ok"] and limited["other_key_status"] == 200 and int(limited["retry_after_s"]) >= 1
+    assert report["ok"]
