@@ -27,7 +27,7 @@ def test_synthetic_data_is_deterministic_and_varied() -> None:
 def test_bench_command_small_profile(tmp_path: Path) -> None:
     out, plot = tmp_path / "bench.json", tmp_path / "bench.png"
     with_peer = importlib.util.find_spec("mem0") is not None
-    args = ["bench", "--sizes", "300", "--queries", "20", "--json", str(out)]
+    args = ["bench", "--sizes", "300", "--queries", "20", "--peer-queries", "10", "--json", str(out)]
     args += ["--plot", str(plot)] if importlib.util.find_spec("matplotlib") else []
     args += [] if with_peer else ["--no-peer"]
     result = CliRunner().invoke(app, args)

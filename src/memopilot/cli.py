@@ -587,6 +587,9 @@ def bench(
     peer: Annotated[bool, typer.Option("--peer/--no-peer", help="also measure mem0 (needs [bench])")] = True,
     background_rows: Annotated[int, typer.Option("--background-rows", help="rows of other users")] = 0,
     queries: Annotated[int, typer.Option("--queries", help="timed reads per size")] = 200,
+    peer_queries: Annotated[
+        int, typer.Option("--peer-queries", help="timed peer searches per size (mem0 takes seconds at 100k)")
+    ] = 50,
 ) -> None:
     """Benchmark the read and write paths at several store sizes (figures are printed, not asserted)."""
     from .bench.report import plot_growth, print_table
@@ -612,7 +615,7 @@ def bench(
         if peer:
             from .bench.peer import run_peer
 
-            results["peer"] = run_peer(size_list, queries=queries)
+            results["peer"] = run_peer(size_list, queries=peer_queries)
         print_table(console, results)
         if output:
             output.write_text(json.dumps(results, indent=2), encoding="utf-8")

@@ -219,11 +219,11 @@ def _item(candidate: Candidate, score: Score, tokens: int, included: bool, reaso
         project_id=memory.project_id,
         included=included,
         reason=reason,
-        score=round(score.final, 6),
-        components={k: round(v, 6) for k, v in score.components.items()},
-        contributions={k: round(v, 6) for k, v in score.contributions().items()},
-        dense=round(candidate.dense, 6),
-        keyword=round(candidate.keyword, 6),
+        score=score.final,
+        components=score.components,  # the Score's own dict: frozen after scoring, no copy needed
+        contributions=score.contributions(),
+        dense=candidate.dense,
+        keyword=candidate.keyword,
         tokens=tokens,
         sources=list(candidate.sources),
     )

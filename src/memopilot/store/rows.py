@@ -94,6 +94,11 @@ def memory_upsert_assignments(skip: Sequence[str] = ("id",)) -> str:
     return ", ".join(f"{c} = {_MONOTONIC.get(c, f'excluded.{c}')}" for c in MEMORY_COLUMNS if c not in skip)
 
 
+_TYPES: dict[str, MemoryType] = {t.value: t for t in MemoryType}
+_STATES: dict[str, MemoryState] = {t.value: t for t in MemoryState}
+_PRIVACY: dict[str, Privacy] = {t.value: t for t in Privacy}
+
+
 @dataclass(frozen=True, slots=True)
 class RowCodec:
     """How one backend stores datetimes and JSON values."""
@@ -120,12 +125,17 @@ class RowCodec:
         data = dict(zip(MEMORY_COLUMNS, row, strict=True))
         for column in DATETIME_COLUMNS:
             data[column] = self.load_time(data[column])
-        data["tags"] = self.load_json(data["tags"])
-        data["source_ids"] = self.load_json(data["source_ids"])
-        data["type"] = MemoryType(data["type"])
-        data["state"] = MemoryState(data["state"])
-        data["privacy"] = Privacy(data["privacy"])
+        # The read path decodes hundreds of rows per question: skip json for empty lists and use
+        # the enums' value maps rather than their (slow) constructors.
+        data["tags"] = self._list(data["tags"])
+        data["source_ids"] = self._list(data["source_ids"])
+        data["type"] = _TYPES[data["type"]]
+        data["state"] = _STATES[data["state"]]
+        data["privacy"] = _PRIVACY[data["privacy"]]
         return Memory(**data)
+
+    def _list(self, raw: Any) -> list[Any]:
+        return [] if raw is None or raw == "[]" else self.load_json(raw)
 
     def event_row(self, e: TimelineEvent) -> tuple[Any, ...]:
         return (
