@@ -167,3 +167,17 @@ def test_rate_limit_answers_429_with_retry_after(mp: MemoPilot) -> None:
         assert statuses[:3] == [200, 200, 200] and statuses[-1] == 429
         limited = client.get("/api/memories")
         assert int(limited.headers["Retry-After"]) >= 1
+
+
+def test_evaluation_endpoints_run_the_suite(client: TestClient) -> None:
+    assert client.get("/api/eval/report").status_code == 404
+    bad = client.post("/api/eval/run", json={"strategies": ["telepathy"]})
+    assert bad.status_code == 422 and "unknown strategies" in bad.json()["detail"]
+    report = client.post("/api/eval/run", json={"strategies": ["memory", "no_memory"]}).json()
+    assert set(report["strategies"]) == {"memory", "no_memory"}
+    assert (
+        report["strategies"]["memory"]["context_recall"] > report["strategies"]["no_memory"]["context_recall"]
+    )
+    assert len(report["scenarios"]) >= 160
+    assert client.get("/api/eval/report").json()["strategies"] == report["strategies"]
+    assert client.get("/api/memories").json()["total"] == 0  # the suite never touches user data

@@ -19,6 +19,7 @@ __all__ = [
     "ContextReply",
     "ContextRequest",
     "ErrorOut",
+    "EvalRunRequest",
     "EventsOut",
     "ForgettingOut",
     "HealthOut",
@@ -227,3 +228,7 @@ class UserDeletionOut(BaseModel):
     tombstones: int = Field(description="content-free records the user now has")
     messages_erased: int = Field(description="logged messages and trace questions erased")
     keys_revoked: int = Field(description="API keys revoked (only with revoke_keys=true)")
+
+
+class EvalRunRequest(_Strict):
+    strategies: list[str] | None = Field(default=None, max_length=10, description="default: all five")

@@ -18,6 +18,7 @@ from ..api_models import (
     ContextReply,
     ContextRequest,
     ErrorOut,
+    EvalRunRequest,
     EventsOut,
     ForgettingOut,
     HealthOut,
@@ -316,11 +317,21 @@ def delete_me(
 
 @router.post("/api/eval/run", tags=["evaluation"])
 def eval_run(
-    request: Request, who: IdentityDep, body: Annotated[dict[str, Any] | None, Body()] = None
+    request: Request, who: IdentityDep, body: Annotated[EvalRunRequest | None, Body()] = None
 ) -> dict[str, Any]:
-    from .evaluation_bridge import run_scenarios
+    """Run the built-in scenario suite (on a scratch store, never on user data) and keep its report."""
+    from ..evaluation.scenarios import load_scenarios
+    from ..evaluation.strategies import STRATEGIES, run_scenarios
 
-    report = run_scenarios(_mp(request).settings, strategies=(body or {}).get("strategies"))
+    mp = _mp(request)
+    strategies = (body.strategies if body else None) or list(STRATEGIES)
+    try:
+        run = run_scenarios(
+            load_scenarios(), strategies=strategies, settings=mp.settings, embedder=mp.embedder, llm=mp.llm
+        )
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+    report = run.summary()
     request.app.state.eval_report = report
     return report
 
