@@ -7,17 +7,12 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import uvicorn
-
 from memopilot import MemoPilot
-from memopilot.server import create_app
 from memopilot.server.keys import ApiKeyStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,33 +50,6 @@ def raw_storage(db_url: str) -> bytes:
     from .backends import stored_bytes  # the PostgreSQL side belongs to the backend suite
 
     return stored_bytes(db_url)
-
-
-class LiveServer:
-    """The real app served by uvicorn on a free loopback port, in a thread of this process."""
-
-    def __init__(self, mp: MemoPilot, **config: Any) -> None:
-        self._server = uvicorn.Server(
-            uvicorn.Config(create_app(mp=mp), host="127.0.0.1", port=0, log_level="warning", **config)
-        )
-        self._thread = threading.Thread(target=self._server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}"
-
-    def __enter__(self) -> LiveServer:
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert self._server.started, "the server did not start"
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=10)
 
 
 @contextmanager
