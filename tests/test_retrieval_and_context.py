@@ -200,3 +200,32 @@ def test_budget_is_never_exceeded_and_priority_goes_first(budget: int, specs: li
         if item.memory_id in priority_ids:
             assert item.reason.startswith("over budget")
     assert len(included) == len(order)
+
+
+def test_vector_index_keeps_project_scope_through_removals(mp: MemoPilot) -> None:
+    made = {}
+    for i, project in enumerate(["a", "b", None, "a", "b", None, "a"]):
+        made[i] = mp.add(f"Rust note {i} about ownership", type="project", project_id=project)
+    mp.search("Rust ownership", project_id="a")  # load the index, then change it in place
+    mp.archive(made[0].id)  # removals move the last row into the hole
+    mp.archive(made[4].id)
+    late = mp.add("Rust note 7 about ownership", type="project", project_id="b")
+    seen_a = {r.memory.id for r in mp.search("Rust ownership", project_id="a", k=50)}
+    seen_b = {r.memory.id for r in mp.search("Rust ownership", project_id="b", k=50)}
+    assert seen_a == {made[3].id, made[6].id, made[2].id, made[5].id}
+    assert seen_b == {made[1].id, late.id, made[2].id, made[5].id}
+    assert {r.memory.id for r in mp.search("Rust ownership", project_id="nowhere", k=50)} == {
+        made[2].id,
+        made[5].id,
+    }
+
+
+def test_priority_candidates_are_capped_by_similarity(mp: MemoPilot) -> None:
+    mp.settings = mp.settings.model_copy(update={"candidate_limit": 5})
+    mp.retriever = type(mp.retriever)(mp.store, mp.index, mp.settings)
+    for i in range(12):
+        mp.add(f"Critical rule {i}: never store card numbers in logs", type="critical")
+    target = mp.add("Critical: the backup key lives in the vault", type="critical")
+    result = mp.build_context("Where does the backup key live?")
+    assert result.trace.candidates_considered <= 5 + 5 + 5
+    assert target.id in {i.memory_id for i in result.trace.included}

@@ -29,6 +29,19 @@ class _UserRows:
     priority: set[str] = field(default_factory=set)  # critical or pinned: always candidates
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     row_of: dict[str, int] = field(default_factory=dict)
+    # Project of each row as a small integer (-1: user-wide), so scoping a search is one numpy
+    # comparison instead of a Python loop over every row.
+    codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    code_of: dict[str, int] = field(default_factory=dict)
+
+    def code(self, project_id: str | None) -> int:
+        if project_id is None:
+            return -1
+        return self.code_of.setdefault(project_id, len(self.code_of))
+
+    def set_project(self, row: int, project_id: str | None) -> None:
+        self.projects[row] = project_id
+        self.codes[row] = self.code(project_id)
 
     def upsert(self, memory_id: str, project_id: str | None, vector: np.ndarray) -> None:
         row = self.row_of.get(memory_id)
@@ -38,10 +51,12 @@ class _UserRows:
                 grown = np.zeros((max(16, 2 * self.matrix.shape[0]), self.dim), dtype=np.float32)
                 grown[: self.matrix.shape[0]] = self.matrix
                 self.matrix = grown
+            if row >= self.codes.shape[0]:
+                self.codes = np.concatenate([self.codes, np.zeros(max(16, self.codes.shape[0]), np.int32)])
             self.ids.append(memory_id)
             self.projects.append(project_id)
             self.row_of[memory_id] = row
-        self.projects[row] = project_id
+        self.set_project(row, project_id)
         self.matrix[row] = vector
 
     def remove(self, memory_id: str) -> None:
@@ -54,6 +69,7 @@ class _UserRows:
             moved = self.ids[last]
             self.ids[row], self.projects[row] = moved, self.projects[last]
             self.matrix[row] = self.matrix[last]
+            self.codes[row] = self.codes[last]
             self.row_of[moved] = row
         self.ids.pop()
         self.projects.pop()
@@ -82,6 +98,7 @@ class VectorIndex:
         n = len(loaded.ids)
         rows = _UserRows(dim=loaded.matrix.shape[1] if n else 0)
         rows.ids, rows.projects = list(loaded.ids), list(loaded.project_ids)
+        rows.codes = np.fromiter((rows.code(p) for p in rows.projects), dtype=np.int32, count=n)
         rows.matrix = loaded.matrix
         rows.row_of = {memory_id: i for i, memory_id in enumerate(loaded.ids)}
         rows.priority = set(loaded.priority_ids)
@@ -100,12 +117,9 @@ class VectorIndex:
             if n == 0:
                 return [], set(), {}
             sims = rows.matrix[:n] @ query
-            projects = rows.projects
-            in_scope = (
-                np.fromiter((p is None or p == project_id for p in projects), dtype=bool, count=n)
-                if any(p is not None for p in projects)
-                else np.ones(n, dtype=bool)
-            )
+            codes = rows.codes[:n]
+            wanted = rows.code_of.get(project_id, -2) if project_id is not None else -2
+            in_scope = (codes == -1) | (codes == wanted)
             scoped = np.where(in_scope, sims, -np.inf)
             k = min(limit, int(in_scope.sum()))
             if k <= 0:
@@ -113,9 +127,14 @@ class VectorIndex:
             top = np.argpartition(-scoped, k - 1)[:k]
             top = top[np.argsort(-scoped[top], kind="stable")]
             hits = [(rows.ids[i], float(sims[i])) for i in top]
-            priority = {m for m in rows.priority if in_scope[rows.row_of[m]]}
-            extra = {m: float(sims[rows.row_of[m]]) for m in priority}
-            return hits, priority, extra
+            in_scope_priority = [m for m in rows.priority if in_scope[rows.row_of[m]]]
+            # Critical and pinned memories are always candidates, but a user with thousands of them
+            # could never fit them all in one context: beyond `limit`, the most similar ones go on.
+            if len(in_scope_priority) > limit:
+                in_scope_priority.sort(key=lambda m: (-sims[rows.row_of[m]], m))
+                in_scope_priority = in_scope_priority[:limit]
+            extra = {m: float(sims[rows.row_of[m]]) for m in in_scope_priority}
+            return hits, set(in_scope_priority), extra
 
     def similarity(self, user_id: str, memory_ids: Iterable[str], query: np.ndarray) -> dict[str, float]:
         with self._lock:
@@ -154,7 +173,7 @@ class VectorIndex:
                 rows.matrix = np.zeros((0, rows.dim), dtype=np.float32)
             rows.upsert(memory.id, memory.project_id, vector)
         else:
-            rows.projects[rows.row_of[memory.id]] = memory.project_id
+            rows.set_project(rows.row_of[memory.id], memory.project_id)
         if memory.type is MemoryType.CRITICAL or memory.state is MemoryState.PINNED:
             rows.priority.add(memory.id)
         else:

@@ -61,6 +61,7 @@ class ChangeSet:
             or self.meta
             or self.turns
             or self.messages
+            or self.erase_messages
         )
 
 
