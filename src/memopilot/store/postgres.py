@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -43,17 +43,17 @@ from ..errors import (
     SchemaTooNewError,
     StoreError,
 )
-from .base import RECORD_KINDS, ChangeSet, MemoryQuery, Store, UserVectors
+from .base import ChangeSet, MemoryQuery, Store, UserVectors
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import (
     EVENT_COLUMNS,
-    KIND_TABLES,
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
     memory_filter,
     memory_upsert_assignments,
 )
+from .shared_queries import SharedQueries
 
 __all__ = ["PostgresStore"]
 
@@ -101,7 +101,14 @@ _SCANS: dict[str, tuple[str, Callable[[Sequence[Any]], Any]]] = {  # (SELECT seq
 }
 
 
-class PostgresStore(Store):
+class PostgresStore(SharedQueries, Store):
+    _param = "%s"
+    _scan_key = "seq"
+
+    @property
+    def _scans(self) -> dict[str, tuple[str, Any]]:  # type: ignore[override]
+        return _SCANS
+
     def __init__(self, url: str, *, pool_size: int = 10) -> None:
         self.url = url
         conninfo = "postgresql://" + url.split("://", 1)[1]
@@ -380,40 +387,6 @@ class PostgresStore(Store):
             (user_id, limit),
         )
         return [r[0] for r in rows]
-
-    def user_ids(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
-
-    def project_ids(self, user_id: str) -> list[str]:
-        rows = self._query(
-            "SELECT DISTINCT project_id FROM memories WHERE user_id = %s AND project_id IS NOT NULL "
-            "ORDER BY project_id",
-            (user_id,),
-        )
-        return [r[0] for r in rows]
-
-    def count_vectors_by_model(self) -> dict[str, int]:
-        rows = self._query(
-            "SELECT embedding_model, COUNT(*) FROM memories "
-            "WHERE embedding IS NOT NULL GROUP BY embedding_model"
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
-
-    # --- whole-store copy --------------------------------------------------------------------
-    def meta_items(self) -> dict[str, str]:
-        return dict(self._query("SELECT key, value FROM meta WHERE key <> 'schema_version' ORDER BY key"))
-
-    def counts(self) -> dict[str, int]:
-        found = {k: self._query(f"SELECT COUNT(*) FROM {KIND_TABLES[k]}")[0][0] for k in RECORD_KINDS}
-        found["vectors"] = self._query("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL")[0][0]
-        return found
-
-    def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
-        select, convert = _SCANS[kind]
-        last = 0
-        while rows := self._query(f"{select} WHERE seq > %s ORDER BY seq LIMIT %s", (last, batch_size)):
-            last = rows[-1][0]
-            yield [convert(r[1:]) for r in rows]
 
 
 # --- one commit ------------------------------------------------------------------------------

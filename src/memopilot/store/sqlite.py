@@ -34,16 +34,16 @@ from ..errors import (
     SchemaTooNewError,
     StoreError,
 )
-from .base import RECORD_KINDS, ChangeSet, MemoryQuery, Store, UserVectors
+from .base import ChangeSet, MemoryQuery, Store, UserVectors
 from .rows import (
     EVENT_COLUMNS,
-    KIND_TABLES,
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
     memory_filter,
     memory_upsert_assignments,
 )
+from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = ["SQLiteStore", "sqlite_path_from_url"]
@@ -90,7 +90,14 @@ def from_text(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SharedQueries, Store):
+    _param = "?"
+    _scan_key = "rowid"
+
+    @property
+    def _scans(self) -> dict[str, tuple[str, Any]]:  # type: ignore[override]
+        return _SCANS
+
     def __init__(self, url: str) -> None:
         self.url = url
         path = sqlite_path_from_url(url)
@@ -394,40 +401,6 @@ class SQLiteStore(Store):
             (user_id, limit),
         )
         return [json.loads(r[0]) for r in rows]
-
-    def user_ids(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
-
-    def project_ids(self, user_id: str) -> list[str]:
-        rows = self._query(
-            "SELECT DISTINCT project_id FROM memories WHERE user_id = ? AND project_id IS NOT NULL "
-            "ORDER BY project_id",
-            (user_id,),
-        )
-        return [r[0] for r in rows]
-
-    def count_vectors_by_model(self) -> dict[str, int]:
-        rows = self._query(
-            "SELECT embedding_model, COUNT(*) FROM memories "
-            "WHERE embedding IS NOT NULL GROUP BY embedding_model"
-        )
-        return {str(r[0]): int(r[1]) for r in rows}
-
-    # --- whole-store copy --------------------------------------------------------------------
-    def meta_items(self) -> dict[str, str]:
-        return dict(self._query("SELECT key, value FROM meta WHERE key <> 'schema_version' ORDER BY key"))
-
-    def counts(self) -> dict[str, int]:
-        found = {k: self._query(f"SELECT COUNT(*) FROM {KIND_TABLES[k]}")[0][0] for k in RECORD_KINDS}
-        found["vectors"] = self._query("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL")[0][0]
-        return found
-
-    def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
-        select, convert = _SCANS[kind]
-        last = 0
-        while rows := self._query(f"{select} WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch_size)):
-            last = rows[-1][0]
-            yield [convert(r[1:]) for r in rows]
 
 
 # --- row mapping -----------------------------------------------------------------------------

@@ -1,0 +1,64 @@
+"""Queries whose SQL is the same on SQLite and PostgreSQL but for the parameter marker.
+
+Both stores mix this in and say how they spell a parameter (``?`` or ``%s``), which column
+orders a whole-table scan (SQLite's ``rowid``, PostgreSQL's ``seq``), and how each record
+kind is selected and converted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from .base import RECORD_KINDS
+from .rows import KIND_TABLES
+
+__all__ = ["SharedQueries"]
+
+
+class SharedQueries:
+    _param: str
+    _scan_key: str
+
+    @property
+    def _scans(self) -> dict[str, tuple[str, Callable[[Sequence[Any]], Any]]]:
+        """kind -> (SELECT <scan key>, ... FROM its table, row -> record)."""
+        raise NotImplementedError
+
+    def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:  # provided by the store
+        raise NotImplementedError
+
+    def user_ids(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
+
+    def project_ids(self, user_id: str) -> list[str]:
+        rows = self._query(
+            f"SELECT DISTINCT project_id FROM memories WHERE user_id = {self._param} "
+            "AND project_id IS NOT NULL ORDER BY project_id",
+            (user_id,),
+        )
+        return [r[0] for r in rows]
+
+    def count_vectors_by_model(self) -> dict[str, int]:
+        rows = self._query(
+            "SELECT embedding_model, COUNT(*) FROM memories "
+            "WHERE embedding IS NOT NULL GROUP BY embedding_model"
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    # --- whole-store copy ----------------------------------------------------------------------
+    def meta_items(self) -> dict[str, str]:
+        return dict(self._query("SELECT key, value FROM meta WHERE key <> 'schema_version' ORDER BY key"))
+
+    def counts(self) -> dict[str, int]:
+        found = {k: self._query(f"SELECT COUNT(*) FROM {KIND_TABLES[k]}")[0][0] for k in RECORD_KINDS}
+        found["vectors"] = self._query("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL")[0][0]
+        return found
+
+    def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
+        select, convert = self._scans[kind]
+        key, p = self._scan_key, self._param
+        last = 0
+        while rows := self._query(f"{select} WHERE {key} > {p} ORDER BY {key} LIMIT {p}", (last, batch_size)):
+            last = rows[-1][0]
+            yield [convert(r[1:]) for r in rows]
