@@ -405,9 +405,10 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         return ContextResult(packed.text, trace)
 
     def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str]) -> None:
-        """Store a trace (and logged turns) and count one use of each memory given to a caller."""
+        """Store a trace (and logged turns) and count one use of each memory given to a caller,
+        all in one transaction."""
+        changes.used, changes.used_at = list(used_ids), self.clock.now()
         self._commit(changes)
-        self.store.record_usage(used_ids, self.clock.now())
 
     # --- the write path and the chat turn ----------------------------------------------------
     def remember(

@@ -40,6 +40,9 @@ class ChangeSet:
     # chat turns to append, each a dict of: id, user_id, project_id, session_id, message_id, role,
     # content, at
     turns: list[dict[str, Any]] = field(default_factory=list)
+    # memories given to a caller in a context: one use each, counted in the same transaction
+    used: list[str] = field(default_factory=list)
+    used_at: datetime | None = None
     # (user_id, message_id) whose logged turns and trace questions must be erased (Forget)
     erase_messages: list[tuple[str, str]] = field(default_factory=list)
     # (user_id, message_id) of the messages this set applies (the write path): a message is applied
@@ -62,6 +65,7 @@ class ChangeSet:
             or self.turns
             or self.messages
             or self.erase_messages
+            or self.used
         )
 
 

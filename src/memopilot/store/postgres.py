@@ -432,11 +432,16 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
                     t["user_id"],
                     t.get("project_id"),
                     t["created_at"],
-                    json.dumps(t),
+                    json.dumps(t, separators=(",", ":")),
                     t.get("message_id"),
                 )
                 for t in changes.traces
             ],
+        )
+    if changes.used:
+        cur.executemany(
+            "UPDATE memories SET usage_count = usage_count + 1, last_used_at = %s WHERE id = %s",
+            [(changes.used_at, i) for i in sorted(changes.used)],  # id order: no lock cycles
         )
     if changes.turns:
         cur.executemany(_INSERT_TURN, changes.turns)

@@ -232,9 +232,14 @@ class SQLiteStore(SharedQueries, Store):
                             trace["user_id"],
                             trace.get("project_id"),
                             trace["created_at"],
-                            json.dumps(trace),
+                            json.dumps(trace, separators=(",", ":")),
                             trace.get("message_id"),
                         ),
+                    )
+                if changes.used:
+                    c.executemany(
+                        "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?",
+                        [(to_text(changes.used_at), i) for i in changes.used],
                     )
                 if changes.turns:
                     c.executemany(
