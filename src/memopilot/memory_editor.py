@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .domain import Memory, MemoryType
+from .domain import Memory
 
 __all__ = [
     "EditorContext",
@@ -124,7 +124,3 @@ class MemoryEditor(ABC):
     @abstractmethod
     def edit(self, message: str, context: EditorContext) -> EditorResult:
         """Turn one redacted user message into editor output. Must not raise on odd text."""
-
-
-def memory_type(value: str) -> MemoryType:
-    return MemoryType(value)
