@@ -148,7 +148,7 @@ def verify_store(db_url: str) -> tuple[list[str], dict[str, int]]:
             memories, _ = store.list_memories(MemoryQuery(user_id=user, all_projects=True))
             ids = {m.id for m in memories}
             counts["memories"] += len(memories)
-            with_vectors = set(store.load_vectors(user).ids)
+            with_vectors = set(store.vectors_of(list(ids)))
             for memory in memories:
                 kinds = [e.kind.value for e in store.events(memory.id)]
                 if not {"created", "imported", "summary_created"} & set(kinds):

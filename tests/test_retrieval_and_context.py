@@ -222,7 +222,7 @@ def test_vector_index_keeps_project_scope_through_removals(mp: MemoPilot) -> Non
 
 def test_priority_candidates_are_capped_by_similarity(mp: MemoPilot) -> None:
     mp.settings = mp.settings.model_copy(update={"candidate_limit": 5})
-    mp.retriever = type(mp.retriever)(mp.store, mp.index, mp.settings)
+    mp.retriever = type(mp.retriever)(mp.index, mp.settings)
     for i in range(12):
         mp.add(f"Critical rule {i}: never store card numbers in logs", type="critical")
     target = mp.add("Critical: the backup key lives in the vault", type="critical")

@@ -17,8 +17,9 @@ close the quotation or start a line that looks like an instruction.
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .domain import Memory, MemoryState, MemoryType
 from .retriever import Candidate, EpisodeRelevance, episode_relevance
@@ -45,19 +46,33 @@ class PackedContext:
     text: str
     used_tokens: int
     included: list[TraceItem]
-    skipped: list[TraceItem]
+    skipped: list[TraceItem]  # the listed ones
     included_ids: list[str]
+    skipped_total: int = 0
 
 
 def render_memory(memory: Memory) -> str:
     """One context line: ``- [type, date] "content"`` with the content JSON-escaped."""
-    when = memory.reference_time.date().isoformat()
-    label = f"pinned {memory.type.value}" if memory.state is MemoryState.PINNED else memory.type.value
-    return f"- [{label}, {when}] {json.dumps(memory.content, ensure_ascii=False).translate(_LINE_BREAKS)}"
+    return _memory_line(_label(memory), memory.reference_time.date().isoformat(), memory.content)
+
+
+_LABELS = {(t, False): t.value for t in MemoryType} | {(t, True): f"pinned {t.value}" for t in MemoryType}
+
+
+def _label(memory: Memory) -> str:
+    return _LABELS[memory.type, memory.state is MemoryState.PINNED]
+
+
+def _memory_line(label: str, when: str, content: str) -> str:
+    return f"- [{label}, {when}] {_quote(content)}"
+
+
+def _quote(content: str) -> str:
+    return json.dumps(content, ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 def _quoted(memory: Memory) -> str:
-    return json.dumps(memory.content, ensure_ascii=False).translate(_LINE_BREAKS)
+    return _quote(memory.content)
 
 
 def _episode_prefix(memory: Memory) -> str:
@@ -74,6 +89,26 @@ def render_episode(memory: Memory) -> str:
     return f"{_episode_prefix(memory)} {_quoted(memory)}"
 
 
+# Token counts of the lines a memory can take, cached by what they are made of: a read weighs
+# hundreds of candidates, and the same memories come back question after question.
+_count = count_tokens.__wrapped__
+
+
+@functools.lru_cache(maxsize=65_536)
+def _memory_line_tokens(label: str, when: str, content: str) -> int:
+    return _count("\n" + _memory_line(label, when, content))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _episode_line_tokens(prefix: str, content: str) -> int:
+    return _count(f"\n{prefix} {_quote(content)}")
+
+
+@functools.lru_cache(maxsize=65_536)
+def _joined_tokens(content: str) -> int:
+    return _count(" " + _quote(content))
+
+
 def _episode_group(memory: Memory) -> tuple[str, str] | None:
     """Turns with the same group share one line; turns outside any session get a line each."""
     if not memory.session_id:
@@ -87,74 +122,122 @@ def _is_ranked_episode(candidate: Candidate, score: Score) -> bool:
 
 
 def pack_context(
-    scored: list[tuple[Candidate, Score]], *, budget: int, settings: Settings, query: str = ""
+    scored: list[tuple[Candidate, Score]],
+    *,
+    budget: int,
+    settings: Settings,
+    query: str = "",
+    skipped_listed: int | None = None,
 ) -> PackedContext:
-    header_tokens = count_tokens(CONTEXT_HEADER)
-    remaining = budget - header_tokens
-    lines: list[str] = []
-    # included episodes: (when it happened, group or None, memory); open groups cost no new line
-    episode_rows: list[tuple[tuple[object, ...], tuple[str, str] | None, Memory]] = []
-    open_groups: set[tuple[str, str]] = set()
-    included: list[TraceItem] = []
-    skipped: list[TraceItem] = []
-    included_ids: set[str] = set()
-    taken_ranked = 0
-    taken_episodes = 0
+    """Pack ``scored`` candidates into at most ``budget`` tokens.
 
+    Every candidate is decided, but only the first ``skipped_listed`` skipped ones (all when None)
+    get a :class:`TraceItem`; the rest are counted in ``skipped_total``.
+    """
+    header_tokens = count_tokens(CONTEXT_HEADER)
+    state = _Packing(remaining=budget - header_tokens, settings=settings)
+    listed = len(scored) if skipped_listed is None else skipped_listed
     relevance = episode_relevance(
         [c for c, s in scored if _is_ranked_episode(c, s)],
         query,
         neighbor_share=settings.episode_neighbor_share,
         speaker_bonus=settings.episode_speaker_bonus,
     )
+    for candidate, score in _packing_order(scored, relevance):
+        rel = relevance.get(candidate.memory.id)
+        explain = len(state.skipped) < listed
+        reason = _refusal(candidate, score, state, episode=rel is not None, explain=explain)
+        if reason is None or explain:
+            tokens = state.tokens(candidate.memory, episode=rel is not None)
+            if reason is None and tokens > state.remaining:
+                reason = f"over budget: needs {tokens} tokens, {max(0, state.remaining)} left"
+        if reason is None:
+            state.include(candidate, score, rel, tokens)
+        elif explain:
+            state.skipped.append(_item(candidate, score, tokens, False, reason))
+        else:
+            state.unlisted += 1
+
+    lines = state.lines + _episode_lines(state.episode_rows)
+    included, skipped = state.included, state.skipped
+    total_skipped = len(skipped) + state.unlisted
+    if not lines:
+        return PackedContext("", 0, included, skipped, [], total_skipped)
+    text = CONTEXT_HEADER + "\n" + "\n".join(lines)
+    ids = [i.memory_id for i in included]
+    return PackedContext(text, count_tokens(text), included, skipped, ids, total_skipped)
+
+
+def _packing_order(
+    scored: list[tuple[Candidate, Score]], relevance: dict[str, EpisodeRelevance]
+) -> list[tuple[Candidate, Score]]:
+    """Critical/pinned then the rest by score; episodes by relevance; consolidation summaries last."""
     summaries = [item for item in scored if item[0].memory.is_summary]
     episodes = [item for item in scored if _is_ranked_episode(*item)]
     others = [item for item in scored if not item[0].memory.is_summary and not _is_ranked_episode(*item)]
     ordered = sorted(others, key=lambda i: i[1].sort_key())
     ordered += sorted(episodes, key=lambda i: (-relevance[i[0].memory.id].value, -i[1].final, i[0].memory.id))
     ordered += sorted(summaries, key=lambda i: i[1].sort_key())
+    return ordered
 
-    for candidate, score in ordered:
+
+_EpisodeRow = tuple[tuple[object, ...], tuple[str, str] | None, Memory]
+
+
+@dataclass(slots=True)
+class _Packing:
+    """What has been packed so far."""
+
+    remaining: int
+    settings: Settings
+    lines: list[str] = field(default_factory=list)
+    # included episodes: (when it happened, group or None, memory); open groups cost no new line
+    episode_rows: list[_EpisodeRow] = field(default_factory=list)
+    open_groups: set[tuple[str, str]] = field(default_factory=set)
+    included: list[TraceItem] = field(default_factory=list)
+    skipped: list[TraceItem] = field(default_factory=list)
+    unlisted: int = 0  # skipped candidates without a trace item
+    included_ids: set[str] = field(default_factory=set)
+    taken_ranked: int = 0
+    taken_episodes: int = 0
+
+    def tokens(self, memory: Memory, *, episode: bool) -> int:
+        """The tokens ``memory`` would add to the context.
+
+        Counted with its line break (or, joining its session's line, the space before it):
+        count_tokens is subadditive over such parts, so the whole text never counts more than
+        header + parts, and never more than the budget.
+        """
+        if not episode:
+            when = memory.reference_time.date().isoformat()
+            return _memory_line_tokens(_label(memory), when, memory.content)
+        group = _episode_group(memory)
+        if group is not None and group in self.open_groups:
+            return _joined_tokens(memory.content)
+        return _episode_line_tokens(_episode_prefix(memory), memory.content)
+
+    def include(self, candidate: Candidate, score: Score, rel: EpisodeRelevance | None, tokens: int) -> None:
+        """Take ``candidate``: memory lines now, episode lines at the end in the order they happened."""
         memory = candidate.memory
-        rel = relevance.get(memory.id)
-        group = _episode_group(memory) if rel is not None else None
-        # Counted with its line break (or, joining its session's line, the space before it):
-        # count_tokens is subadditive over such parts, so the whole text never counts more than
-        # header + parts, and never more than the budget.
-        if group is not None and group in open_groups:
-            tokens = count_tokens(" " + _quoted(memory))
+        if rel is not None:
+            reason = _episode_reason(candidate, rel, self.taken_episodes)
+            self.taken_episodes += 1
+            group = _episode_group(memory)
+            order_key = (memory.reference_time, memory.created_at, memory.message_id or "", memory.id)
+            self.episode_rows.append((order_key, group, memory))
+            if group is not None:
+                self.open_groups.add(group)
         else:
-            line = render_episode(memory) if rel is not None else render_memory(memory)
-            tokens = count_tokens("\n" + line)
-        ranked_so_far = 0 if rel is not None else taken_ranked  # episodes have no top-k limit
-        reason = _refusal(candidate, score, tokens, remaining, ranked_so_far, included_ids, settings)
-        if reason is None:
-            if rel is not None:
-                reason = _episode_reason(candidate, rel, taken_episodes)
-                taken_episodes += 1
-                order_key = (memory.reference_time, memory.created_at, memory.message_id or "", memory.id)
-                episode_rows.append((order_key, group, memory))
-                if group is not None:
-                    open_groups.add(group)
-            else:
-                reason = _inclusion_reason(memory, score, taken_ranked)
-                lines.append(line)
-                if not score.priority:
-                    taken_ranked += 1
-            remaining -= tokens
-            included_ids.add(memory.id)
-            included.append(_item(candidate, score, tokens, True, reason))
-        else:
-            skipped.append(_item(candidate, score, tokens, False, reason))
-
-    lines += _episode_lines(episode_rows)
-    if not lines:
-        return PackedContext("", 0, included, skipped, [])
-    text = CONTEXT_HEADER + "\n" + "\n".join(lines)
-    return PackedContext(text, count_tokens(text), included, skipped, [i.memory_id for i in included])
+            reason = _inclusion_reason(memory, score, self.taken_ranked)
+            self.lines.append(render_memory(memory))
+            if not score.priority:
+                self.taken_ranked += 1
+        self.remaining -= tokens
+        self.included_ids.add(memory.id)
+        self.included.append(_item(candidate, score, tokens, True, reason))
 
 
-def _episode_lines(rows: list[tuple[tuple[object, ...], tuple[str, str] | None, Memory]]) -> list[str]:
+def _episode_lines(rows: list[_EpisodeRow]) -> list[str]:
     """Included turns in the order they happened, one line per session and day."""
     lines: list[str] = []
     at_line: dict[tuple[str, str], int] = {}
@@ -169,28 +252,27 @@ def _episode_lines(rows: list[tuple[tuple[object, ...], tuple[str, str] | None, 
 
 
 def _refusal(
-    candidate: Candidate,
-    score: Score,
-    tokens: int,
-    remaining: int,
-    taken_ranked: int,
-    included_ids: set[str],
-    settings: Settings,
+    candidate: Candidate, score: Score, state: _Packing, *, episode: bool, explain: bool
 ) -> str | None:
-    """Why this memory stays out, or None when it goes in."""
+    """Why this memory stays out for a reason other than the budget, or None.
+
+    Without ``explain`` the reason is "" (decided, not described).
+    """
     memory = candidate.memory
-    if memory.is_summary and memory.source_ids and set(memory.source_ids) <= included_ids:
-        return f"summary redundant: all {len(memory.source_ids)} of its sources are included"
+    settings = state.settings
+    if memory.is_summary and memory.source_ids and set(memory.source_ids) <= state.included_ids:
+        count = len(memory.source_ids)
+        return f"summary redundant: all {count} of its sources are included" if explain else ""
     if not score.priority:
         if candidate.similarity < settings.context_min_similarity:
+            if not explain:
+                return ""
             return (
                 f"not relevant enough: similarity {candidate.similarity:.2f} "
                 f"< floor {settings.context_min_similarity:.2f}"
             )
-        if taken_ranked >= settings.context_max_items:
-            return f"beyond the top {settings.context_max_items} memories"
-    if tokens > remaining:
-        return f"over budget: needs {tokens} tokens, {max(0, remaining)} left"
+        if not episode and state.taken_ranked >= settings.context_max_items:  # episodes have no top-k
+            return f"beyond the top {settings.context_max_items} memories" if explain else ""
     return None
 
 

@@ -12,6 +12,7 @@ then tells the vector index.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -34,10 +35,10 @@ from .memory_editor import MemoryEditor
 from .redaction import redact
 from .results import ContextResult, ImportReport, Page, SearchResult
 from .rule_editor import RuleEditor, classify
-from .scorer import score_memory
+from .scorer import ScoreTable
 from .settings import Settings
 from .store import ChangeSet, MemoryQuery, Store, open_store
-from .trace import Trace
+from .trace import Trace, readable_trace
 from .validation import (
     clean_content,
     clean_tags,
@@ -321,22 +322,25 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         query = _clean_query(query, self.settings)
         now = self.clock.now()
         vector = self.embed_texts([query])[0]
-        results = []
-        for candidate in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id):
-            if candidate.sources == ("priority",):
-                continue  # listed for the context builder, not matched by the query
-            score = score_memory(
-                candidate.memory,
-                semantic=candidate.similarity,
-                now=now,
-                project_id=project_id,
-                settings=self.settings,
-            )
-            results.append(
-                SearchResult(candidate.memory, score.final, score.components, candidate.similarity)
-            )
+        candidates = [
+            c
+            for c in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
+            if c.sources != ("priority",)  # listed for the context builder, not matched by the query
+        ]
+        table = ScoreTable(
+            [c.memory for c in candidates],
+            [c.similarity for c in candidates],
+            now=now,
+            project_id=project_id,
+            settings=self.settings,
+        )
+        results = [
+            SearchResult(c.memory, score.final, score.components, c.similarity)
+            for c, score in zip(candidates, table.scores(), strict=True)
+        ]
         results.sort(key=lambda r: (-r.score, r.memory.id))
-        return results[:k]
+        # copies: the index's memory objects are shared
+        return [dataclasses.replace(r, memory=r.memory.copy()) for r in results[:k]]
 
     def build_context(
         self,
@@ -364,16 +368,21 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         candidates = self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
         retrieved = time.perf_counter()
         now = self.clock.now()
-        scored = [
-            (
-                c,
-                score_memory(
-                    c.memory, semantic=c.similarity, now=now, project_id=project_id, settings=self.settings
-                ),
-            )
-            for c in candidates
-        ]
-        packed = pack_context(scored, budget=budget, settings=self.settings, query=query)
+        table = ScoreTable(
+            [c.memory for c in candidates],
+            [c.similarity for c in candidates],
+            now=now,
+            project_id=project_id,
+            settings=self.settings,
+        )
+        packed = pack_context(
+            list(zip(candidates, table.scores(), strict=True)),
+            budget=budget,
+            settings=self.settings,
+            query=query,
+            # the best-placed skipped candidates; the rest only as a count (a trace is stored per read)
+            skipped_listed=self.settings.trace_skipped_limit,
+        )
         packed_at = time.perf_counter()
         trace = Trace(
             user_id=user_id,
@@ -384,10 +393,10 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             used_tokens=packed.used_tokens,
             candidates_considered=len(candidates),
             included=packed.included,
-            # the best-placed skipped candidates; the rest only as a count (a trace is stored per read)
-            skipped=packed.skipped[: self.settings.trace_skipped_limit],
-            skipped_total=len(packed.skipped),
+            skipped=packed.skipped,
+            skipped_total=packed.skipped_total,
             maintenance={"expired": len(maintenance.expired), "archived": len(maintenance.archived)},
+            signed_weights=table.signed_weights,
         )
         trace.latency_ms = {
             "forgetting": _ms(started, swept),
@@ -400,7 +409,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             # A question asked outside a chat turn is its own message: its id lets delete_user erase it.
             trace.message_id = trace.message_id or trace.id
             self.persist_turn(
-                ChangeSet(traces=[trace.to_dict()]), packed.included_ids if record_usage else []
+                ChangeSet(traces=[trace.to_stored()]), packed.included_ids if record_usage else []
             )
         return ContextResult(packed.text, trace)
 
@@ -461,10 +470,10 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         trace = self.store.get_trace(trace_id)
         if trace is None or trace.get("user_id") != user_id:
             raise NotFoundError(f"no trace {trace_id!r} for this user")
-        return trace
+        return readable_trace(trace)
 
     def traces(self, *, user_id: str = DEFAULT_USER, limit: int = 20) -> list[dict[str, Any]]:
-        return self.store.list_traces(user_id, limit)
+        return [readable_trace(t) for t in self.store.list_traces(user_id, limit)]
 
     # --- views and portability ---------------------------------------------------------------
     def graph(

@@ -16,10 +16,10 @@ from .clock import Clock, SystemClock
 from .domain import EventKind, Memory, MemoryState, TimelineEvent
 from .embedding import Embedder
 from .errors import EmbedderMismatchError, MemoryLimitError, NotFoundError
+from .memory_index import MemoryIndex
 from .retriever import Retriever
 from .settings import Settings
 from .store import ChangeSet, MemoryQuery, Store
-from .vector_index import VectorIndex
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "EngineCore"]
 
@@ -43,8 +43,8 @@ class EngineCore:
         self.clock = clock or SystemClock()
         self._check_embedder(allow_model_change)
         self._stored_dim: int | None = None
-        self.index = VectorIndex(store)
-        self.retriever = Retriever(store, self.index, self.settings)
+        self.index = MemoryIndex(store)
+        self.retriever = Retriever(self.index, self.settings)
 
     def _check_embedder(self, allow_model_change: bool) -> None:
         stored = self.store.get_meta("embedding_model")
@@ -76,7 +76,7 @@ class EngineCore:
     def _commit(self, changes: ChangeSet) -> None:
         """The one place that writes: the store applies the set in one transaction."""
         self.store.commit(changes)
-        self.index.apply(changes.memories, changes.vectors)
+        self.index.apply(changes)
 
     def make_event(
         self, memory: Memory, kind: EventKind, reason: str, actor: str = "system", **details: Any

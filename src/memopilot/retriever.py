@@ -3,13 +3,13 @@
     similarity = max(dense, (1 - b) * dense + b * keyword_overlap)      b = 0.5 by default
 
 Candidates are the user's active and pinned memories in scope (the asking project's
-and user-wide ones), gathered from three sources so the cost does not grow with a
-Python loop over every row:
-- the top ``candidate_limit`` by cosine from the in-memory :class:`VectorIndex`;
-- the top ``candidate_limit`` by BM25 from the store's keyword index (FTS5);
+and user-wide ones), gathered by the in-memory :class:`~memopilot.memory_index.MemoryIndex`
+from three sources, so the cost does not grow with a Python loop over every row:
+- the top ``candidate_limit`` by cosine;
+- the top ``candidate_limit`` by Okapi BM25 over stemmed topic words;
 - every critical and pinned memory in scope (they are always considered).
-Keyword overlap is then measured on those candidates only: the larger of
-- the share of the question's topic words (stemmed) that appear in the memory's content or tags, and
+Keyword overlap is the larger of
+- the share of the question's topic terms (stemmed) that appear in the memory's content or tags, and
 - the memory's BM25 score relative to the best keyword match for this question (1.0 for the best),
   which weighs rare words above common ones and does not reward long memories for their length.
 
@@ -28,10 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .domain import Memory, MemoryType
+from .memory_index import MemoryIndex
 from .settings import Settings
-from .store import Store
-from .text import content_terms, query_words
-from .vector_index import VectorIndex
+from .text import content_terms
 
 __all__ = [
     "SPEAKER_TAG",
@@ -69,60 +68,41 @@ def hybrid_similarity(dense: float, keyword: float, blend: float) -> float:
 
 
 class Retriever:
-    def __init__(self, store: Store, index: VectorIndex, settings: Settings) -> None:
-        self._store = store
+    def __init__(self, index: MemoryIndex, settings: Settings) -> None:
         self._index = index
         self._settings = settings
 
     def candidates(
         self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
     ) -> list[Candidate]:
-        """Every candidate with its similarity parts, most similar first."""
-        limit = self._settings.candidate_limit
-        dense_hits, priority_ids, priority_dense = self._index.search(
-            user_id, project_id, query_vector, limit
-        )
-        dense = dict(dense_hits)
-        keyword_hits = self._store.keyword_search(user_id, project_id, query_words(query), limit)
-        keyword_ids = [m for m, _ in keyword_hits]
-        best = max((score for _, score in keyword_hits), default=0.0)
-        lexical = {m: score / best for m, score in keyword_hits} if best > 0 else {}
+        """Every candidate with its similarity parts, most similar first.
 
-        sources: dict[str, list[str]] = {}
-        for name, ids in (("dense", dense), ("keyword", keyword_ids), ("priority", priority_ids)):
-            for memory_id in ids:
-                sources.setdefault(memory_id, []).append(name)
-        unknown = [m for m in sources if m not in dense and m not in priority_dense]
-        dense.update(priority_dense)
-        dense.update(self._index.similarity(user_id, unknown, query_vector))
-
-        memories = self._store.get_many(sources)
+        The memories are the index's own objects: read them, copy them to change them.
+        """
         terms = content_terms(query)
-        found: list[Candidate] = []
-        for memory_id, memory in memories.items():
-            if not _visible(memory, user_id, project_id):
-                continue  # changed since the index saw it
-            d = dense.get(memory_id, 0.0)
-            k = max(keyword_overlap(terms, memory), min(1.0, max(0.0, lexical.get(memory_id, 0.0))))
-            found.append(
-                Candidate(
-                    memory,
-                    d,
-                    k,
-                    hybrid_similarity(d, k, self._settings.keyword_blend),
-                    tuple(sources[memory_id]),
-                )
+        found = self._index.search(user_id, project_id, query_vector, terms, self._settings.candidate_limit)
+        if not found.memories:
+            return []
+        best = float(found.bm25.max())
+        lexical = found.bm25 / best if best > 0 else np.zeros_like(found.bm25)
+        overlap = found.matched / len(terms) if terms else np.zeros_like(found.matched)
+        keyword = np.clip(np.maximum(overlap, lexical), 0.0, 1.0)
+        dense = np.clip(found.dense, 0.0, 1.0)
+        blend = self._settings.keyword_blend
+        similarity = np.maximum(dense, (1.0 - blend) * dense + blend * keyword)
+        out = [
+            Candidate(memory, d, k, s, sources)
+            for memory, d, k, s, sources in zip(
+                found.memories,
+                found.dense.tolist(),
+                keyword.tolist(),
+                similarity.tolist(),
+                found.sources,
+                strict=True,
             )
-        found.sort(key=lambda c: (-c.similarity, c.memory.id))
-        return found
-
-
-def _visible(memory: Memory, user_id: str, project_id: str | None) -> bool:
-    return (
-        memory.user_id == user_id
-        and memory.in_context_state
-        and (memory.project_id is None or memory.project_id == project_id)
-    )
+        ]
+        out.sort(key=lambda c: (-c.similarity, c.memory.id))
+        return out
 
 
 @dataclass(frozen=True, slots=True)

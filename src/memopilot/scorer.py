@@ -10,13 +10,15 @@ Weights come from :class:`~memopilot.settings.Settings`; this module is pure
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
+
+import numpy as np
 
 from .domain import Memory, MemoryState, MemoryType, Privacy
 from .settings import Settings
 
-__all__ = ["COMPONENTS", "Score", "recency", "score_memory", "usage"]
+__all__ = ["COMPONENTS", "Score", "ScoreTable", "recency", "score_memory", "usage"]
 
 # Component names in the order they are displayed; weights map onto Settings fields.
 COMPONENTS: tuple[str, ...] = (
@@ -48,28 +50,83 @@ _PRIVACY_PENALTY = {Privacy.NORMAL: 0.0, Privacy.PRIVATE: 0.5, Privacy.SENSITIVE
 _SECONDS_PER_DAY = 86_400.0
 
 
-@dataclass(frozen=True, slots=True)
 class Score:
-    """A final score and the raw component values (each in [0,1]) that produced it."""
+    """A final score and the raw component values (each in [0,1]) that produced it.
 
-    final: float
-    components: dict[str, float]
-    weights: dict[str, float]
+    One row of a :class:`ScoreTable`; its component dict is built only when asked for (a read
+    scores hundreds of candidates but explains a few dozen).
+    """
+
+    __slots__ = ("_components", "_row", "_table", "final", "priority")
+
+    def __init__(self, table: ScoreTable, row: int) -> None:
+        self._table = table
+        self._row = row
+        self._components: dict[str, float] | None = None
+        self.final = float(table.final[row])
+        # Critical and pinned memories sort before all others.
+        self.priority = bool(table.priority[row])
 
     @property
-    def priority(self) -> bool:
-        """Critical and pinned memories sort before all others."""
-        return self.components["critical_bonus"] >= 1.0
+    def components(self) -> dict[str, float]:
+        if self._components is None:
+            values = self._table.components[self._row].tolist()
+            self._components = dict(zip(COMPONENTS, values, strict=True))
+        return self._components
+
+    @property
+    def weights(self) -> dict[str, float]:
+        return self._table.weights
 
     def contributions(self) -> dict[str, float]:
         """Signed weighted contribution of each component (sums to ``final``)."""
-        return {
-            name: (-1.0 if name in _PENALTIES else 1.0) * self.weights[name] * value
-            for name, value in self.components.items()
-        }
+        values = self._table.contributions[self._row].tolist()
+        return dict(zip(COMPONENTS, values, strict=True))
 
     def sort_key(self) -> tuple[int, float]:
         return (0 if self.priority else 1, -self.final)
+
+
+class ScoreTable:
+    """The scores of many memories for one question, one row per memory (numpy columns).
+
+    The read path scores every candidate at once; :func:`score_memory` is the one-row case, so
+    both give the same numbers.
+    """
+
+    def __init__(
+        self,
+        memories: Sequence[Memory],
+        semantic: Sequence[float] | np.ndarray,
+        *,
+        now: datetime,
+        project_id: str | None,
+        settings: Settings,
+    ) -> None:
+        self.weights = {name: float(getattr(settings, f)) for name, f in _WEIGHT_FIELDS.items()}
+        half_life = settings.recency_half_life_days
+        rows = [_raw_components(m, now, project_id, half_life) for m in memories]
+        table = np.zeros((len(rows), len(COMPONENTS)), dtype=np.float64)
+        if rows:
+            table[:, 1:] = rows
+            table[:, 0] = np.clip(np.asarray(semantic, dtype=np.float64), 0.0, 1.0)
+        self.signed_weights = {
+            name: (-1.0 if name in _PENALTIES else 1.0) * self.weights[name] for name in COMPONENTS
+        }
+        signed = np.array(list(self.signed_weights.values()))
+        self.components = table
+        self.contributions = table * signed
+        self.final = self.contributions.sum(axis=1)
+        self.priority = table[:, COMPONENTS.index("critical_bonus")] >= 1.0
+
+    def __len__(self) -> int:
+        return len(self.final)
+
+    def score(self, row: int) -> Score:
+        return Score(self, row)
+
+    def scores(self) -> list[Score]:
+        return [Score(self, row) for row in range(len(self))]
 
 
 def recency(reference: datetime, now: datetime, half_life_days: float) -> float:
@@ -93,6 +150,23 @@ def _outdated(memory: Memory, now: datetime) -> float:
     return 0.0
 
 
+def _raw_components(
+    memory: Memory, now: datetime, project_id: str | None, half_life_days: float
+) -> tuple[float, ...]:
+    """Every component but ``semantic``, in :data:`COMPONENTS` order."""
+    return (
+        memory.importance,
+        recency(memory.reference_time, now, half_life_days),
+        memory.confidence,
+        usage(memory.usage_count),
+        1.0 if project_id is not None and memory.project_id == project_id else 0.0,
+        1.0 if memory.is_critical or memory.state is MemoryState.PINNED else 0.0,
+        _outdated(memory, now),
+        _PRIVACY_PENALTY[memory.privacy],
+        1.0 if memory.state is MemoryState.SUPERSEDED else 0.0,
+    )
+
+
 def score_memory(
     memory: Memory,
     *,
@@ -102,20 +176,4 @@ def score_memory(
     settings: Settings,
 ) -> Score:
     """Score ``memory`` for a question asked at ``now`` in ``project_id``."""
-    components = {
-        "semantic": min(1.0, max(0.0, semantic)),
-        "importance": memory.importance,
-        "recency": recency(memory.reference_time, now, settings.recency_half_life_days),
-        "confidence": memory.confidence,
-        "usage": usage(memory.usage_count),
-        "project_match": 1.0 if project_id is not None and memory.project_id == project_id else 0.0,
-        "critical_bonus": 1.0 if memory.is_critical or memory.state is MemoryState.PINNED else 0.0,
-        "outdated_penalty": _outdated(memory, now),
-        "privacy_penalty": _PRIVACY_PENALTY[memory.privacy],
-        "superseded_penalty": 1.0 if memory.state is MemoryState.SUPERSEDED else 0.0,
-    }
-    weights = {name: float(getattr(settings, field)) for name, field in _WEIGHT_FIELDS.items()}
-    final = sum(
-        (-1.0 if name in _PENALTIES else 1.0) * weights[name] * value for name, value in components.items()
-    )
-    return Score(final=final, components=components, weights=weights)
+    return ScoreTable([memory], [semantic], now=now, project_id=project_id, settings=settings).score(0)

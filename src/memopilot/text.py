@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 import snowballstemmer
 
-__all__ = ["content_terms", "query_words", "stem"]
+__all__ = ["content_terms", "query_words", "stem", "term_counts"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Function words that carry no topic; kept short on purpose so that topic words such as
@@ -154,19 +155,31 @@ def stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
-def query_words(text: str) -> list[str]:
-    """Distinct lower-case topic words of ``text`` in order (no stopwords, no stemming)."""
-    seen: dict[str, None] = {}
+def _topic_words(text: str) -> Iterator[str]:
+    """Lower-case words of ``text`` that are not stopwords, in order, repeats included."""
     for match in _WORD.finditer(text.lower()):
         word = match.group().replace("’", "'")
         if word.endswith("'s"):
             word = word[:-2]
         if word and word not in STOPWORDS:
-            seen.setdefault(word, None)
-    return list(seen)
+            yield word
+
+
+def query_words(text: str) -> list[str]:
+    """Distinct lower-case topic words of ``text`` in order (no stopwords, no stemming)."""
+    return list(dict.fromkeys(_topic_words(text)))
 
 
 @functools.lru_cache(maxsize=131_072)
 def content_terms(text: str) -> frozenset[str]:
     """The stemmed topic words of ``text``, for overlap measures."""
     return frozenset(stem(w) for w in query_words(text))
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How often each stemmed topic word occurs in ``text`` (the keyword index's term frequencies)."""
+    counts: dict[str, int] = {}
+    for word in _topic_words(text):
+        term = stem(word)
+        counts[term] = counts.get(term, 0) + 1
+    return counts

@@ -13,7 +13,7 @@ from typing import Any
 
 from .domain import new_id
 
-__all__ = ["Trace", "TraceItem"]
+__all__ = ["Trace", "TraceItem", "readable_trace"]
 
 
 @dataclass(slots=True)
@@ -52,6 +52,13 @@ class TraceItem:
         }
 
 
+    def to_stored(self) -> dict[str, Any]:
+        out = self.to_dict()
+        del out["contributions"]
+        out["components"] = list(self.components.values())
+        return out
+
+
 @dataclass(slots=True)
 class Trace:
     user_id: str
@@ -71,13 +78,25 @@ class Trace:
     message_id: str | None = None
     turn: dict[str, Any] | None = None
     id: str = field(default_factory=new_id)
+    # Each score component's weight, negative for penalties (names in the items' order).
+    signed_weights: dict[str, float] = field(default_factory=dict)
 
     @property
     def candidate_tokens(self) -> int:
         """Tokens all candidates would have cost: what the budget saved is the difference."""
         return sum(i.tokens for i in self.included) + sum(i.tokens for i in self.skipped)  # listed ones
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_stored(self) -> dict[str, Any]:
+        """The compact form a store keeps (one per read): see :func:`readable_trace`."""
+        out = self.to_dict(items=False)
+        # A contribution is a component times its signed weight: the weights are stored once, not
+        # a contribution per component per item.
+        out["signed_weights"] = self.signed_weights
+        out["included"] = [i.to_stored() for i in self.included]
+        out["skipped"] = [i.to_stored() for i in self.skipped]
+        return out
+
+    def to_dict(self, *, items: bool = True) -> dict[str, Any]:
         return {
             "id": self.id,
             "user_id": self.user_id,
@@ -88,8 +107,8 @@ class Trace:
             "used_tokens": self.used_tokens,
             "candidate_tokens": self.candidate_tokens,
             "candidates_considered": self.candidates_considered,
-            "included": [i.to_dict() for i in self.included],
-            "skipped": [i.to_dict() for i in self.skipped],
+            "included": [i.to_dict() for i in self.included] if items else [],
+            "skipped": [i.to_dict() for i in self.skipped] if items else [],
             "skipped_total": max(self.skipped_total, len(self.skipped)),
             "latency_ms": self.latency_ms,
             "maintenance": self.maintenance,
@@ -97,3 +116,21 @@ class Trace:
             "message_id": self.message_id,
             "turn": self.turn,
         }
+
+
+def readable_trace(payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored trace in the form the API shows (:meth:`Trace.to_dict`).
+
+    Stored items list their components as numbers in ``signed_weights`` order and no
+    contributions; traces stored before that form are returned unchanged.
+    """
+    weights = payload.pop("signed_weights", None)
+    if weights is None:
+        return payload
+    names = list(weights)
+    for key in ("included", "skipped"):
+        for item in payload.get(key, []):
+            if isinstance(item.get("components"), list):
+                item["components"] = dict(zip(names, item["components"], strict=True))
+                item["contributions"] = {n: weights[n] * v for n, v in item["components"].items()}
+    return payload

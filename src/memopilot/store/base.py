@@ -18,7 +18,7 @@ import numpy as np
 
 from ..domain import Memory, MemoryState, MemoryType, TimelineEvent
 
-__all__ = ["RECORD_KINDS", "ChangeSet", "MemoryQuery", "Store", "UserVectors"]
+__all__ = ["RECORD_KINDS", "ChangeSet", "ContextMemories", "MemoryQuery", "Store"]
 
 # What a store holds, as :meth:`Store.scan` and :meth:`Store.counts` name it.
 RECORD_KINDS = ("memories", "events", "traces", "turns", "messages")
@@ -85,13 +85,11 @@ class MemoryQuery:
 
 
 @dataclass(slots=True)
-class UserVectors:
-    """A user's context-state vectors as loaded from the store."""
+class ContextMemories:
+    """A user's active and pinned memories with their vectors, as loaded from the store."""
 
-    ids: list[str]
-    project_ids: list[str | None]
-    matrix: np.ndarray  # (n, dim) float32
-    priority_ids: list[str] = field(default_factory=list)  # critical or pinned
+    memories: list[Memory]
+    matrix: np.ndarray  # (n, dim) float32, row i for memories[i]; zeros for a memory without one
 
 
 class Store(ABC):
@@ -142,8 +140,8 @@ class Store(ABC):
         """Matching memories, newest first, and the total count before paging."""
 
     @abstractmethod
-    def load_vectors(self, user_id: str) -> UserVectors:
-        """Vectors of the user's active and pinned memories."""
+    def load_context_memories(self, user_id: str) -> ContextMemories:
+        """The user's active and pinned memories and their vectors (the in-memory index's source)."""
 
     @abstractmethod
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]: ...

@@ -43,15 +43,17 @@ from ..errors import (
     SchemaTooNewError,
     StoreError,
 )
-from .base import ChangeSet, MemoryQuery, Store, UserVectors
+from .base import ChangeSet, ContextMemories, MemoryQuery, Store
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import (
     EVENT_COLUMNS,
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
+    dump_json,
     memory_filter,
     memory_upsert_assignments,
+    stack_vectors,
 )
 from .shared_queries import SharedQueries
 
@@ -280,19 +282,14 @@ class PostgresStore(SharedQueries, Store):
             params = [*params, query.limit, query.offset]
         return [_CODEC.memory_from_row(r) for r in self._query(sql, params)], total
 
-    def load_vectors(self, user_id: str) -> UserVectors:
+    def load_context_memories(self, user_id: str) -> ContextMemories:
         rows = self._query(
-            "SELECT id, project_id, vector_send(embedding), type = 'critical' OR state = 'pinned' "
-            "FROM memories WHERE user_id = %s AND state IN ('active', 'pinned') AND embedding IS NOT NULL "
-            "ORDER BY seq",
+            f"SELECT {_COLUMNS}, vector_send(embedding) FROM memories "
+            "WHERE user_id = %s AND state IN ('active', 'pinned') ORDER BY seq",
             (user_id,),
         )
-        if not rows:
-            return UserVectors([], [], np.zeros((0, 0), dtype=np.float32))
-        ids, projects, blobs, priority = zip(*rows, strict=True)
-        return UserVectors(
-            list(ids), list(projects), _vectors(blobs), [i for i, p in zip(ids, priority, strict=True) if p]
-        )
+        memories = [_CODEC.memory_from_row(r[:-1]) for r in rows]
+        return ContextMemories(memories, stack_vectors([r[-1] for r in rows], _vectors))
 
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not memory_ids:
@@ -432,7 +429,7 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
                     t["user_id"],
                     t.get("project_id"),
                     t["created_at"],
-                    json.dumps(t, separators=(",", ":")),
+                    dump_json(t),
                     t.get("message_id"),
                 )
                 for t in changes.traces

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+import orjson
+
 from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
 from .base import MemoryQuery
 
@@ -192,3 +195,21 @@ def memory_filter(query: MemoryQuery, *, mark: str = "?", tags_text: str = "tags
         )
         params += [f"%{escaped}%"] * 2
     return " AND ".join(clauses), params
+
+
+def stack_vectors(blobs: Sequence[Any], decode_many: Callable[[Sequence[Any]], np.ndarray]) -> np.ndarray:
+    """Stored vectors as one float32 matrix, a row of zeros for each missing (NULL) one."""
+    present = [i for i, blob in enumerate(blobs) if blob is not None]
+    if not present:
+        return np.zeros((len(blobs), 0), dtype=np.float32)
+    decoded = decode_many([blobs[i] for i in present])
+    if len(present) == len(blobs):
+        return np.ascontiguousarray(decoded, dtype=np.float32)
+    matrix = np.zeros((len(blobs), decoded.shape[1]), dtype=np.float32)
+    matrix[present] = decoded
+    return matrix
+
+
+def dump_json(value: Any) -> str:
+    """Compact JSON text (orjson: a trace is written on every read, so this is on the hot path)."""
+    return orjson.dumps(value).decode()

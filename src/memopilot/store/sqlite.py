@@ -34,17 +34,20 @@ from ..errors import (
     SchemaTooNewError,
     StoreError,
 )
-from .base import ChangeSet, MemoryQuery, Store, UserVectors
+from .base import ChangeSet, ContextMemories, MemoryQuery, Store
 from .rows import (
     EVENT_COLUMNS,
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
+    dump_json,
     memory_filter,
     memory_upsert_assignments,
+    stack_vectors,
 )
 from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+from .wal_checkpointer import BACKSTOP_PAGES, WalCheckpointer
 
 __all__ = ["SQLiteStore", "sqlite_path_from_url"]
 
@@ -106,6 +109,7 @@ class SQLiteStore(SharedQueries, Store):
             path = str(Path(path).expanduser())
         self.path = path
         self._lock = threading.RLock()
+        self._checkpointer = WalCheckpointer(path) if path != ":memory:" else None
         try:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
             self._configure()
@@ -123,6 +127,8 @@ class SQLiteStore(SharedQueries, Store):
         c.execute("PRAGMA secure_delete = ON")
         c.execute("PRAGMA foreign_keys = ON")
         c.execute("PRAGMA busy_timeout = 30000")
+        if self.path != ":memory:":
+            c.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")  # see wal_checkpointer.py
 
     def _migrate(self) -> None:
         tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -151,6 +157,8 @@ class SQLiteStore(SharedQueries, Store):
                 )
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         with self._lock:
             self._conn.close()
 
@@ -166,6 +174,8 @@ class SQLiteStore(SharedQueries, Store):
                 raise
             else:
                 cursor.execute("COMMIT")
+                if self._checkpointer is not None:
+                    self._checkpointer.committed()
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -232,7 +242,7 @@ class SQLiteStore(SharedQueries, Store):
                             trace["user_id"],
                             trace.get("project_id"),
                             trace["created_at"],
-                            json.dumps(trace, separators=(",", ":")),
+                            dump_json(trace),
                             trace.get("message_id"),
                         ),
                     )
@@ -299,17 +309,14 @@ class SQLiteStore(SharedQueries, Store):
             page += [query.limit, query.offset]
         return [_memory_from_row(r) for r in self._query(sql, page)], total
 
-    def load_vectors(self, user_id: str) -> UserVectors:
+    def load_context_memories(self, user_id: str) -> ContextMemories:
         rows = self._query(
-            "SELECT id, project_id, embedding, type = 'critical' OR state = 'pinned' FROM memories "
-            "WHERE user_id = ? AND state IN ('active', 'pinned') AND embedding IS NOT NULL",
+            f"SELECT {', '.join(MEMORY_COLUMNS)}, embedding FROM memories "
+            "WHERE user_id = ? AND state IN ('active', 'pinned') ORDER BY rowid",
             (user_id,),
         )
-        if not rows:
-            return UserVectors([], [], np.zeros((0, 0), dtype=np.float32))
-        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype="<f4").reshape(len(rows), -1)
-        priority = [r[0] for r in rows if r[3]]
-        return UserVectors([r[0] for r in rows], [r[1] for r in rows], matrix.copy(), priority)
+        memories = [_memory_from_row(r[:-1]) for r in rows]
+        return ContextMemories(memories, stack_vectors([r[-1] for r in rows], _decode_vectors))
 
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -448,3 +455,7 @@ def _wrap(exc: sqlite3.DatabaseError) -> StoreError:
     if "malformed" in message or "not a database" in message:
         return CorruptStoreError(f"the database file is damaged: {message}")
     return StoreError(f"database error: {message}")
+
+
+def _decode_vectors(blobs: Sequence[bytes]) -> np.ndarray:
+    return np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)

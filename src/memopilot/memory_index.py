@@ -1,0 +1,388 @@
+"""Per-user in-memory index of the memories that may reach a context, loaded once, kept in sync.
+
+The store is the source of truth. This index exists so that the read path never decodes rows,
+vectors or a full-text index from disk per question: it holds, for each user and each project
+(``None``: user-wide), the active and pinned memories themselves, their vectors as one matrix,
+and an inverted index of their stemmed topic words. A question then costs one matrix-vector
+product and a few numpy sums over the posting lists of its words, within the question's scope
+(its project's memories plus the user-wide ones) only.
+
+Keeping it in sync: the engine hands every commit it makes to :meth:`MemoryIndex.apply`
+(memories written, vectors, uses counted). Commits by *other* processes are noticed through
+the store's change token and drop the index, which reloads lazily.
+
+Rows are append-only within a bucket: a memory that leaves the context states, or whose text
+changes, leaves a dead row behind (so posting lists never need rewriting on the hot path), and a
+bucket compacts itself once half its rows are dead.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from .domain import Memory, MemoryState, MemoryType
+from .store import ChangeSet, Store
+from .text import term_counts
+
+__all__ = ["BM25_B", "BM25_K1", "MemoryIndex", "ScopeMatches", "indexed_terms"]
+
+# Okapi BM25 constants, as in SQLite FTS5 and Lucene.
+BM25_K1 = 1.2
+BM25_B = 0.75
+_MIN_COMPACT = 256  # dead rows tolerated before a bucket considers compacting
+
+
+def indexed_terms(memory: Memory) -> dict[str, int]:
+    """The words a memory is found by: stemmed topic words of its content and its tags."""
+    return term_counts(memory.content + "\n" + " ".join(memory.tags))
+
+
+def _grow(array: np.ndarray, needed: int) -> np.ndarray:
+    """``array`` with room for ``needed`` rows (doubling, so appends are amortised O(1))."""
+    if needed <= array.shape[0]:
+        return array
+    grown = np.zeros((max(16, 2 * array.shape[0], needed), *array.shape[1:]), dtype=array.dtype)
+    grown[: array.shape[0]] = array
+    return grown
+
+
+class _Postings:
+    """The rows of one bucket that contain a term, with the term's count in each."""
+
+    __slots__ = ("counts", "rows", "size")
+
+    def __init__(self) -> None:
+        self.rows = np.zeros(4, dtype=np.int32)
+        self.counts = np.zeros(4, dtype=np.float32)
+        self.size = 0
+
+    def add(self, row: int, count: int) -> None:
+        self.rows = _grow(self.rows, self.size + 1)
+        self.counts = _grow(self.counts, self.size + 1)
+        self.rows[self.size] = row
+        self.counts[self.size] = count
+        self.size += 1
+
+
+@dataclass(slots=True)
+class _Bucket:
+    """One user's context-state memories in one project (or user-wide)."""
+
+    dim: int
+    size: int = 0  # rows used, dead ones included
+    dead: int = 0
+    ids: list[str | None] = field(default_factory=list)
+    memories: list[Memory | None] = field(default_factory=list)
+    row_of: dict[str, int] = field(default_factory=dict)
+    alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    priority: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # critical or pinned
+    lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))  # words per row
+    matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    postings: dict[str, _Postings] = field(default_factory=dict)
+
+    def append(self, memory: Memory, vector: np.ndarray | None) -> None:
+        row = self.size
+        self.size += 1
+        self.alive = _grow(self.alive, self.size)
+        self.priority = _grow(self.priority, self.size)
+        self.lengths = _grow(self.lengths, self.size)
+        if self.matrix.shape[1] != self.dim:
+            self.matrix = np.zeros((0, self.dim), dtype=np.float32)
+        self.matrix = _grow(self.matrix, self.size)
+        self.ids.append(memory.id)
+        self.memories.append(memory)
+        self.row_of[memory.id] = row
+        self.alive[row] = True
+        self.priority[row] = _is_priority(memory)
+        self.matrix[row] = 0.0 if vector is None else vector
+        terms = indexed_terms(memory)
+        self.lengths[row] = sum(terms.values())
+        for term, count in terms.items():
+            postings = self.postings.get(term)
+            if postings is None:
+                postings = self.postings[term] = _Postings()
+            postings.add(row, count)
+
+    def replace(self, memory: Memory) -> None:
+        """The same row, new fields that do not change what the memory is found by."""
+        row = self.row_of[memory.id]
+        self.memories[row] = memory
+        self.priority[row] = _is_priority(memory)
+
+    def remove(self, memory_id: str) -> None:
+        row = self.row_of.pop(memory_id, None)
+        if row is None:
+            return
+        self.alive[row] = False
+        self.priority[row] = False
+        self.ids[row] = None
+        self.memories[row] = None
+        self.dead += 1
+        if self.dead >= _MIN_COMPACT and self.dead * 2 >= self.size:
+            self.compact()
+
+    def compact(self) -> None:
+        """Drop dead rows; posting lists are renumbered, not rebuilt from text."""
+        keep = np.flatnonzero(self.alive[: self.size])
+        new_row = np.full(self.size, -1, dtype=np.int64)
+        new_row[keep] = np.arange(keep.size)
+        self.ids = [self.ids[r] for r in keep]
+        self.memories = [self.memories[r] for r in keep]
+        self.row_of = {memory_id: r for r, memory_id in enumerate(self.ids) if memory_id is not None}
+        self.alive = self.alive[keep].copy()
+        self.priority = self.priority[keep].copy()
+        self.lengths = self.lengths[keep].copy()
+        self.matrix = self.matrix[keep].copy()
+        for term in list(self.postings):
+            old = self.postings[term]
+            rows, counts = old.rows[: old.size], old.counts[: old.size]
+            mapped = new_row[rows]
+            live = mapped >= 0
+            if not live.any():
+                del self.postings[term]
+                continue
+            old.rows = mapped[live].astype(np.int32)
+            old.counts = counts[live].copy()
+            old.size = int(old.rows.size)
+        self.size = int(keep.size)
+        self.dead = 0
+
+
+def _is_priority(memory: Memory) -> bool:
+    return memory.type is MemoryType.CRITICAL or memory.state is MemoryState.PINNED
+
+
+@dataclass(slots=True)
+class _UserIndex:
+    dim: int
+    buckets: dict[str | None, _Bucket] = field(default_factory=dict)
+    bucket_of: dict[str, str | None] = field(default_factory=dict)  # memory id -> its project
+
+    def bucket(self, project_id: str | None) -> _Bucket:
+        found = self.buckets.get(project_id)
+        if found is None:
+            found = self.buckets[project_id] = _Bucket(dim=self.dim)
+        return found
+
+    def memory(self, memory_id: str) -> Memory | None:
+        if memory_id not in self.bucket_of:
+            return None
+        bucket = self.buckets[self.bucket_of[memory_id]]
+        return bucket.memories[bucket.row_of[memory_id]]
+
+    def add(self, memory: Memory, vector: np.ndarray | None) -> None:
+        self.remove(memory.id)
+        self.bucket(memory.project_id).append(memory, vector)
+        self.bucket_of[memory.id] = memory.project_id
+
+    def remove(self, memory_id: str) -> None:
+        if memory_id in self.bucket_of:
+            self.buckets[self.bucket_of.pop(memory_id)].remove(memory_id)
+
+
+@dataclass(slots=True)
+class ScopeMatches:
+    """What the index found for one question in one scope: candidates and their signals.
+
+    ``memories[i]`` has cosine ``dense[i]``, BM25 score ``bm25[i]`` (0 when no query word
+    occurs in it) and contains ``matched[i]`` of the question's distinct terms; ``sources[i]``
+    names the generators that proposed it (dense, keyword, priority).
+    """
+
+    memories: list[Memory]
+    dense: np.ndarray
+    bm25: np.ndarray
+    matched: np.ndarray
+    sources: list[tuple[str, ...]]
+
+
+class MemoryIndex:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._users: dict[str, _UserIndex] = {}
+        self._lock = threading.RLock()
+        self._token: Any = store.change_token()
+
+    # --- loading and syncing -----------------------------------------------------------------
+    def _user(self, user_id: str) -> _UserIndex:
+        token = self._store.change_token()
+        if token != self._token:  # another process committed: reload lazily
+            self._users.clear()
+            self._token = token
+        found = self._users.get(user_id)
+        if found is None:
+            found = self._users[user_id] = self._load(user_id)
+        return found
+
+    def _load(self, user_id: str) -> _UserIndex:
+        loaded = self._store.load_context_memories(user_id)
+        index = _UserIndex(dim=loaded.matrix.shape[1] if loaded.memories else 0)
+        for memory, vector in zip(loaded.memories, loaded.matrix, strict=True):
+            index.add(memory, vector)
+        return index
+
+    def apply(self, changes: ChangeSet) -> None:
+        """Bring loaded users in step with a set of changes this process just committed."""
+        with self._lock:
+            self._token = self._store.change_token()
+            missing: list[Memory] = []
+            for memory in changes.memories:
+                index = self._users.get(memory.user_id)
+                if index is None:
+                    continue  # not loaded yet: it will load from the store
+                if not memory.in_context_state:
+                    index.remove(memory.id)
+                elif not self._place(index, memory, changes.vectors):
+                    missing.append(memory)
+            if missing:
+                stored = self._store.vectors_of([m.id for m in missing])
+                for memory in missing:
+                    self._users[memory.user_id].add(memory, stored.get(memory.id))
+            if changes.used:
+                self._count_uses(changes.used, changes.used_at)
+
+    def _place(self, index: _UserIndex, memory: Memory, vectors: dict[str, np.ndarray | None]) -> bool:
+        """Index ``memory``; False when its vector must be fetched from the store first."""
+        if index.dim == 0 and vectors.get(memory.id) is not None:
+            index.dim = int(np.asarray(vectors[memory.id]).shape[0])
+            for bucket in index.buckets.values():
+                bucket.dim = index.dim
+        old = index.memory(memory.id)
+        if memory.id in vectors:
+            index.add(memory, vectors[memory.id])
+        elif old is not None and _same_findability(old, memory):
+            index.buckets[memory.project_id].replace(memory)
+        elif old is not None:
+            bucket = index.buckets[old.project_id]
+            vector = bucket.matrix[bucket.row_of[memory.id]].copy()
+            index.add(memory, vector)
+        else:
+            return False
+        return True
+
+    def _count_uses(self, memory_ids: Sequence[str], used_at: datetime | None) -> None:
+        # In place (the store's UPDATE, mirrored): a use changes no field the index is keyed on,
+        # and copying every memory given to a context would cost more than the rest of the read.
+        for index in self._users.values():
+            for memory_id in memory_ids:
+                memory = index.memory(memory_id)
+                if memory is not None:
+                    memory.usage_count += 1
+                    memory.last_used_at = used_at
+
+    def clear(self) -> None:
+        with self._lock:
+            self._users.clear()
+            self._token = self._store.change_token()
+
+    # --- questions ---------------------------------------------------------------------------
+    def get(self, user_id: str, memory_id: str) -> Memory | None:
+        """The indexed (active or pinned) memory, or None."""
+        with self._lock:
+            return self._user(user_id).memory(memory_id)
+
+    def search(
+        self,
+        user_id: str,
+        project_id: str | None,
+        query_vector: np.ndarray,
+        query_terms: Iterable[str],
+        limit: int,
+    ) -> ScopeMatches:
+        """Candidates in scope: the top ``limit`` by cosine, the top ``limit`` by BM25, and every
+        critical or pinned memory (the ``limit`` most similar when there are more).
+
+        Scope: memories of ``project_id`` plus user-wide ones (project None).
+        """
+        with self._lock:
+            index = self._user(user_id)
+            scope = [b for p, b in index.buckets.items() if p is None or p == project_id]
+            scope = [b for b in scope if b.size - b.dead > 0]
+            if not scope:
+                return ScopeMatches([], np.zeros(0), np.zeros(0), np.zeros(0), [])
+            alive = np.concatenate([b.alive[: b.size] for b in scope])
+            dense = np.concatenate([b.matrix[: b.size] @ query_vector for b in scope]).astype(np.float64)
+            bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
+            picked = _pick(alive, dense, bm25, np.concatenate([b.priority[: b.size] for b in scope]), limit)
+            memories_in_scope = [m for b in scope for m in b.memories[: b.size]]
+            rows = sorted(picked)
+            return ScopeMatches(
+                memories=[memories_in_scope[r] for r in rows],  # type: ignore[misc]  # alive rows only
+                dense=dense[rows],
+                bm25=bm25[rows],
+                matched=matched[rows],
+                sources=[picked[r] for r in rows],
+            )
+
+
+def _same_findability(old: Memory, new: Memory) -> bool:
+    return old.content == new.content and old.tags == new.tags and old.project_id == new.project_id
+
+
+def _keyword_scores(
+    scope: list[_Bucket], alive: np.ndarray, terms: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Okapi BM25 of every row in scope, and how many of ``terms`` each row contains.
+
+    Document frequencies and the average length are those of the scope (the memories the
+    question can reach), so a word common in this user's project weighs little even if it is
+    rare elsewhere. Like FTS5, a word in more than half the rows keeps a tiny positive weight.
+    """
+    total = alive.size
+    bm25 = np.zeros(total, dtype=np.float64)
+    matched = np.zeros(total, dtype=np.float64)
+    live_count = int(alive.sum())
+    if not terms or live_count == 0:
+        return bm25, matched
+    lengths = np.concatenate([b.lengths[: b.size] for b in scope]).astype(np.float64)
+    average = float(lengths[alive].sum()) / live_count or 1.0
+    offsets = np.cumsum([0] + [b.size for b in scope[:-1]])
+    for term in terms:
+        parts = [(b.postings[term], at) for b, at in zip(scope, offsets, strict=True) if term in b.postings]
+        if not parts:
+            continue
+        rows = np.concatenate([p.rows[: p.size].astype(np.int64) + start for p, start in parts])
+        counts = np.concatenate([p.counts[: p.size] for p, _ in parts]).astype(np.float64)
+        live = alive[rows]
+        rows, counts = rows[live], counts[live]
+        if rows.size == 0:
+            continue
+        idf = math.log((live_count - rows.size + 0.5) / (rows.size + 0.5))
+        idf = max(idf, 1e-6)
+        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths[rows] / average)
+        bm25[rows] += idf * counts * (BM25_K1 + 1.0) / (counts + norm)
+        matched[rows] += 1.0
+    return bm25, matched
+
+
+def _pick(
+    alive: np.ndarray, dense: np.ndarray, bm25: np.ndarray, priority: np.ndarray, limit: int
+) -> dict[int, tuple[str, ...]]:
+    """Row -> the generators that proposed it."""
+    sources: dict[int, list[str]] = {}
+    masked = np.where(alive, dense, -np.inf)
+    for name, rows in (
+        ("dense", _top(masked, np.flatnonzero(alive), limit)),
+        ("keyword", _top(bm25, np.flatnonzero(bm25 > 0), limit)),
+        # Critical and pinned memories are always candidates, but a user with thousands of them
+        # could never fit them all in one context: beyond `limit`, the most similar ones go on.
+        ("priority", _top(masked, np.flatnonzero(priority & alive), limit)),
+    ):
+        for row in rows.tolist():
+            sources.setdefault(row, []).append(name)
+    return {row: tuple(names) for row, names in sources.items()}
+
+
+def _top(values: np.ndarray, rows: np.ndarray, limit: int) -> np.ndarray:
+    """The ``limit`` rows among ``rows`` with the highest ``values``."""
+    if rows.size <= limit:
+        return rows
+    part = np.argpartition(-values[rows], limit - 1)[:limit]
+    return rows[part]
