@@ -172,9 +172,16 @@ def _packing_order(
     scored: list[tuple[Candidate, Score]], relevance: dict[str, EpisodeRelevance]
 ) -> list[tuple[Candidate, Score]]:
     """Critical/pinned then the rest by score; episodes by relevance; consolidation summaries last."""
-    summaries = [item for item in scored if item[0].memory.is_summary]
-    episodes = [item for item in scored if _is_ranked_episode(*item)]
-    others = [item for item in scored if not item[0].memory.is_summary and not _is_ranked_episode(*item)]
+    others: list[tuple[Candidate, Score]] = []
+    episodes: list[tuple[Candidate, Score]] = []
+    summaries: list[tuple[Candidate, Score]] = []
+    for item in scored:
+        if item[0].memory.id in relevance:
+            episodes.append(item)
+        elif item[0].memory.is_summary:
+            summaries.append(item)
+        else:
+            others.append(item)
     ordered = sorted(others, key=lambda i: i[1].sort_key())
     ordered += sorted(episodes, key=lambda i: (-relevance[i[0].memory.id].value, -i[1].final, i[0].memory.id))
     ordered += sorted(summaries, key=lambda i: i[1].sort_key())

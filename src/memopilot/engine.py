@@ -109,9 +109,12 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             raise
 
     def close(self) -> None:
-        if self.llm is not None:
-            self.llm.close()
-        self.store.close()
+        try:
+            self.flush_uses()
+        finally:
+            if self.llm is not None:
+                self.llm.close()
+            self.store.close()
 
     def __enter__(self) -> MemoPilot:
         return self
@@ -274,6 +277,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         offset: int = 0,
     ) -> Page:
         """Memories newest first; ``project_id`` None lists every project of the user."""
+        self.flush_uses()
         if not 1 <= limit <= 1000 or offset < 0:
             raise InvalidInputError("limit must be 1..1000 and offset >= 0")
         query = MemoryQuery(
@@ -361,7 +365,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             raise InvalidInputError("budget_tokens must be at least 1")
         query = redact(_clean_query(query, self.settings)).text  # the question is stored in the trace
         started = time.perf_counter()
-        maintenance = self.run_forgetting(user_id=user_id)
+        maintenance = self.sweep_if_due(user_id)
         swept = time.perf_counter()
         vector = self.embed_texts([query])[0]
         embedded = time.perf_counter()
@@ -416,7 +420,10 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
     def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str]) -> None:
         """Store a trace (and logged turns) and count one use of each memory given to a caller,
         all in one transaction."""
-        changes.used, changes.used_at = list(used_ids), self.clock.now()
+        if used_ids:
+            now = self.clock.now()
+            self.uses.add(used_ids, now)
+            self.index.count_uses(used_ids, now)
         self._commit(changes)
 
     # --- the write path and the chat turn ----------------------------------------------------
@@ -479,14 +486,17 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
     def graph(
         self, *, user_id: str = DEFAULT_USER, project_id: str | None = None, limit: int = 300
     ) -> dict[str, Any]:
+        self.flush_uses()
         return insights.build_graph(self.store, user_id=user_id, project_id=project_id, limit=limit)
 
     def analytics(self, *, user_id: str = DEFAULT_USER, project_id: str | None = None) -> dict[str, Any]:
+        self.flush_uses()
         return insights.build_analytics(
             self.store, user_id=user_id, project_id=project_id, now=self.clock.now()
         )
 
     def export(self, user_id: str = DEFAULT_USER) -> dict[str, Any]:
+        self.flush_uses()
         return portability.export_user(
             self.store, user_id, now=self.clock.now(), model_id=self.embedder.model_id
         )

@@ -19,7 +19,9 @@ from .errors import EmbedderMismatchError, MemoryLimitError, NotFoundError
 from .memory_index import MemoryIndex
 from .retriever import Retriever
 from .settings import Settings
-from .store import ChangeSet, MemoryQuery, Store
+from .store import ChangeSet, MemoryQuery, Store, Uses
+from .sweep_schedule import SweepSchedule
+from .usage_buffer import UsageBuffer
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "EngineCore"]
 
@@ -43,8 +45,14 @@ class EngineCore:
         self.clock = clock or SystemClock()
         self._check_embedder(allow_model_change)
         self._stored_dim: int | None = None
-        self.index = MemoryIndex(store)
+        self.uses = UsageBuffer(
+            max_reads=self.settings.usage_flush_reads, max_seconds=self.settings.usage_flush_seconds
+        )
+        self.index = MemoryIndex(
+            store, gc_freeze_rows=self.settings.index_gc_freeze_rows, pending_uses=self.uses.pending
+        )
         self.retriever = Retriever(self.index, self.settings)
+        self.sweeps = SweepSchedule(store)
 
     def _check_embedder(self, allow_model_change: bool) -> None:
         stored = self.store.get_meta("embedding_model")
@@ -73,10 +81,31 @@ class EngineCore:
             )
         return vectors
 
-    def _commit(self, changes: ChangeSet) -> None:
-        """The one place that writes: the store applies the set in one transaction."""
-        self.store.commit(changes)
+    def _commit(self, changes: ChangeSet, *, flush_uses: bool = False) -> None:
+        """The one place that writes: the store applies the set in one transaction.
+
+        Pending uses (usage_buffer.py) go with it when it upserts memories, when they are due,
+        or when ``flush_uses`` asks.
+        """
+        taken: dict[str, Uses] = {}
+        if self.uses and (flush_uses or changes.memories or self.uses.due()):
+            taken = self.uses.take()
+            for memory_id, use in changes.uses.items():
+                taken[memory_id] = taken[memory_id].plus(use) if memory_id in taken else use
+            changes.uses = taken
+        try:
+            self.store.commit(changes)
+        except BaseException:
+            self.uses.put_back(taken)
+            raise
         self.index.apply(changes)
+        if changes.memories:
+            self.sweeps.noted(changes.memories, self.settings)
+
+    def flush_uses(self) -> None:
+        """Write pending use counts now (before anything reads them from the store)."""
+        if self.uses:
+            self._commit(ChangeSet(), flush_uses=True)
 
     def make_event(
         self, memory: Memory, kind: EventKind, reason: str, actor: str = "system", **details: Any
@@ -94,6 +123,7 @@ class EngineCore:
 
     def get(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> Memory:
         """The memory, if it belongs to ``user_id``; another user's id is reported as not found."""
+        self.flush_uses()
         memory = self.store.get(memory_id) if isinstance(memory_id, str) else None
         if memory is None or memory.user_id != user_id:
             raise NotFoundError(f"no memory {memory_id!r} for this user")

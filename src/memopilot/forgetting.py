@@ -18,7 +18,14 @@ from datetime import datetime, timedelta
 from .domain import EventKind, Memory, MemoryState, MemoryType
 from .settings import Settings
 
-__all__ = ["Transition", "archive_cutoff", "archive_transitions", "expiry_transitions"]
+__all__ = [
+    "Transition",
+    "archive_cutoff",
+    "archive_transitions",
+    "due_at",
+    "expiry_transitions",
+    "next_due",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,3 +67,28 @@ def archive_transitions(memories: Iterable[Memory], now: datetime, settings: Set
         and m.type not in (MemoryType.CRITICAL, MemoryType.EPISODE)
         and not m.is_summary
     ]
+
+
+def due_at(memory: Memory, settings: Settings) -> datetime | None:
+    """The earliest moment a sweep could change ``memory`` as it is now (None: never)."""
+    if memory.state is not MemoryState.ACTIVE:
+        return None
+    times = [memory.expires_at] if memory.expires_at is not None else []
+    if (
+        memory.usage_count == 0
+        and memory.importance < settings.archive_importance_below
+        and memory.type not in (MemoryType.CRITICAL, MemoryType.EPISODE)
+        and not memory.is_summary
+    ):
+        times.append(memory.created_at + timedelta(days=settings.archive_after_days))
+    return min(times, default=None)
+
+
+def next_due(
+    earliest_expiry: datetime | None, earliest_archivable: datetime | None, settings: Settings
+) -> datetime | None:
+    """When a sweep could next find something, from the store's :meth:`forgetting_horizon`."""
+    times = [earliest_expiry] if earliest_expiry is not None else []
+    if earliest_archivable is not None:
+        times.append(earliest_archivable + timedelta(days=settings.archive_after_days))
+    return min(times, default=None)

@@ -222,6 +222,7 @@ class LifecycleOps(EngineCore):
         stored traces are erased, and the store purges residue from its files. An interrupted
         run leaves every batch either done or untouched; running it again finishes the job.
         """
+        self.flush_uses()
         if not isinstance(user_id, str) or not user_id.strip() or len(user_id) > 200:
             raise InvalidInputError("user_id must be a non-empty string of at most 200 characters")
         if batch_size < 1:

@@ -16,8 +16,15 @@ __all__ = ["MaintenanceOps"]
 
 
 class MaintenanceOps(EngineCore):
+    def sweep_if_due(self, user_id: str) -> ForgettingReport:
+        """The read path's forgetting sweep: run only when something can be due (sweep_schedule.py)."""
+        if not self.sweeps.is_due(user_id, self.clock.now()):
+            return ForgettingReport()
+        return self.run_forgetting(user_id=user_id)
+
     def run_forgetting(self, *, user_id: str | None = None) -> ForgettingReport:
         """Expire and archive what SPEC section 6 says is due now (one user, or everyone)."""
+        self.flush_uses()
         now = self.clock.now()
         due = forgetting.expiry_transitions(self.store.due_for_expiry(now, user_id), now)
         cutoff = forgetting.archive_cutoff(now, self.settings)
@@ -25,6 +32,8 @@ class MaintenanceOps(EngineCore):
         due += forgetting.archive_transitions(stale, now, self.settings)
         report = ForgettingReport()
         if not due:
+            if user_id is not None:
+                self.sweeps.swept(user_id, self.settings)
             return report
         changes = ChangeSet()
         for transition in due:
@@ -42,12 +51,15 @@ class MaintenanceOps(EngineCore):
             )
             (report.expired if transition.kind is EventKind.EXPIRED else report.archived).append(memory.id)
         self._commit(changes)
+        if user_id is not None:
+            self.sweeps.swept(user_id, self.settings)
         return report
 
     def reflect(
         self, *, user_id: str = DEFAULT_USER, project_id: str | None = DEFAULT_PROJECT
     ) -> ReflectionReport:
         """One consolidation pass over the memories of exactly this scope (SPEC section 8)."""
+        self.flush_uses()
         now = self.clock.now()
         scope = MemoryQuery(user_id=user_id, project_id=project_id, include_user_wide=False)
         in_scope, _ = self.store.list_memories(
@@ -159,4 +171,5 @@ class MaintenanceOps(EngineCore):
                 count += len(chunk)
         self.store.commit(changes)
         self.index.clear()
+        self.sweeps.clear()
         return count

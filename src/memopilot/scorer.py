@@ -59,13 +59,12 @@ class Score:
 
     __slots__ = ("_components", "_row", "_table", "final", "priority")
 
-    def __init__(self, table: ScoreTable, row: int) -> None:
+    def __init__(self, table: ScoreTable, row: int, final: float, priority: bool) -> None:
         self._table = table
         self._row = row
         self._components: dict[str, float] | None = None
-        self.final = float(table.final[row])
-        # Critical and pinned memories sort before all others.
-        self.priority = bool(table.priority[row])
+        self.final = final
+        self.priority = priority  # critical and pinned memories sort before all others
 
     @property
     def components(self) -> dict[str, float]:
@@ -123,10 +122,11 @@ class ScoreTable:
         return len(self.final)
 
     def score(self, row: int) -> Score:
-        return Score(self, row)
+        return Score(self, row, float(self.final[row]), bool(self.priority[row]))
 
     def scores(self) -> list[Score]:
-        return [Score(self, row) for row in range(len(self))]
+        finals, priorities = self.final.tolist(), self.priority.tolist()
+        return [Score(self, row, finals[row], priorities[row]) for row in range(len(finals))]
 
 
 def recency(reference: datetime, now: datetime, half_life_days: float) -> float:

@@ -79,6 +79,20 @@ class Settings(BaseSettings):
     # --- retrieval (SPEC section 3) ------------------------------------------------------
     keyword_blend: float = Field(default=0.5, ge=0.0, le=1.0, description="weight of keyword overlap")
     candidate_limit: int = Field(default=200, ge=1, description="dense and keyword candidates per query")
+    usage_flush_reads: int = Field(
+        default=32, ge=1, description="reads whose use counts are gathered before they are written"
+    )
+    usage_flush_seconds: float = Field(
+        default=2.0, gt=0, description="longest time use counts wait before they are written"
+    )
+    index_gc_freeze_rows: int = Field(
+        default=10_000,
+        ge=0,
+        description=(
+            "after loading a user with at least this many memories into the in-memory index, call "
+            "gc.freeze() so the cyclic garbage collector stops rescanning them (0: never)"
+        ),
+    )
 
     # --- context (SPEC section 4) --------------------------------------------------------
     context_budget: int = Field(default=2500, ge=1, description="tokens for memories in a context")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..errors import ConfigError
-from .base import ChangeSet, ContextMemories, MemoryQuery, Store
+from .base import ChangeSet, ContextMemories, MemoryQuery, Store, Uses
 
-__all__ = ["ChangeSet", "ContextMemories", "MemoryQuery", "Store", "open_store"]
+__all__ = ["ChangeSet", "ContextMemories", "MemoryQuery", "Store", "Uses", "open_store"]
 
 
 def open_store(url: str) -> Store:

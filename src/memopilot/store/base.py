@@ -9,6 +9,7 @@ change and its timeline event are stored together or not at all.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,10 +19,21 @@ import numpy as np
 
 from ..domain import Memory, MemoryState, MemoryType, TimelineEvent
 
-__all__ = ["RECORD_KINDS", "ChangeSet", "ContextMemories", "MemoryQuery", "Store"]
+__all__ = ["RECORD_KINDS", "ChangeSet", "ContextMemories", "MemoryQuery", "Store", "Uses"]
 
 # What a store holds, as :meth:`Store.scan` and :meth:`Store.counts` name it.
 RECORD_KINDS = ("memories", "events", "traces", "turns", "messages")
+
+
+@dataclass(frozen=True, slots=True)
+class Uses:
+    """Uses of one memory to count: how many, and when the latest was."""
+
+    count: int
+    last_at: datetime
+
+    def plus(self, other: Uses) -> Uses:
+        return Uses(self.count + other.count, max(self.last_at, other.last_at))
 
 
 @dataclass(slots=True)
@@ -40,9 +52,9 @@ class ChangeSet:
     # chat turns to append, each a dict of: id, user_id, project_id, session_id, message_id, role,
     # content, at
     turns: list[dict[str, Any]] = field(default_factory=list)
-    # memories given to a caller in a context: one use each, counted in the same transaction
-    used: list[str] = field(default_factory=list)
-    used_at: datetime | None = None
+    # uses of memories given to callers in contexts, added before the memory upserts of the set
+    # (an upsert keeps the larger use count, so a memory written with its new count stays right)
+    uses: dict[str, Uses] = field(default_factory=dict)
     # (user_id, message_id) whose logged turns and trace questions must be erased (Forget)
     erase_messages: list[tuple[str, str]] = field(default_factory=list)
     # (user_id, message_id) of the messages this set applies (the write path): a message is applied
@@ -65,7 +77,7 @@ class ChangeSet:
             or self.turns
             or self.messages
             or self.erase_messages
-            or self.used
+            or self.uses
         )
 
 
@@ -120,9 +132,10 @@ class Store(ABC):
     def commit(self, changes: ChangeSet) -> None:
         """Apply ``changes`` in one transaction."""
 
-    @abstractmethod
     def record_usage(self, memory_ids: Sequence[str], used_at: datetime) -> None:
         """Count one use of each memory (inclusion in a context returned to a caller)."""
+        counts = Counter(memory_ids)
+        self.commit(ChangeSet(uses={memory_id: Uses(n, used_at) for memory_id, n in counts.items()}))
 
     @abstractmethod
     def purge_residue(self) -> None:
@@ -151,6 +164,10 @@ class Store(ABC):
         self, user_id: str, project_id: str | None, terms: Sequence[str], limit: int
     ) -> list[tuple[str, float]]:
         """(memory id, relevance) of active/pinned memories matching any term, best first."""
+
+    @abstractmethod
+    def forgetting_horizon(self, user_id: str, importance_below: float) -> tuple[Any, Any]:
+        """(earliest expires_at of an active memory, earliest created_at of an archivable one)."""
 
     @abstractmethod
     def due_for_expiry(self, now: datetime, user_id: str | None = None) -> list[Memory]: ...

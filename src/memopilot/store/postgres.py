@@ -50,10 +50,12 @@ from .rows import (
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
+    count_uses_sql,
     dump_json,
     memory_filter,
     memory_upsert_assignments,
     stack_vectors,
+    use_rows,
 )
 from .shared_queries import SharedQueries
 
@@ -72,6 +74,7 @@ _CODEC = RowCodec(dump_time=lambda v: v, load_time=lambda v: v, load_json=lambda
 _COLUMNS = ", ".join(MEMORY_COLUMNS)
 _SELECT_MEMORY = f"SELECT {_COLUMNS} FROM memories"
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
+_COUNT_USES = count_uses_sql("%s")
 _UPSERT_MEMORY = (
     f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(MEMORY_COLUMNS))}) "
     "ON CONFLICT (user_id, id) DO UPDATE SET " + memory_upsert_assignments(skip=("id", "user_id"))
@@ -207,6 +210,9 @@ class PostgresStore(SharedQueries, Store):
     def set_meta(self, key: str, value: str) -> None:
         self._write(lambda conn: conn.execute(_UPSERT_META, (key, value)))
 
+    def _load_time(self, value: Any) -> Any:
+        return value
+
     def change_token(self) -> Any:
         return self._query("SELECT last_value, is_called FROM memopilot_changes")[0]
 
@@ -240,18 +246,6 @@ class PostgresStore(SharedQueries, Store):
         else:
             _log.warning("no HNSW index for %d-dimensional vectors (pgvector's limit is 2000)", dim)
         self._indexed_dims.add(dim)
-
-    def record_usage(self, memory_ids: Sequence[str], used_at: datetime) -> None:
-        if not memory_ids:
-            return
-
-        def count(conn: psycopg.Connection[Any]) -> None:
-            conn.cursor().executemany(
-                "UPDATE memories SET usage_count = usage_count + 1, last_used_at = %s WHERE id = %s",
-                [(used_at, i) for i in sorted(memory_ids)],  # id order: no lock cycles
-            )
-
-        self._write(count)
 
     def purge_residue(self) -> None:
         """Prune the dead row versions that Forget left (VACUUM cannot run inside a transaction)."""
@@ -394,11 +388,14 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
             raise MessageAlreadyAppliedError(
                 f"message {message_id!r} of user {user_id!r} was already applied"
             )
-    touched = sorted({m.id for m in changes.memories} | set(changes.vectors) | set(changes.scrub_events_of))
+    rewritten = {m.id for m in changes.memories} | set(changes.vectors) | set(changes.scrub_events_of)
+    touched = sorted(rewritten | set(changes.uses))
     if touched:  # lock the rows this set rewrites in one order: concurrent writers queue, never cross
         cur.execute("SELECT 1 FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (touched,))
     if changes.meta:
         cur.executemany(_UPSERT_META, list(changes.meta.items()))
+    if changes.uses:  # before the upserts: see ChangeSet.uses
+        cur.executemany(_COUNT_USES, use_rows(changes.uses, lambda t: t))
     if changes.memories:
         cur.executemany(_UPSERT_MEMORY, [_CODEC.memory_row(m) for m in changes.memories])
     if changes.vectors:
@@ -434,11 +431,6 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
                 )
                 for t in changes.traces
             ],
-        )
-    if changes.used:
-        cur.executemany(
-            "UPDATE memories SET usage_count = usage_count + 1, last_used_at = %s WHERE id = %s",
-            [(changes.used_at, i) for i in sorted(changes.used)],  # id order: no lock cycles
         )
     if changes.turns:
         cur.executemany(_INSERT_TURN, changes.turns)

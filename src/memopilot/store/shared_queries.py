@@ -28,6 +28,22 @@ class SharedQueries:
     def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:  # provided by the store
         raise NotImplementedError
 
+    def _load_time(self, value: Any) -> Any:  # provided by the store: a stored time as a datetime
+        raise NotImplementedError
+
+    def forgetting_horizon(self, user_id: str, importance_below: float) -> tuple[Any, Any]:
+        """The earliest ``expires_at`` among the user's active memories, and the earliest
+        ``created_at`` among those the archive rule could take once old enough (None: none)."""
+        p = self._param
+        row = self._query(
+            f"SELECT (SELECT MIN(expires_at) FROM memories WHERE user_id = {p} AND state = 'active' "
+            "AND expires_at IS NOT NULL), "
+            f"(SELECT MIN(created_at) FROM memories WHERE user_id = {p} AND state = 'active' "
+            f"AND usage_count = 0 AND importance < {p} AND type NOT IN ('critical', 'episode'))",
+            (user_id, user_id, importance_below),
+        )[0]
+        return tuple(None if v is None else self._load_time(v) for v in row)  # type: ignore[return-value]
+
     def user_ids(self) -> list[str]:
         return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]
 

@@ -40,10 +40,12 @@ from .rows import (
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
+    count_uses_sql,
     dump_json,
     memory_filter,
     memory_upsert_assignments,
     stack_vectors,
+    use_rows,
 )
 from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
@@ -65,6 +67,7 @@ _INSERT_TURN = (
 )
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _SELECT_MEMORY = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories"
+_COUNT_USES = count_uses_sql("?")
 _UPSERT_MEMORY = (
     f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(MEMORY_COLUMNS))}) "
     "ON CONFLICT(id) DO UPDATE SET " + memory_upsert_assignments()
@@ -195,6 +198,9 @@ class SQLiteStore(SharedQueries, Store):
                 (key, value),
             )
 
+    def _load_time(self, value: Any) -> Any:
+        return from_text(value)
+
     def change_token(self) -> Any:
         return self._query("PRAGMA data_version")[0][0]
 
@@ -215,6 +221,8 @@ class SQLiteStore(SharedQueries, Store):
                     _UPSERT_META,
                     list(changes.meta.items()),
                 )
+                if changes.uses:  # before the upserts: see ChangeSet.uses
+                    c.executemany(_COUNT_USES, use_rows(changes.uses, to_text))
                 if changes.memories:
                     c.executemany(_UPSERT_MEMORY, [_memory_row(m) for m in changes.memories])
                 for memory_id, vector in changes.vectors.items():
@@ -246,11 +254,6 @@ class SQLiteStore(SharedQueries, Store):
                             trace.get("message_id"),
                         ),
                     )
-                if changes.used:
-                    c.executemany(
-                        "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?",
-                        [(to_text(changes.used_at), i) for i in changes.used],
-                    )
                 if changes.turns:
                     c.executemany(
                         _INSERT_TURN,
@@ -268,15 +271,6 @@ class SQLiteStore(SharedQueries, Store):
                     )
         except sqlite3.DatabaseError as exc:
             raise _wrap(exc) from None
-
-    def record_usage(self, memory_ids: Sequence[str], used_at: datetime) -> None:
-        if not memory_ids:
-            return
-        with self._transaction() as c:
-            c.executemany(
-                "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?",
-                [(to_text(used_at), i) for i in memory_ids],
-            )
 
     def purge_residue(self) -> None:
         with self._lock:

@@ -127,5 +127,15 @@ CREATE TABLE applied_messages (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3]
+# v4: usage_count leaves the archive index, so counting the uses of a read (on every read)
+# rewrites the memory rows only, not an index entry per memory as well; and the forgetting
+# indexes lead with the user, as the read path asks when one user's next sweep is due.
+_V4 = """
+DROP INDEX memories_archive;
+CREATE INDEX memories_archive ON memories (user_id, state, created_at);
+DROP INDEX memories_expiry;
+CREATE INDEX memories_expiry ON memories (user_id, state, expires_at) WHERE expires_at IS NOT NULL;
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
 SCHEMA_VERSION = len(MIGRATIONS)

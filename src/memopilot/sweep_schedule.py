@@ -1,0 +1,66 @@
+"""When each user's forgetting sweep can next find something, so that reads skip it until then.
+
+Every read used to run the sweep (SPEC section 6): two indexed queries that almost always find
+nothing, and on PostgreSQL the largest part of a read after the context itself. Instead the
+engine asks the store once when the user's next expiry or archive could happen and skips the
+sweep until that moment. The schedule stays safe (never later than the truth):
+- memories this process writes can only bring the moment forward, and :meth:`noted` does;
+- uses and other changes can only push it back, which at worst runs a sweep that finds nothing;
+- a commit by another process (the store's change token) forgets every schedule.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from . import forgetting
+from .domain import Memory
+from .settings import Settings
+from .store import Store
+
+__all__ = ["SweepSchedule"]
+
+_UNKNOWN = object()
+
+
+class SweepSchedule:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._next: dict[str, datetime | None] = {}  # user -> next due moment (None: never)
+        self._token: Any = store.change_token()
+        self._lock = threading.Lock()
+
+    def is_due(self, user_id: str, now: datetime) -> bool:
+        with self._lock:
+            token = self._store.change_token()
+            if token != self._token:
+                self._next.clear()
+                self._token = token
+            when = self._next.get(user_id, _UNKNOWN)
+        return when is _UNKNOWN or (when is not None and when <= now)  # type: ignore[operator]
+
+    def swept(self, user_id: str, settings: Settings) -> None:
+        """Ask the store when this user's next sweep could find something (right after a sweep)."""
+        expiry, archivable = self._store.forgetting_horizon(user_id, settings.archive_importance_below)
+        with self._lock:
+            self._token = self._store.change_token()
+            self._next[user_id] = forgetting.next_due(expiry, archivable, settings)
+
+    def noted(self, memories: Iterable[Memory], settings: Settings) -> None:
+        """Memories this process just committed: a new expiry or archive moment may come sooner."""
+        with self._lock:
+            self._token = self._store.change_token()
+            for memory in memories:
+                if memory.user_id not in self._next:
+                    continue
+                when = forgetting.due_at(memory, settings)
+                current = self._next[memory.user_id]
+                if when is not None and (current is None or when < current):
+                    self._next[memory.user_id] = when
+
+    def clear(self) -> None:
+        with self._lock:
+            self._next.clear()

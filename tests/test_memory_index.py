@@ -1,0 +1,585 @@
+"""The read path's in-memory index, on every backend: BM25 and cosine signals against an independent
+computation, scope, staying in step with every commit (this engine's and another one's), compaction,
+use counts; and the pieces built with it: the score table, compact stored traces, WAL checkpoints.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import sqlite3
+import struct
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from memopilot import FixedClock, MemoPilot, Memory, MemoryState, MemoryType, Privacy, Settings
+from memopilot.embedding import StaticEmbedder
+from memopilot.memory_index import MemoryIndex, ScopeMatches, indexed_terms
+from memopilot.scorer import COMPONENTS, ScoreTable, score_memory
+from memopilot.store import ChangeSet
+from memopilot.store.sqlite import sqlite_path_from_url
+from memopilot.text import content_terms
+from memopilot.trace import readable_trace
+
+from .conftest import T0
+
+USER = "local"  # the engine's default user
+PROJECT = "default"  # the engine's default project
+EVERYTHING = 100_000  # a candidate limit above any count here: every live memory in scope comes back
+K1, B = 1.2, 0.75  # Okapi BM25, as the index documents it
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+def _search(
+    mp: MemoPilot,
+    query: str,
+    *,
+    user_id: str = USER,
+    project_id: str | None = PROJECT,
+    index: MemoryIndex | None = None,
+    limit: int = EVERYTHING,
+) -> ScopeMatches:
+    """What the index (the engine's, or ``index``) finds for ``query``, as the retriever asks it."""
+    vector = mp.embed_texts([query])[0]
+    return (index or mp.index).search(user_id, project_id, vector, content_terms(query), limit)
+
+
+def _ids(found: ScopeMatches) -> set[str]:
+    return {m.id for m in found.memories}
+
+
+def _column(found: ScopeMatches, name: str) -> dict[str, float]:
+    values: np.ndarray = getattr(found, name)
+    return {m.id: float(v) for m, v in zip(found.memories, values, strict=True)}
+
+
+def _sources(found: ScopeMatches) -> dict[str, tuple[str, ...]]:
+    return {m.id: s for m, s in zip(found.memories, found.sources, strict=True)}
+
+
+def _keyword_hits(found: ScopeMatches) -> set[str]:
+    return {memory_id for memory_id, score in _column(found, "bm25").items() if score > 0}
+
+
+def _assert_same_signals(got: ScopeMatches, want: ScopeMatches) -> None:
+    """Same memories, same cosine, BM25, matched terms and sources (by memory id)."""
+    assert _ids(got) == _ids(want)
+    for name in ("dense", "bm25", "matched"):
+        assert _column(got, name) == pytest.approx(_column(want, name), abs=1e-6)
+    assert _sources(got) == _sources(want)
+    got_memories = {m.id: m for m in got.memories}
+    assert all(got_memories[m.id] == m for m in want.memories)
+
+
+def _assert_index_matches_store(mp: MemoPilot, query: str, **scope: Any) -> None:
+    """The engine's index, kept in step commit by commit, answers as one freshly loaded from the store."""
+    fresh = MemoryIndex(mp.store)
+    _assert_same_signals(_search(mp, query, **scope), _search(mp, query, index=fresh, **scope))
+
+
+def _load(mp: MemoPilot, user_id: str = USER) -> None:
+    """Make the index load ``user_id`` now, so that later commits reach it through ``apply``."""
+    mp.index.get(user_id, "no-such-memory")
+
+
+def _in_scope(mp: MemoPilot, user_id: str, project_id: str | None) -> list[Memory]:
+    """The user's active and pinned memories of ``project_id`` and user-wide ones, from the store."""
+    page = mp.list(user_id=user_id, states=["active", "pinned"], limit=1000)
+    return [m for m in page.items if m.project_id is None or m.project_id == project_id]
+
+
+def _okapi_bm25(scope: Sequence[Memory], query_terms: Iterable[str]) -> dict[str, tuple[float, int]]:
+    """memory id -> (Okapi BM25, distinct query terms present), computed the textbook way."""
+    docs = {m.id: indexed_terms(m) for m in scope}
+    n = len(docs)
+    avgdl = sum(sum(tf.values()) for tf in docs.values()) / n
+    terms = set(query_terms)
+    df = {t: sum(1 for tf in docs.values() if t in tf) for t in terms}
+    out: dict[str, tuple[float, int]] = {}
+    for memory_id, tf in docs.items():
+        dl = sum(tf.values())
+        score = 0.0
+        for t in terms & tf.keys():
+            idf = max(math.log((n - df[t] + 0.5) / (df[t] + 0.5)), 1e-6)
+            score += idf * tf[t] * (K1 + 1) / (tf[t] + K1 * (1 - B + B * dl / avgdl))
+        out[memory_id] = (score, len(terms & tf.keys()))
+    return out
+
+
+def _cosines(mp: MemoPilot, query: str, memory_ids: Iterable[str]) -> dict[str, float]:
+    vector = mp.embed_texts([query])[0]
+    return {i: float(v @ vector) for i, v in mp.store.vectors_of(list(memory_ids)).items()}
+
+
+# --- BM25, cosine and scope ------------------------------------------------------------------------
+BM25_CORPUS: list[tuple[str | None, str, list[str]]] = [  # (project, content, tags)
+    ("apollo", "Deploy the billing service to Kubernetes every Friday", ["deploy"]),
+    ("apollo", "Billing invoices are generated nightly; billing retries twice on failure", []),
+    ("apollo", "The staging cluster runs Kubernetes 1.29 with three nodes", ["cluster", "staging"]),
+    ("apollo", "Lunch on Fridays is pizza", []),
+    (None, "I prefer short answers about Kubernetes and billing", []),
+    (None, "My cat is called Miso", ["pets"]),
+]
+BM25_QUERY = "How do we deploy billing to the Kubernetes clusters on Friday?"
+
+
+def test_bm25_and_cosine_equal_an_independent_okapi_computation(mp: MemoPilot) -> None:
+    for project_id, content, tags in BM25_CORPUS:
+        mp.add(content, project_id=project_id, tags=tags, type="episode")
+    # Outside the scope (another project, another user): these must not change N, df or avgdl.
+    mp.add("Billing billing billing: deploy Kubernetes clusters", project_id="gemini", type="episode")
+    mp.add("Deploy billing to Kubernetes on Friday", user_id="bob", project_id="apollo", type="episode")
+
+    found = _search(mp, BM25_QUERY, project_id="apollo")
+    scope = _in_scope(mp, USER, "apollo")
+    reference = _okapi_bm25(scope, content_terms(BM25_QUERY))
+    assert _ids(found) == {m.id for m in scope} and len(scope) == len(BM25_CORPUS)
+    assert _column(found, "bm25") == pytest.approx({i: r[0] for i, r in reference.items()}, rel=1e-6)
+    assert _column(found, "matched") == {i: float(r[1]) for i, r in reference.items()}
+    assert _column(found, "dense") == pytest.approx(_cosines(mp, BM25_QUERY, _ids(found)), abs=1e-5)
+    # The reference is not trivial: some memories match no term, one term is in most of the scope.
+    assert 0 < len(_keyword_hits(found)) < len(scope)
+    assert max(r[1] for r in reference.values()) >= 3
+
+
+def test_retriever_keyword_is_term_share_or_relative_bm25(mp: MemoPilot) -> None:
+    for project_id, content, tags in BM25_CORPUS:
+        mp.add(content, project_id=project_id, tags=tags, type="episode")
+    terms = content_terms(BM25_QUERY)
+    reference = _okapi_bm25(_in_scope(mp, USER, "apollo"), terms)
+    best = max(score for score, _ in reference.values())
+    vector = mp.embed_texts([BM25_QUERY])[0]
+    candidates = mp.retriever.candidates(BM25_QUERY, vector, user_id=USER, project_id="apollo")
+    assert {c.memory.id for c in candidates} == set(reference)
+    for c in candidates:
+        score, matched = reference[c.memory.id]
+        assert c.keyword == pytest.approx(min(1.0, max(matched / len(terms), score / best)), rel=1e-6)
+
+
+def test_scope_is_one_users_project_plus_user_wide(mp: MemoPilot) -> None:
+    mine = mp.add("Project Apollo uses Rust for the flight software", project_id="apollo")
+    wide = mp.add("I prefer detailed explanations about Rust", project_id=None)
+    gemini = mp.add("Project Gemini uses Rust for telemetry", project_id="gemini")
+    bobs = mp.add("Bob writes Rust for Apollo too", user_id="bob", project_id="apollo")
+    bobs_wide = mp.add("Bob likes Rust", user_id="bob", project_id=None)
+
+    assert _ids(_search(mp, "Rust", project_id="apollo")) == {mine.id, wide.id}
+    assert _ids(_search(mp, "Rust", project_id="gemini")) == {gemini.id, wide.id}
+    assert _ids(_search(mp, "Rust", project_id=None)) == {wide.id}
+    assert _ids(_search(mp, "Rust", user_id="bob", project_id="apollo")) == {bobs.id, bobs_wide.id}
+    assert _ids(_search(mp, "Rust", user_id="carol", project_id="apollo")) == set()
+    vector = mp.embed_texts(["Rust"])[0]
+    candidates = mp.retriever.candidates("Rust", vector, user_id=USER, project_id="apollo")
+    assert {c.memory.id for c in candidates} == {mine.id, wide.id}
+
+
+# --- kept in step with this engine's commits ----------------------------------------------------------
+def test_leaving_the_context_states_leaves_the_index(mp: MemoPilot, clock: FixedClock) -> None:
+    made = {
+        name: mp.add(f"The {name} server is called {bird}", type="project")
+        for name, bird in [
+            ("kept", "kestrel"),
+            ("archived", "sparrow"),
+            ("forgotten", "osprey"),
+            ("superseded", "heron"),
+            ("expiring", "wren"),
+        ]
+    }
+    _load(mp)
+    mp.archive(made["archived"].id)
+    mp.forget(made["forgotten"].id)
+    mp.supersede(made["superseded"].id, made["kept"].id)
+    mp.update(made["expiring"].id, expires_at=clock.now() + timedelta(hours=1))
+    clock.advance(hours=2)
+    assert mp.run_forgetting(user_id=USER).expired == [made["expiring"].id]
+
+    found = _search(mp, "server called sparrow osprey heron wren kestrel")
+    assert _ids(found) == {made["kept"].id}
+    assert all(mp.index.get(USER, m.id) is None for name, m in made.items() if name != "kept")
+    _assert_index_matches_store(mp, "server called sparrow osprey heron wren kestrel")
+
+
+def test_restored_memory_comes_back_with_its_vector(mp: MemoPilot) -> None:
+    keep = mp.add("The staging server is called kestrel", type="project")
+    back = mp.add("The backup server is called sparrow", type="project")
+    mp.archive(back.id)
+    _load(mp)
+    mp.restore(back.id)
+    found = _search(mp, "sparrow backup server")
+    assert _ids(found) == {keep.id, back.id}
+    assert back.id in _keyword_hits(found)
+    cosines = _cosines(mp, "sparrow backup server", _ids(found))
+    assert _column(found, "dense") == pytest.approx(cosines, abs=1e-5)
+    _assert_index_matches_store(mp, "sparrow backup server")
+
+
+def test_restore_when_the_loaded_user_had_no_active_memory(mp: MemoPilot) -> None:
+    only = mp.add("The backup server is called sparrow", type="project")
+    mp.archive(only.id)
+    _load(mp)  # loads an empty index for the user
+    mp.restore(only.id)
+    assert _ids(_search(mp, "sparrow")) == {only.id}
+    _assert_index_matches_store(mp, "sparrow")
+
+
+def test_edited_content_is_found_by_its_new_words_only(mp: MemoPilot) -> None:
+    edited = mp.add("The team standup is at nine in the blue room", type="project")
+    other = mp.add("Deploys happen on Tuesday afternoons", type="project")
+    _load(mp)
+    mp.update(edited.id, content="The team retro is on Thursday in the garden")
+    assert _keyword_hits(_search(mp, "standup blue room")) == set()
+    assert _keyword_hits(_search(mp, "retro garden Thursday")) == {edited.id}
+    assert mp.index.get(USER, edited.id).content == "The team retro is on Thursday in the garden"
+    mp.update(other.id, tags=["calendar"])
+    assert _keyword_hits(_search(mp, "calendar")) == {other.id}
+    _assert_index_matches_store(mp, "retro standup calendar Tuesday")
+
+
+def test_field_edits_show_in_the_index(mp: MemoPilot) -> None:
+    memory = mp.add("Use ruff for linting Python code", type="preference")
+    _load(mp)
+    mp.update(memory.id, importance=0.9, confidence=0.4, privacy="private")
+    indexed = mp.index.get(USER, memory.id)
+    assert indexed is not None
+    assert (indexed.importance, indexed.confidence, indexed.privacy) == (0.9, 0.4, Privacy.PRIVATE)
+    assert _keyword_hits(_search(mp, "ruff linting")) == {memory.id}
+    _assert_index_matches_store(mp, "ruff linting")
+
+
+def test_pinned_memories_are_priority_candidates(mp: MemoPilot) -> None:
+    for i in range(5):
+        mp.add(f"Python tip {i}: prefer list comprehensions in loops", type="preference")
+    pinned = mp.add("Ping Dana before merging anything", type="task")
+    critical = mp.add("Never run migrations against production without a backup", type="critical")
+    _load(mp)
+    mp.pin(pinned.id)
+    # A small limit keeps the dense and keyword picks to the best matches of the question.
+    found = _sources(_search(mp, "list comprehensions", limit=2))
+    assert "priority" in found[pinned.id] and "priority" in found[critical.id]
+    assert mp.index.get(USER, pinned.id).state is MemoryState.PINNED
+    mp.unpin(pinned.id)
+    found = _sources(_search(mp, "list comprehensions", limit=2))
+    assert "priority" not in found.get(pinned.id, ())
+    assert "priority" in found[critical.id]
+    _assert_index_matches_store(mp, "list comprehensions Dana")
+
+
+# --- compaction -----------------------------------------------------------------------------------
+_TOPICS = ["billing", "kubernetes", "lunch", "weather", "invoices", "python", "deploys"]
+_PLACES = ["berlin", "lisbon", "oslo", "kyoto", "lima", "quito", "accra", "hanoi", "perth", "tunis", "cusco"]
+
+
+def _note(i: int) -> dict[str, Any]:
+    """Varied lengths, tags and types, so that a row mixed up with another shows in the signals."""
+    return {
+        "content": f"Note {i} about {_TOPICS[i % 7]} in {_PLACES[i % 11]}, code w{i}" + " ticket" * (i % 4),
+        "tags": [_TOPICS[(i + 3) % 7]] if i % 5 == 1 else [],
+        "type": "critical" if i % 8 == 3 else "episode",
+    }
+
+
+def test_many_removals_compact_a_bucket_and_keep_exact_signals(mp: MemoPilot) -> None:
+    notes = mp.add_many([_note(i) for i in range(600)], project_id="big")
+    wide = mp.add("User-wide note about billing in Oslo", project_id=None, type="episode")
+    _load(mp)
+    archived = [m for i, m in enumerate(notes) if i % 3 != 0]  # 400 of 600: past the compaction threshold
+    for memory in archived:
+        mp.archive(memory.id)
+    live = {m.id for i, m in enumerate(notes) if i % 3 == 0} | {wide.id}
+
+    query = "billing kubernetes Oslo lima ticket w3 w4 w5 w6"
+    found = _search(mp, query, project_id="big")
+    assert _ids(found) == live
+    assert _keyword_hits(_search(mp, "w4 w5 w6 w9", project_id="big")) == {notes[6].id, notes[9].id}
+    reference = _okapi_bm25(_in_scope(mp, USER, "big"), content_terms(query))
+    assert _column(found, "bm25") == pytest.approx({i: r[0] for i, r in reference.items()}, rel=1e-6)
+    _assert_index_matches_store(mp, query, project_id="big")
+
+    # Rows appended and rewritten after the compaction are found like the others.
+    mp.update(notes[0].id, content="Note zero moved to Reykjavik, code w0")
+    added = mp.add("Note about invoices in Reykjavik, code w9999", project_id="big", type="episode")
+    assert _keyword_hits(_search(mp, "Reykjavik", project_id="big")) == {notes[0].id, added.id}
+    _assert_index_matches_store(mp, "Reykjavik invoices berlin w0 w9999", project_id="big")
+
+
+# --- other engines' commits -------------------------------------------------------------------------
+def test_commits_of_another_engine_on_the_same_database_are_seen(
+    mp: MemoPilot, settings: Settings, embedder: StaticEmbedder, clock: FixedClock
+) -> None:
+    first = mp.add("The staging server is called kestrel", type="project")
+    assert _ids(_search(mp, "server called")) == {first.id}  # loaded before the other engine writes
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as other:
+        added = other.add("The wiki server is called osprey", type="project")
+        other.archive(first.id)
+    found = _search(mp, "server called osprey")
+    assert _ids(found) == {added.id}
+    assert _keyword_hits(found) == {added.id}
+    _assert_index_matches_store(mp, "server called osprey kestrel")
+
+
+# --- use counts -----------------------------------------------------------------------------------
+def test_use_counts_in_the_index_equal_the_stores(mp: MemoPilot, clock: FixedClock) -> None:
+    mp.add("I prefer dark mode in all editors", type="preference")
+    mp.add("My editor is Neovim with the gruvbox theme", type="preference")
+    mp.add("The cat's name is Miso", type="episode")
+    first = mp.build_context("Which editor theme do I like?")
+    clock.advance(minutes=5)
+    second = mp.build_context("Which editor theme do I like?")
+    mp.build_context("Which editor theme do I like?", record_usage=False)
+    included = [i.memory_id for i in second.trace.included]
+    assert included and included == [i.memory_id for i in first.trace.included]
+    read = {memory_id: mp.get(memory_id) for memory_id in included}  # the engine's own read first
+    stored = mp.store.get_many(included)
+    for memory_id in included:
+        indexed = mp.index.get(USER, memory_id)
+        assert indexed is not None
+        assert indexed.usage_count == read[memory_id].usage_count == stored[memory_id].usage_count == 2
+        assert indexed.last_used_at == stored[memory_id].last_used_at == clock.now()
+    _assert_index_matches_store(mp, "editor theme cat")
+
+
+# --- the score table ------------------------------------------------------------------------------
+def _memory(**fields: Any) -> Memory:
+    base: dict[str, Any] = {
+        "user_id": "u",
+        "content": "x",
+        "type": MemoryType.PREFERENCE,
+        "created_at": T0 - timedelta(days=3),
+        "updated_at": T0,
+        "project_id": "p",
+    }
+    return Memory(**(base | fields))
+
+
+VARIED = [
+    _memory(),
+    _memory(type=MemoryType.CRITICAL, importance=0.95, usage_count=7, project_id=None),
+    _memory(state=MemoryState.PINNED, privacy=Privacy.PRIVATE, project_id="q"),
+    _memory(privacy=Privacy.SENSITIVE, expires_at=T0 - timedelta(minutes=1), usage_count=1),
+    _memory(expires_at=T0 + timedelta(days=2), confidence=0.3, occurred_at=T0 - timedelta(days=40)),
+    _memory(valid_to=T0 - timedelta(days=1), importance=0.1),
+    _memory(valid_to=T0 + timedelta(days=1), type=MemoryType.EPISODE, occurred_at=T0 - timedelta(days=14)),
+    _memory(type=MemoryType.OUTDATED, state=MemoryState.SUPERSEDED, usage_count=3),
+    _memory(type=MemoryType.CRITICAL, tags=["consolidation-summary"], created_at=T0 + timedelta(days=1)),
+]
+SEMANTIC = [0.7, 1.4, -0.2, 0.0, 0.5, 0.33, 1.0, 0.9, 0.2]
+
+
+_PRIVACY_PENALTY = {Privacy.NORMAL: 0.0, Privacy.PRIVATE: 0.5, Privacy.SENSITIVE: 1.0}
+
+
+def _expected_components(memory: Memory, semantic: float, project_id: str | None) -> dict[str, float]:
+    """SPEC section 2's components, written out here independently of the scorer."""
+    age_days = max(0.0, (T0 - (memory.occurred_at or memory.created_at)).total_seconds() / 86_400)
+    outdated = (
+        memory.type is MemoryType.OUTDATED
+        or (memory.valid_to is not None and memory.valid_to <= T0)
+        or (memory.expires_at is not None and memory.expires_at <= T0)
+    )
+    critical = memory.type is MemoryType.CRITICAL and "consolidation-summary" not in memory.tags
+    return {
+        "semantic": min(1.0, max(0.0, semantic)),
+        "importance": memory.importance,
+        "recency": 0.5 ** (age_days / 14.0),
+        "confidence": memory.confidence,
+        "usage": memory.usage_count / (1 + memory.usage_count),
+        "project_match": float(project_id is not None and memory.project_id == project_id),
+        "critical_bonus": float(critical or memory.state is MemoryState.PINNED),
+        "outdated_penalty": float(outdated),
+        "privacy_penalty": _PRIVACY_PENALTY[memory.privacy],
+        "superseded_penalty": float(memory.state is MemoryState.SUPERSEDED),
+    }
+
+
+@pytest.mark.parametrize("project_id", ["p", None])
+def test_score_table_rows_equal_score_memory_and_the_formula(project_id: str | None) -> None:
+    settings = Settings()
+    table = ScoreTable(VARIED, SEMANTIC, now=T0, project_id=project_id, settings=settings)
+    assert len(table) == len(VARIED)
+    for row, (memory, semantic) in enumerate(zip(VARIED, SEMANTIC, strict=True)):
+        score = table.score(row)
+        alone = score_memory(memory, semantic=semantic, now=T0, project_id=project_id, settings=settings)
+        assert score.components == alone.components
+        assert list(score.components) == list(COMPONENTS)
+        assert score.components == pytest.approx(_expected_components(memory, semantic, project_id))
+        assert score.final == pytest.approx(sum(score.contributions().values()), abs=1e-12)
+        assert score.final == pytest.approx(alone.final, abs=1e-12)
+        assert score.priority == (score.components["critical_bonus"] == 1.0)
+        signed = {n: c * table.signed_weights[n] for n, c in score.components.items()}
+        assert score.contributions() == pytest.approx(signed)
+
+
+def test_score_table_with_no_rows() -> None:
+    table = ScoreTable([], [], now=T0, project_id="p", settings=Settings())
+    assert len(table) == 0 and table.scores() == []
+
+
+# --- stored traces --------------------------------------------------------------------------------
+def test_stored_trace_reads_back_as_the_full_trace(mp: MemoPilot) -> None:
+    mp.add("I prefer dark mode in all editors", type="preference", privacy="private")
+    mp.add("Never force-push to main", type="critical")
+    mp.add("The cat's name is Miso", type="episode")
+    trace = mp.build_context("Which editor theme do I like?").trace
+    assert trace.included and trace.skipped
+    assert any(i.components["privacy_penalty"] > 0 for i in trace.included)  # a negative contribution
+    stored = trace.to_stored()
+    assert all(isinstance(i["components"], list) and "contributions" not in i for i in stored["included"])
+    assert readable_trace(stored) == trace.to_dict()
+    assert mp.get_trace(trace.id) == json.loads(json.dumps(trace.to_dict()))
+
+
+def _old_form_trace() -> dict[str, Any]:
+    components = dict.fromkeys(COMPONENTS, 0.5)
+    item = {
+        "memory_id": "m1",
+        "type": "preference",
+        "state": "active",
+        "project_id": PROJECT,
+        "included": True,
+        "reason": "fits",
+        "score": 0.42,
+        "components": components,
+        "contributions": {name: 0.1 for name in components},
+        "dense": 0.5,
+        "keyword": 0.0,
+        "tokens": 9,
+        "sources": ["dense"],
+    }
+    return {
+        "id": "t-old",
+        "user_id": USER,
+        "project_id": PROJECT,
+        "query": "old question",
+        "created_at": T0.isoformat(),
+        "budget_tokens": 100,
+        "used_tokens": 9,
+        "candidate_tokens": 9,
+        "candidates_considered": 1,
+        "included": [item],
+        "skipped": [],
+        "skipped_total": 0,
+        "latency_ms": {},
+        "maintenance": {},
+        "session_id": None,
+        "message_id": None,
+        "turn": None,
+    }
+
+
+def test_traces_stored_in_the_old_form_read_back_unchanged(mp: MemoPilot) -> None:
+    old = _old_form_trace()
+    assert readable_trace(copy.deepcopy(old)) == old
+    mp.store.commit(ChangeSet(traces=[copy.deepcopy(old)]))
+    assert mp.get_trace("t-old") == old
+    assert mp.traces()[0] == old
+
+
+# --- the WAL checkpointer (SQLite) ----------------------------------------------------------------
+def _wal_progress(db_path: str) -> tuple[int, int]:
+    """(frames in the WAL, frames already copied back) as the -shm wal-index records them.
+
+    Read from the file (layout: sqlite.org/walformat.html), not by running a checkpoint, which
+    would itself copy the frames back.
+    """
+    header = Path(db_path + "-shm").read_bytes()[:100]
+    (max_frame,) = struct.unpack_from("=I", header, 16)
+    (backfilled,) = struct.unpack_from("=I", header, 96)
+    return max_frame, backfilled
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _write_a_lot(mp: MemoPilot) -> None:
+    for i in range(150):
+        mp.add(f"Note {i} about the {_TOPICS[i % 7]} plan", type="episode")
+    for _ in range(150):
+        mp.build_context("What is the billing plan?")
+
+
+@pytest.mark.sqlite_only
+def test_wal_is_checkpointed_soon_after_commits(mp: MemoPilot) -> None:
+    db_path = sqlite_path_from_url(mp.store.url)
+    _write_a_lot(mp)
+    frames, _ = _wal_progress(db_path)
+    assert frames > 0
+    # No commit follows, so nothing but the checkpointer can copy the log back.
+    assert _wait_for(lambda: (lambda f, b: f > 0 and b == f)(*_wal_progress(db_path)))
+
+
+@pytest.mark.sqlite_only
+def test_checkpoints_do_not_look_like_another_writer(mp: MemoPilot) -> None:
+    memory = mp.add("Billing runs nightly", type="project")
+    indexed = mp.index.get(USER, memory.id)
+    token = mp.store.change_token()
+    _write_a_lot(mp)
+    db_path = sqlite_path_from_url(mp.store.url)
+    assert _wait_for(lambda: (lambda f, b: f > 0 and b == f)(*_wal_progress(db_path)))
+    assert mp.store.change_token() == token
+    assert mp.index.get(USER, memory.id) is indexed  # not dropped and reloaded
+
+
+@pytest.mark.sqlite_only
+def test_closing_after_many_commits_leaves_a_consistent_file(
+    settings: Settings, embedder: StaticEmbedder, clock: FixedClock
+) -> None:
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as engine:
+        db_path = sqlite_path_from_url(engine.store.url)
+        _write_a_lot(engine)
+    wal = Path(db_path + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0  # the last connection folded the log in
+    conn = sqlite3.connect(db_path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("SELECT COUNT(*) FROM memories").fetchone() == (150,)
+        assert conn.execute("SELECT COUNT(*) FROM traces").fetchone() == (150,)
+    finally:
+        conn.close()
+
+
+# --- ownership of objects and buffered use counts ---------------------------------------------------
+def test_callers_objects_are_not_the_indexs(mp: MemoPilot) -> None:
+    _load(mp)
+    added = mp.add("Dark mode in every editor", type="preference")
+    mp.build_context("editor dark mode")
+    assert added.usage_count == 0  # the caller's object is theirs: a use does not change it
+    indexed = mp.index.get(USER, added.id)
+    assert indexed is not None and indexed is not added and indexed.usage_count == 1
+    added.content = "changed by the caller"
+    assert mp.index.get(USER, added.id).content == "Dark mode in every editor"  # type: ignore[union-attr]
+
+
+def test_buffered_uses_are_counted_once_across_a_write_of_the_same_memory(mp: MemoPilot) -> None:
+    memory = mp.add("The kestrel service runs billing", type="project")
+    for _ in range(3):
+        mp.build_context("kestrel billing")
+    mp.update(memory.id, importance=0.9)  # upserts the row (with the index's count) and flushes
+    mp.build_context("kestrel billing")
+    mp.flush_uses()
+    stored = mp.store.get(memory.id)
+    assert stored is not None and stored.usage_count == 4 and stored.importance == 0.9
+    assert mp.index.get(USER, memory.id).usage_count == 4  # type: ignore[union-attr]
+
+
+def test_uses_pending_at_a_reload_are_added_to_what_the_store_holds(mp: MemoPilot) -> None:
+    memory = mp.add("The kestrel service runs billing", type="project")
+    mp.build_context("kestrel billing")
+    mp.build_context("kestrel billing")
+    mp.index.clear()  # as after another process's commit
+    assert mp.index.get(USER, memory.id).usage_count == 2  # type: ignore[union-attr]
+    mp.close()
+    with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as reopened:
+        assert reopened.get(memory.id).usage_count == 2  # closing wrote them
