@@ -401,7 +401,7 @@ def _expected_components(memory: Memory, semantic: float, project_id: str | None
 @pytest.mark.parametrize("project_id", ["p", None])
 def test_score_table_rows_equal_score_memory_and_the_formula(project_id: str | None) -> None:
     settings = Settings()
-    table = ScoreTable(VARIED, SEMANTIC, now=T0, project_id=project_id, settings=settings)
+    table = ScoreTable.of_memories(VARIED, SEMANTIC, now=T0, project_id=project_id, settings=settings)
     assert len(table) == len(VARIED)
     for row, (memory, semantic) in enumerate(zip(VARIED, SEMANTIC, strict=True)):
         score = table.score(row)
@@ -417,7 +417,7 @@ def test_score_table_rows_equal_score_memory_and_the_formula(project_id: str | N
 
 
 def test_score_table_with_no_rows() -> None:
-    table = ScoreTable([], [], now=T0, project_id="p", settings=Settings())
+    table = ScoreTable.of_memories([], [], now=T0, project_id="p", settings=Settings())
     assert len(table) == 0 and table.scores() == []
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field
+from datetime import date
 
 from .domain import Memory, MemoryState, MemoryType
 from .retriever import Candidate, EpisodeRelevance, episode_relevance
@@ -76,8 +77,12 @@ def _quoted(memory: Memory) -> str:
 
 
 def _episode_prefix(memory: Memory) -> str:
-    when = memory.reference_time
-    return f"- [{when.day} {when:%B %Y}]"
+    return _day_prefix(memory.reference_time.date())
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_prefix(day: date) -> str:
+    return f"- [{day.day} {day:%B %Y}]"
 
 
 def render_episode(memory: Memory) -> str:
@@ -287,8 +292,8 @@ def _inclusion_reason(memory: Memory, score: Score, taken_ranked: int) -> str:
     if score.priority:
         kind = "pinned" if memory.state is MemoryState.PINNED else "critical"
         return f"{kind}: critical and pinned memories are included first (score {score.final:.3f})"
-    top = max(score.contributions().items(), key=lambda kv: kv[1])
-    return f"rank {taken_ranked + 1} by score {score.final:.3f}; strongest part: {top[0]} {top[1]:+.3f}"
+    name, value = score.top_contribution()
+    return f"rank {taken_ranked + 1} by score {score.final:.3f}; strongest part: {name} {value:+.3f}"
 
 
 def _episode_reason(candidate: Candidate, rel: EpisodeRelevance, taken: int) -> str:

@@ -331,7 +331,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             for c in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
             if c.sources != ("priority",)  # listed for the context builder, not matched by the query
         ]
-        table = ScoreTable(
+        table = ScoreTable.of_memories(
             [c.memory for c in candidates],
             [c.similarity for c in candidates],
             now=now,
@@ -369,16 +369,11 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         swept = time.perf_counter()
         vector = self.embed_texts([query])[0]
         embedded = time.perf_counter()
-        candidates = self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
+        found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
+        candidates = found.candidates
         retrieved = time.perf_counter()
         now = self.clock.now()
-        table = ScoreTable(
-            [c.memory for c in candidates],
-            [c.similarity for c in candidates],
-            now=now,
-            project_id=project_id,
-            settings=self.settings,
-        )
+        table = ScoreTable(found.inputs, [c.similarity for c in candidates], now=now, settings=self.settings)
         packed = pack_context(
             list(zip(candidates, table.scores(), strict=True)),
             budget=budget,

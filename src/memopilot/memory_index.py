@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .domain import Memory, MemoryState
+from .scorer import SCORE_FIELDS, USAGE_FIELD, ScoreInputs, score_fields
 from .store import ChangeSet, Store, Uses
 from .text import term_counts
 
@@ -77,6 +78,7 @@ class _Bucket:
     """One user's context-state memories in one project (or user-wide)."""
 
     dim: int
+    project_id: str | None = None
     size: int = 0  # rows used, dead ones included
     dead: int = 0
     ids: list[str | None] = field(default_factory=list)
@@ -84,6 +86,8 @@ class _Bucket:
     row_of: dict[str, int] = field(default_factory=dict)
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     priority: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # critical or pinned
+    # each row's scorer.score_fields: scoring a candidate never visits its memory object
+    fields: np.ndarray = field(default_factory=lambda: np.zeros((0, SCORE_FIELDS), dtype=np.float64))
     lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))  # words per row
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     postings: dict[str, _Postings] = field(default_factory=dict)
@@ -93,6 +97,7 @@ class _Bucket:
         self.size += 1
         self.alive = _grow(self.alive, self.size)
         self.priority = _grow(self.priority, self.size)
+        self.fields = _grow(self.fields, self.size)
         self.lengths = _grow(self.lengths, self.size)
         if self.matrix.shape[1] != self.dim:
             self.matrix = np.zeros((0, self.dim), dtype=np.float32)
@@ -102,6 +107,7 @@ class _Bucket:
         self.row_of[memory.id] = row
         self.alive[row] = True
         self.priority[row] = _is_priority(memory)
+        self.fields[row] = score_fields(memory)
         self.matrix[row] = 0.0 if vector is None else vector
         terms = indexed_terms(memory)
         self.lengths[row] = sum(terms.values())
@@ -116,6 +122,7 @@ class _Bucket:
         row = self.row_of[memory.id]
         self.memories[row] = memory
         self.priority[row] = _is_priority(memory)
+        self.fields[row] = score_fields(memory)
 
     def remove(self, memory_id: str) -> None:
         row = self.row_of.pop(memory_id, None)
@@ -139,6 +146,7 @@ class _Bucket:
         self.row_of = {memory_id: r for r, memory_id in enumerate(self.ids) if memory_id is not None}
         self.alive = self.alive[keep].copy()
         self.priority = self.priority[keep].copy()
+        self.fields = self.fields[keep].copy()
         self.lengths = self.lengths[keep].copy()
         self.matrix = self.matrix[keep].copy()
         for term in list(self.postings):
@@ -169,7 +177,7 @@ class _UserIndex:
     def bucket(self, project_id: str | None) -> _Bucket:
         found = self.buckets.get(project_id)
         if found is None:
-            found = self.buckets[project_id] = _Bucket(dim=self.dim)
+            found = self.buckets[project_id] = _Bucket(dim=self.dim, project_id=project_id)
         return found
 
     def memory(self, memory_id: str) -> Memory | None:
@@ -206,6 +214,7 @@ class ScopeMatches:
     bm25: np.ndarray
     matched: np.ndarray
     sources: list[tuple[str, ...]]
+    inputs: ScoreInputs  # what scoring needs of each, row for row
 
 
 class MemoryIndex:
@@ -293,6 +302,8 @@ class MemoryIndex:
         # to a context would cost more than the rest of the read.
         memory = index.memory(memory_id)
         if memory is not None:
+            bucket = index.buckets[memory.project_id]
+            bucket.fields[bucket.row_of[memory_id], USAGE_FIELD] += count
             memory.usage_count += count
             if memory.last_used_at is None or memory.last_used_at < used_at:
                 memory.last_used_at = used_at
@@ -326,33 +337,46 @@ class MemoryIndex:
             scope = [b for p, b in index.buckets.items() if p is None or p == project_id]
             scope = [b for b in scope if b.size - b.dead > 0]
             if not scope:
-                return ScopeMatches([], np.zeros(0), np.zeros(0), np.zeros(0), [])
+                empty = ScoreInputs.of_rows(np.zeros((0, SCORE_FIELDS)), np.zeros(0, dtype=bool))
+                return ScopeMatches([], np.zeros(0), np.zeros(0), np.zeros(0), [], empty)
             alive = np.concatenate([b.alive[: b.size] for b in scope])
             dense = np.concatenate([b.matrix[: b.size] @ query_vector for b in scope]).astype(np.float64)
             bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
             picked = _pick(alive, dense, bm25, np.concatenate([b.priority[: b.size] for b in scope]), limit)
             rows = sorted(picked)
+            memories, fields, same_project = _gather(scope, rows, project_id)
             return ScopeMatches(
-                memories=_memories_at(scope, rows),
+                memories=memories,
                 dense=dense[rows],
                 bm25=bm25[rows],
                 matched=matched[rows],
                 sources=[picked[r] for r in rows],
+                inputs=ScoreInputs.of_rows(fields, same_project),
             )
 
 
-def _memories_at(scope: list[_Bucket], rows: list[int]) -> list[Memory]:
-    """The memories at positions ``rows`` (ascending) of the scope's concatenated buckets."""
-    out: list[Memory] = []
-    start, bucket_at = 0, 0
-    for row in rows:
-        while row >= start + scope[bucket_at].size:
-            start += scope[bucket_at].size
-            bucket_at += 1
-        memory = scope[bucket_at].memories[row - start]
-        assert memory is not None  # only alive rows are picked
-        out.append(memory)
-    return out
+def _gather(
+    scope: list[_Bucket], rows: list[int], project_id: str | None
+) -> tuple[list[Memory], np.ndarray, np.ndarray]:
+    """The memories at positions ``rows`` (ascending) of the scope's concatenated buckets, their
+    score fields, and whether each is in the asking project."""
+    memories: list[Memory] = []
+    fields: list[np.ndarray] = []
+    same: list[np.ndarray] = []
+    at = np.asarray(rows, dtype=np.int64)
+    start = 0
+    for bucket in scope:
+        local = at[(at >= start) & (at < start + bucket.size)] - start
+        start += bucket.size
+        if local.size == 0:
+            continue
+        memories += [bucket.memories[r] for r in local.tolist()]  # type: ignore[misc]  # alive rows
+        fields.append(bucket.fields[local])
+        in_project = project_id is not None and bucket.project_id == project_id
+        same.append(np.full(local.size, in_project, dtype=bool))
+    if not fields:
+        return [], np.zeros((0, SCORE_FIELDS)), np.zeros(0, dtype=bool)
+    return memories, np.concatenate(fields), np.concatenate(same)
 
 
 def _freeze_long_lived() -> None:

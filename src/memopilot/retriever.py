@@ -29,6 +29,7 @@ import numpy as np
 
 from .domain import Memory, MemoryType
 from .memory_index import MemoryIndex
+from .scorer import ScoreInputs
 from .settings import Settings
 from .text import content_terms
 
@@ -36,6 +37,7 @@ __all__ = [
     "SPEAKER_TAG",
     "Candidate",
     "EpisodeRelevance",
+    "Retrieved",
     "Retriever",
     "episode_relevance",
     "hybrid_similarity",
@@ -45,7 +47,7 @@ __all__ = [
 SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Candidate:
     memory: Memory
     dense: float
@@ -79,10 +81,16 @@ class Retriever:
 
         The memories are the index's own objects: read them, copy them to change them.
         """
+        return self.retrieve(query, query_vector, user_id=user_id, project_id=project_id).candidates
+
+    def retrieve(
+        self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
+    ) -> Retrieved:
+        """The candidates (most similar first) and, row for row, what scoring needs of them."""
         terms = content_terms(query)
         found = self._index.search(user_id, project_id, query_vector, terms, self._settings.candidate_limit)
         if not found.memories:
-            return []
+            return Retrieved([], found.inputs)
         best = float(found.bm25.max())
         lexical = found.bm25 / best if best > 0 else np.zeros_like(found.bm25)
         overlap = found.matched / len(terms) if terms else np.zeros_like(found.matched)
@@ -90,19 +98,20 @@ class Retriever:
         dense = np.clip(found.dense, 0.0, 1.0)
         blend = self._settings.keyword_blend
         similarity = np.maximum(dense, (1.0 - blend) * dense + blend * keyword)
-        out = [
-            Candidate(memory, d, k, s, sources)
-            for memory, d, k, s, sources in zip(
-                found.memories,
-                found.dense.tolist(),
-                keyword.tolist(),
-                similarity.tolist(),
-                found.sources,
-                strict=True,
-            )
+        ids = [m.id for m in found.memories]
+        sims = similarity.tolist()
+        order = sorted(range(len(ids)), key=lambda i: (-sims[i], ids[i]))
+        dense_of, keyword_of = found.dense.tolist(), keyword.tolist()
+        candidates = [
+            Candidate(found.memories[i], dense_of[i], keyword_of[i], sims[i], found.sources[i]) for i in order
         ]
-        out.sort(key=lambda c: (-c.similarity, c.memory.id))
-        return out
+        return Retrieved(candidates, found.inputs.take(np.asarray(order, dtype=np.int64)))
+
+
+@dataclass(slots=True)
+class Retrieved:
+    candidates: list[Candidate]
+    inputs: ScoreInputs  # row i describes candidates[i]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,8 @@ Weights come from :class:`~memopilot.settings.Settings`; this module is pure
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -18,7 +20,18 @@ import numpy as np
 from .domain import Memory, MemoryState, MemoryType, Privacy
 from .settings import Settings
 
-__all__ = ["COMPONENTS", "Score", "ScoreTable", "recency", "score_memory", "usage"]
+__all__ = [
+    "COMPONENTS",
+    "SCORE_FIELDS",
+    "USAGE_FIELD",
+    "Score",
+    "ScoreInputs",
+    "ScoreTable",
+    "recency",
+    "score_fields",
+    "score_memory",
+    "usage",
+]
 
 # Component names in the order they are displayed; weights map onto Settings fields.
 COMPONENTS: tuple[str, ...] = (
@@ -69,9 +82,18 @@ class Score:
     @property
     def components(self) -> dict[str, float]:
         if self._components is None:
-            values = self._table.components[self._row].tolist()
-            self._components = dict(zip(COMPONENTS, values, strict=True))
+            self._components = dict(zip(COMPONENTS, self._table.rows("components")[self._row], strict=True))
         return self._components
+
+    def component_values(self) -> list[float]:
+        """The components as numbers in :data:`COMPONENTS` order."""
+        return self._table.rows("components")[self._row]
+
+    def top_contribution(self) -> tuple[str, float]:
+        """The component that adds the most to this score, and how much."""
+        values = self._table.rows("contributions")[self._row]
+        best = max(range(len(values)), key=values.__getitem__)
+        return COMPONENTS[best], values[best]
 
     @property
     def weights(self) -> dict[str, float]:
@@ -79,11 +101,68 @@ class Score:
 
     def contributions(self) -> dict[str, float]:
         """Signed weighted contribution of each component (sums to ``final``)."""
-        values = self._table.contributions[self._row].tolist()
-        return dict(zip(COMPONENTS, values, strict=True))
+        return dict(zip(COMPONENTS, self._table.rows("contributions")[self._row], strict=True))
 
     def sort_key(self) -> tuple[int, float]:
         return (0 if self.priority else 1, -self.final)
+
+
+@dataclasses.dataclass(slots=True)
+class ScoreInputs:
+    """What scoring needs of each memory: one numpy column per field, one row per memory.
+
+    The in-memory index keeps these columns beside its memories, so the read path scores its
+    candidates without visiting a memory object; :meth:`of_memories` builds them from objects.
+    """
+
+    importance: np.ndarray
+    confidence: np.ndarray
+    usage_count: np.ndarray
+    reference_ts: np.ndarray  # when the remembered thing happened, POSIX seconds
+    expires_ts: np.ndarray  # +inf: never expires
+    valid_to_ts: np.ndarray  # +inf: still valid
+    privacy_penalty: np.ndarray
+    priority: np.ndarray  # bool: critical (not a summary) or pinned
+    outdated_type: np.ndarray  # bool
+    superseded: np.ndarray  # bool
+    same_project: np.ndarray  # bool: in the asking project (not user-wide, not another one)
+
+    @classmethod
+    def of_memories(cls, memories: Sequence[Memory], project_id: str | None) -> ScoreInputs:
+        rows = np.array([score_fields(m) for m in memories], dtype=np.float64)
+        rows = rows.reshape(len(memories), SCORE_FIELDS)
+        same = [project_id is not None and m.project_id == project_id for m in memories]
+        return cls.of_rows(rows, np.array(same, dtype=bool))
+
+    def take(self, order: np.ndarray) -> ScoreInputs:
+        """The rows at ``order``, in that order."""
+        return ScoreInputs(*(getattr(self, f.name)[order] for f in dataclasses.fields(self)))
+
+    @classmethod
+    def of_rows(cls, rows: np.ndarray, same_project: np.ndarray) -> ScoreInputs:
+        """From a (n, 10) array of :func:`score_fields` rows."""
+        flags = rows[:, 7:10] > 0.5
+        return cls(*(rows[:, i] for i in range(7)), flags[:, 0], flags[:, 1], flags[:, 2], same_project)
+
+
+SCORE_FIELDS = 10  # the length of a score_fields row
+USAGE_FIELD = 2  # where usage_count sits in it
+
+
+def score_fields(memory: Memory) -> tuple[float, ...]:
+    """One memory's :class:`ScoreInputs` row (all but ``same_project``), as floats."""
+    return (
+        memory.importance,
+        memory.confidence,
+        float(memory.usage_count),
+        memory.reference_time.timestamp(),
+        memory.expires_at.timestamp() if memory.expires_at is not None else math.inf,
+        memory.valid_to.timestamp() if memory.valid_to is not None else math.inf,
+        _PRIVACY_PENALTY[memory.privacy],
+        1.0 if memory.is_critical or memory.state is MemoryState.PINNED else 0.0,
+        1.0 if memory.type is MemoryType.OUTDATED else 0.0,
+        1.0 if memory.state is MemoryState.SUPERSEDED else 0.0,
+    )
 
 
 class ScoreTable:
@@ -95,31 +174,63 @@ class ScoreTable:
 
     def __init__(
         self,
+        inputs: ScoreInputs,
+        semantic: Sequence[float] | np.ndarray,
+        *,
+        now: datetime,
+        settings: Settings,
+    ) -> None:
+        self.weights = {name: float(getattr(settings, f)) for name, f in _WEIGHT_FIELDS.items()}
+        now_ts = now.timestamp()
+        age_days = np.maximum(0.0, (now_ts - inputs.reference_ts) / _SECONDS_PER_DAY)
+        outdated = (
+            inputs.outdated_type | (inputs.valid_to_ts <= now_ts) | (inputs.expires_ts <= now_ts)
+        )
+        columns = (  # in COMPONENTS order
+            np.clip(np.asarray(semantic, dtype=np.float64), 0.0, 1.0),
+            inputs.importance,
+            0.5 ** (age_days / settings.recency_half_life_days),
+            inputs.confidence,
+            1.0 - 1.0 / (1.0 + np.maximum(0.0, inputs.usage_count)),
+            inputs.same_project,
+            inputs.priority,
+            outdated,
+            inputs.privacy_penalty,
+            inputs.superseded,
+        )
+        table = np.zeros((len(inputs.importance), len(COMPONENTS)), dtype=np.float64)
+        for i, column in enumerate(columns):
+            table[:, i] = column
+        self.signed_weights = {
+            name: (-1.0 if name in _PENALTIES else 1.0) * self.weights[name] for name in COMPONENTS
+        }
+        self.components = table
+        self.contributions = table * np.array(list(self.signed_weights.values()))
+        self.final = self.contributions.sum(axis=1)
+        self.priority = inputs.priority.astype(bool)
+        self._as_lists: dict[str, list[list[float]]] = {}
+
+    @classmethod
+    def of_memories(
+        cls,
         memories: Sequence[Memory],
         semantic: Sequence[float] | np.ndarray,
         *,
         now: datetime,
         project_id: str | None,
         settings: Settings,
-    ) -> None:
-        self.weights = {name: float(getattr(settings, f)) for name, f in _WEIGHT_FIELDS.items()}
-        half_life = settings.recency_half_life_days
-        rows = [_raw_components(m, now, project_id, half_life) for m in memories]
-        table = np.zeros((len(rows), len(COMPONENTS)), dtype=np.float64)
-        if rows:
-            table[:, 1:] = rows
-            table[:, 0] = np.clip(np.asarray(semantic, dtype=np.float64), 0.0, 1.0)
-        self.signed_weights = {
-            name: (-1.0 if name in _PENALTIES else 1.0) * self.weights[name] for name in COMPONENTS
-        }
-        signed = np.array(list(self.signed_weights.values()))
-        self.components = table
-        self.contributions = table * signed
-        self.final = self.contributions.sum(axis=1)
-        self.priority = table[:, COMPONENTS.index("critical_bonus")] >= 1.0
+    ) -> ScoreTable:
+        return cls(ScoreInputs.of_memories(memories, project_id), semantic, now=now, settings=settings)
 
     def __len__(self) -> int:
         return len(self.final)
+
+    def rows(self, name: str) -> list[list[float]]:
+        """``components`` or ``contributions`` as Python lists, converted once per table."""
+        found = self._as_lists.get(name)
+        if found is None:
+            found = self._as_lists[name] = getattr(self, name).tolist()
+        return found
 
     def score(self, row: int) -> Score:
         return Score(self, row, float(self.final[row]), bool(self.priority[row]))
@@ -127,6 +238,7 @@ class ScoreTable:
     def scores(self) -> list[Score]:
         finals, priorities = self.final.tolist(), self.priority.tolist()
         return [Score(self, row, finals[row], priorities[row]) for row in range(len(finals))]
+
 
 
 def recency(reference: datetime, now: datetime, half_life_days: float) -> float:
@@ -140,33 +252,6 @@ def usage(usage_count: int) -> float:
     return 1.0 - 1.0 / (1.0 + max(0, usage_count))
 
 
-def _outdated(memory: Memory, now: datetime) -> float:
-    if memory.type is MemoryType.OUTDATED:
-        return 1.0
-    if memory.valid_to is not None and memory.valid_to <= now:
-        return 1.0
-    if memory.expires_at is not None and memory.expires_at <= now:
-        return 1.0
-    return 0.0
-
-
-def _raw_components(
-    memory: Memory, now: datetime, project_id: str | None, half_life_days: float
-) -> tuple[float, ...]:
-    """Every component but ``semantic``, in :data:`COMPONENTS` order."""
-    return (
-        memory.importance,
-        recency(memory.reference_time, now, half_life_days),
-        memory.confidence,
-        usage(memory.usage_count),
-        1.0 if project_id is not None and memory.project_id == project_id else 0.0,
-        1.0 if memory.is_critical or memory.state is MemoryState.PINNED else 0.0,
-        _outdated(memory, now),
-        _PRIVACY_PENALTY[memory.privacy],
-        1.0 if memory.state is MemoryState.SUPERSEDED else 0.0,
-    )
-
-
 def score_memory(
     memory: Memory,
     *,
@@ -176,4 +261,5 @@ def score_memory(
     settings: Settings,
 ) -> Score:
     """Score ``memory`` for a question asked at ``now`` in ``project_id``."""
-    return ScoreTable([memory], [semantic], now=now, project_id=project_id, settings=settings).score(0)
+    table = ScoreTable.of_memories([memory], [semantic], now=now, project_id=project_id, settings=settings)
+    return table.score(0)
