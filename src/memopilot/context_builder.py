@@ -314,8 +314,7 @@ def _item(candidate: Candidate, score: Score, tokens: int, included: bool, reaso
         included=included,
         reason=reason,
         score=score.final,
-        components=score.components,  # the Score's own dict: frozen after scoring, no copy needed
-        contributions=score.contributions(),
+        breakdown=score,
         dense=candidate.dense,
         keyword=candidate.keyword,
         tokens=tokens,

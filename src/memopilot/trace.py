@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from .domain import new_id
+from .scorer import Score
 
 __all__ = ["Trace", "TraceItem", "readable_trace"]
 
@@ -25,17 +26,24 @@ class TraceItem:
     included: bool
     reason: str
     score: float
-    components: dict[str, float]
-    contributions: dict[str, float]
+    breakdown: Score  # components and contributions, built when first asked for
     dense: float
     keyword: float
     tokens: int
     sources: list[str]
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def components(self) -> dict[str, float]:
+        return self.breakdown.components
+
+    @property
+    def contributions(self) -> dict[str, float]:
+        return self.breakdown.contributions()
+
+    def to_dict(self, *, explain: bool = True) -> dict[str, Any]:
         # Shallow on purpose: dataclasses.asdict deep-copies every dict and was the read path's
         # largest cost (a trace holds hundreds of items).
-        return {
+        out = {
             "memory_id": self.memory_id,
             "type": self.type,
             "state": self.state,
@@ -43,19 +51,20 @@ class TraceItem:
             "included": self.included,
             "reason": self.reason,
             "score": self.score,
-            "components": self.components,
-            "contributions": self.contributions,
             "dense": self.dense,
             "keyword": self.keyword,
             "tokens": self.tokens,
             "sources": self.sources,
         }
+        if explain:
+            out["components"] = self.components
+            out["contributions"] = self.contributions
+        return out
 
 
     def to_stored(self) -> dict[str, Any]:
-        out = self.to_dict()
-        del out["contributions"]
-        out["components"] = list(self.components.values())
+        out = self.to_dict(explain=False)
+        out["components"] = self.breakdown.component_values()
         return out
 
 
