@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import statistics
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from memopilot.bench.runner import median_of_runs
 from memopilot.bench.synthetic import WEIGHTS, generate_memories, generate_questions
 from memopilot.cli import app
 
@@ -56,3 +59,20 @@ def test_bench_command_small_profile(tmp_path: Path) -> None:
 def test_bench_rejects_bad_sizes() -> None:
     result = CliRunner().invoke(app, ["bench", "--sizes", "ten", "--no-peer"])
     assert result.exit_code == 1 and "--sizes must be comma-separated integers" in result.stderr
+
+
+def test_bench_repeat_reports_the_median_of_its_runs(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    args = ["bench", "--sizes", "200", "--queries", "10", "--repeat", "3", "--no-peer", "--json", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert len(data["runs"]) == 3
+    for key, value in data["sizes"]["200"].items():
+        if isinstance(value, int | float):
+            assert value == pytest.approx(statistics.median(run["200"][key] for run in data["runs"])), key
+
+
+def test_median_of_runs_takes_each_figure_separately() -> None:
+    runs = [{"1": {"a": 1.0, "b": 30.0}}, {"1": {"a": 3.0, "b": 10.0}}, {"1": {"a": 2.0, "b": 20.0}}]
+    assert median_of_runs(runs) == {"1": {"a": 2.0, "b": 20.0}}

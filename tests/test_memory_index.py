@@ -524,8 +524,8 @@ def test_wal_is_checkpointed_soon_after_commits(mp: MemoPilot) -> None:
 def test_checkpoints_do_not_look_like_another_writer(mp: MemoPilot) -> None:
     memory = mp.add("Billing runs nightly", type="project")
     indexed = mp.index.get(USER, memory.id)
-    token = mp.store.change_token()
     _write_a_lot(mp)
+    token = mp.store.change_token()
     db_path = sqlite_path_from_url(mp.store.url)
     assert _wait_for(lambda: (lambda f, b: f > 0 and b == f)(*_wal_progress(db_path)))
     assert mp.store.change_token() == token
@@ -583,3 +583,17 @@ def test_uses_pending_at_a_reload_are_added_to_what_the_store_holds(mp: MemoPilo
     mp.close()
     with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as reopened:
         assert reopened.get(memory.id).usage_count == 2  # closing wrote them
+
+
+@pytest.mark.sqlite_only
+def test_another_process_storing_traces_does_not_reload_the_index(mp: MemoPilot) -> None:
+    memory = mp.add("Billing runs nightly", type="project")
+    indexed = mp.index.get(USER, memory.id)
+    with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as other:
+        for _ in range(3):
+            other.build_context("billing")  # stores traces and, on close, use counts
+    assert mp.index.get(USER, memory.id) is indexed  # only memory changes make it reload
+    other_memory_writer = MemoPilot.open(settings=mp.settings, embedder=mp.embedder)
+    with other_memory_writer:
+        other_memory_writer.add("Billing moved to the new cluster", type="project")
+    assert mp.index.get(USER, memory.id) is not indexed  # a memory change does

@@ -587,13 +587,16 @@ def bench(
     peer: Annotated[bool, typer.Option("--peer/--no-peer", help="also measure mem0 (needs [bench])")] = True,
     background_rows: Annotated[int, typer.Option("--background-rows", help="rows of other users")] = 0,
     queries: Annotated[int, typer.Option("--queries", help="timed reads per size")] = 200,
+    repeat: Annotated[
+        int, typer.Option("--repeat", help="runs per size; each figure is the median over them")
+    ] = 1,
     peer_queries: Annotated[
         int, typer.Option("--peer-queries", help="timed peer searches per size (mem0 takes seconds at 100k)")
     ] = 50,
 ) -> None:
     """Benchmark the read and write paths at several store sizes (figures are printed, not asserted)."""
     from .bench.report import plot_growth, print_table
-    from .bench.runner import machine_info, run_sizes
+    from .bench.runner import machine_info, median_of_runs, run_sizes
 
     def body() -> None:
         try:
@@ -607,11 +610,19 @@ def bench(
             url = _State.db or Settings.load().database_url
             if not url or not url.startswith("postgres"):
                 raise InvalidInputError("--backend postgres needs --db postgresql://... (a scratch database)")
+        if repeat < 1:
+            raise InvalidInputError("--repeat must be at least 1")
+        runs = [
+            run_sizes(size_list, backend_url=url, background_rows=background_rows, queries=queries)
+            for _ in range(repeat)
+        ]
         results: dict[str, Any] = {
             "machine": machine_info(),
             "backend": backend,
-            "sizes": run_sizes(size_list, backend_url=url, background_rows=background_rows, queries=queries),
+            "sizes": median_of_runs(runs),
         }
+        if repeat > 1:
+            results["runs"] = runs
         if peer:
             from .bench.peer import run_peer
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from .synthetic import generate_memories, generate_questions
 
-__all__ = ["machine_info", "measure_size", "run_sizes"]
+__all__ = ["machine_info", "measure_size", "median_of_runs", "run_sizes"]
 
 _BATCH = 2000
 _WRITE_MESSAGES = (
@@ -160,6 +160,22 @@ def run_sizes(
                 raise RuntimeError(f"benchmark of size {size} failed: {done.stderr.strip()[-800:]}")
             results[str(size)] = json.loads(done.stdout.strip().splitlines()[-1])
     return results
+
+
+def median_of_runs(runs: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Per size and figure, the median over repeated runs (this machine varies run to run)."""
+    out: dict[str, dict[str, Any]] = {}
+    for size in runs[0]:
+        figures = [run[size] for run in runs]
+        out[size] = {
+            name: (
+                round(statistics.median(f[name] for f in figures), 3)
+                if all(isinstance(f.get(name), int | float) for f in figures)
+                else figures[0][name]
+            )
+            for name in figures[0]
+        }
+    return out
 
 
 def _main() -> None:

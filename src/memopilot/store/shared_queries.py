@@ -64,7 +64,11 @@ class SharedQueries:
 
     # --- whole-store copy ----------------------------------------------------------------------
     def meta_items(self) -> dict[str, str]:
-        return dict(self._query("SELECT key, value FROM meta WHERE key <> 'schema_version' ORDER BY key"))
+        # the schema version and SQLite's change counter belong to the store, not to its content
+        rows = self._query(
+            "SELECT key, value FROM meta WHERE key NOT IN ('schema_version', 'memory_changes') ORDER BY key"
+        )
+        return dict(rows)
 
     def counts(self) -> dict[str, int]:
         found = {k: self._query(f"SELECT COUNT(*) FROM {KIND_TABLES[k]}")[0][0] for k in RECORD_KINDS}
