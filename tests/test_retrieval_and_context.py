@@ -229,3 +229,15 @@ def test_priority_candidates_are_capped_by_similarity(mp: MemoPilot) -> None:
     result = mp.build_context("Where does the backup key live?")
     assert result.trace.candidates_considered <= 5 + 5 + 5
     assert target.id in {i.memory_id for i in result.trace.included}
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(content=st.text(min_size=1, max_size=200), label=st.sampled_from(["preference", "pinned critical"]))
+def test_line_tokens_counted_from_parts_equal_the_rendered_lines(content: str, label: str) -> None:
+    from memopilot import context_builder as cb
+
+    quoted = cb._quote(content)
+    line = f"- [{label}, 2026-03-04] {quoted}"
+    assert cb._line_tokens(cb._memory_prefix(label, "2026-03-04"), content) == count_tokens("\n" + line)
+    assert cb._line_tokens("- [4 March 2026]", content) == count_tokens(f"\n- [4 March 2026] {quoted}")
+    assert cb._joined_tokens(content) == count_tokens(" " + quoted)

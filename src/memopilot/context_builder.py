@@ -26,7 +26,7 @@ from .domain import Memory, MemoryState, MemoryType
 from .retriever import Candidate, EpisodeRelevance, episode_relevance
 from .scorer import Score
 from .settings import Settings
-from .tokens import count_tokens
+from .tokens import count_tokens, token_pieces, tokens_from
 from .trace import TraceItem
 
 __all__ = ["CONTEXT_HEADER", "PackedContext", "pack_context", "render_episode", "render_memory"]
@@ -65,7 +65,7 @@ def _label(memory: Memory) -> str:
 
 
 def _memory_line(label: str, when: str, content: str) -> str:
-    return f"- [{label}, {when}] {_quote(content)}"
+    return f"{_memory_prefix(label, when)} {_quote(content)}"
 
 
 def _quote(content: str) -> str:
@@ -94,24 +94,42 @@ def render_episode(memory: Memory) -> str:
     return f"{_episode_prefix(memory)} {_quoted(memory)}"
 
 
-# Token counts of the lines a memory can take, cached by what they are made of: a read weighs
-# hundreds of candidates, and the same memories come back question after question.
-_count = count_tokens.__wrapped__
+# Token counts of the lines a memory can take, from the characters and pieces of their parts: a
+# line is "\n" + prefix + " " + quoted content, and pieces never span whitespace, so the count of
+# the whole line is exact without rendering it. Cached by what the parts are made of: a read
+# weighs hundreds of candidates, and the same memories come back question after question.
+@functools.lru_cache(maxsize=131_072)
+def _quoted_stats(content: str) -> tuple[int, int]:
+    quoted = _quote(content)
+    return len(quoted), token_pieces(quoted)
 
 
-@functools.lru_cache(maxsize=65_536)
-def _memory_line_tokens(label: str, when: str, content: str) -> int:
-    return _count("\n" + _memory_line(label, when, content))
+@functools.lru_cache(maxsize=16_384)
+def _prefix_stats(prefix: str) -> tuple[int, int]:
+    return len(prefix), token_pieces(prefix)
 
 
-@functools.lru_cache(maxsize=65_536)
-def _episode_line_tokens(prefix: str, content: str) -> int:
-    return _count(f"\n{prefix} {_quote(content)}")
+def _line_tokens(prefix: str, content: str) -> int:
+    """``count_tokens("\n" + prefix + " " + quoted content)``."""
+    prefix_chars, prefix_pieces = _prefix_stats(prefix)
+    chars, pieces = _quoted_stats(content)
+    return tokens_from(2 + prefix_chars + chars, prefix_pieces + pieces)
 
 
-@functools.lru_cache(maxsize=65_536)
 def _joined_tokens(content: str) -> int:
-    return _count(" " + _quote(content))
+    """``count_tokens(" " + quoted content)``: a turn joining its session's line."""
+    chars, pieces = _quoted_stats(content)
+    return tokens_from(1 + chars, pieces)
+
+
+@functools.lru_cache(maxsize=131_072)
+def _memory_line_tokens(label: str, when: str, content: str) -> int:
+    return _line_tokens(_memory_prefix(label, when), content)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _memory_prefix(label: str, when: str) -> str:
+    return f"- [{label}, {when}]"
 
 
 def _episode_group(memory: Memory) -> tuple[str, str] | None:
@@ -187,10 +205,16 @@ def _packing_order(
             summaries.append(item)
         else:
             others.append(item)
-    ordered = sorted(others, key=lambda i: i[1].sort_key())
+    by_score = _by_score
+    ordered = sorted(others, key=by_score)
     ordered += sorted(episodes, key=lambda i: (-relevance[i[0].memory.id].value, -i[1].final, i[0].memory.id))
-    ordered += sorted(summaries, key=lambda i: i[1].sort_key())
+    ordered += sorted(summaries, key=by_score)
     return ordered
+
+
+def _by_score(item: tuple[Candidate, Score]) -> tuple[bool, float]:
+    """Score.sort_key without the method call (this sorts hundreds of candidates per read)."""
+    return (not item[1].priority, -item[1].final)
 
 
 _EpisodeRow = tuple[tuple[object, ...], tuple[str, str] | None, Memory]
@@ -226,7 +250,7 @@ class _Packing:
         group = _episode_group(memory)
         if group is not None and group in self.open_groups:
             return _joined_tokens(memory.content)
-        return _episode_line_tokens(_episode_prefix(memory), memory.content)
+        return _line_tokens(_episode_prefix(memory), memory.content)
 
     def include(self, candidate: Candidate, score: Score, rel: EpisodeRelevance | None, tokens: int) -> None:
         """Take ``candidate``: memory lines now, episode lines at the end in the order they happened."""

@@ -82,16 +82,16 @@ class Score:
     @property
     def components(self) -> dict[str, float]:
         if self._components is None:
-            self._components = dict(zip(COMPONENTS, self._table.rows("components")[self._row], strict=True))
+            self._components = dict(zip(COMPONENTS, self._table.row("components", self._row), strict=True))
         return self._components
 
     def component_values(self) -> list[float]:
         """The components as numbers in :data:`COMPONENTS` order."""
-        return self._table.rows("components")[self._row]
+        return self._table.row("components", self._row)
 
     def top_contribution(self) -> tuple[str, float]:
         """The component that adds the most to this score, and how much."""
-        values = self._table.rows("contributions")[self._row]
+        values = self._table.row("contributions", self._row)
         best = max(range(len(values)), key=values.__getitem__)
         return COMPONENTS[best], values[best]
 
@@ -101,7 +101,7 @@ class Score:
 
     def contributions(self) -> dict[str, float]:
         """Signed weighted contribution of each component (sums to ``final``)."""
-        return dict(zip(COMPONENTS, self._table.rows("contributions")[self._row], strict=True))
+        return dict(zip(COMPONENTS, self._table.row("contributions", self._row), strict=True))
 
     def sort_key(self) -> tuple[int, float]:
         return (0 if self.priority else 1, -self.final)
@@ -208,7 +208,7 @@ class ScoreTable:
         self.contributions = table * np.array(list(self.signed_weights.values()))
         self.final = self.contributions.sum(axis=1)
         self.priority = inputs.priority.astype(bool)
-        self._as_lists: dict[str, list[list[float]]] = {}
+        self._as_lists: dict[tuple[str, int], list[float]] = {}
 
     @classmethod
     def of_memories(
@@ -225,11 +225,12 @@ class ScoreTable:
     def __len__(self) -> int:
         return len(self.final)
 
-    def rows(self, name: str) -> list[list[float]]:
-        """``components`` or ``contributions`` as Python lists, converted once per table."""
-        found = self._as_lists.get(name)
+    def row(self, name: str, row: int) -> list[float]:
+        """Row ``row`` of ``components`` or ``contributions`` as a Python list (converted once)."""
+        key = (name, row)
+        found = self._as_lists.get(key)
         if found is None:
-            found = self._as_lists[name] = getattr(self, name).tolist()
+            found = self._as_lists[key] = getattr(self, name)[row].tolist()
         return found
 
     def score(self, row: int) -> Score:

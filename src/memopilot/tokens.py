@@ -16,7 +16,7 @@ import functools
 import math
 import re
 
-__all__ = ["count_tokens"]
+__all__ = ["count_tokens", "token_pieces", "tokens_from"]
 
 _PIECES = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
@@ -24,8 +24,17 @@ _PIECES = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 @functools.lru_cache(maxsize=65_536)  # memory lines repeat across reads
 def count_tokens(text: str) -> int:
     """Approximate number of model tokens in ``text`` (0 for the empty string)."""
-    if not text:
+    return tokens_from(len(text), token_pieces(text))
+
+
+def token_pieces(text: str) -> int:
+    """The word and punctuation pieces of ``text``. Pieces never contain whitespace, so the pieces
+    of texts joined by whitespace are the sum of each text's pieces."""
+    return len(_PIECES.findall(text))
+
+
+def tokens_from(chars: int, pieces: int) -> int:
+    """:func:`count_tokens` of a text with ``chars`` characters and ``pieces`` pieces (0 chars: 0)."""
+    if chars <= 0:
         return 0
-    by_chars = len(text) / 4.0
-    by_pieces = float(len(_PIECES.findall(text)))
-    return max(1, math.ceil(max(by_chars, by_pieces)))
+    return max(1, math.ceil(max(chars / 4.0, float(pieces))))
