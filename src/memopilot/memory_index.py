@@ -108,7 +108,7 @@ class _Bucket:
         self.alive[row] = True
         self.priority[row] = _is_priority(memory)
         self.fields[row] = score_fields(memory)
-        self.matrix[row] = 0.0 if vector is None else vector
+        self.matrix[row] = 0.0 if vector is None or vector.size == 0 else vector
         terms = indexed_terms(memory)
         self.lengths[row] = sum(terms.values())
         for term, count in terms.items():
@@ -247,10 +247,10 @@ class MemoryIndex:
         return found
 
     def _load(self, user_id: str) -> _UserIndex:
-        loaded = self._store.load_context_memories(user_id)
-        index = _UserIndex(dim=loaded.matrix.shape[1] if loaded.memories else 0)
-        for memory, vector in zip(loaded.memories, loaded.matrix, strict=True):
-            index.add(memory, vector)
+        index = _UserIndex(dim=0)
+        for batch in self._store.context_memories(user_id):
+            for memory, vector in zip(batch.memories, batch.matrix, strict=True):
+                index.add(memory, vector)
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,12 +85,16 @@ def measure_size(
     from ..settings import Settings
 
     now = datetime.now(UTC)
-    user_id = f"bench-user-{size}"  # sizes never share rows, even in one scratch PostgreSQL database
+    # a user of its own per measurement: sizes and repeated runs never share rows, even in one
+    # scratch PostgreSQL database
+    run = uuid.uuid4().hex[:8]
+    user_id = f"bench-user-{size}-{run}"
     settings = Settings.load(database_url=url)
     with MemoPilot.open(settings=settings, llm=None) as mp:
         ingest_rate = _ingest(mp, user_id, size, seed, now)
         for i in range(0, background_rows, 100_000):
-            _ingest(mp, f"background-{i // 100_000}", min(100_000, background_rows - i), seed + 1 + i, now)
+            count = min(100_000, background_rows - i)
+            _ingest(mp, f"background-{run}-{i // 100_000}", count, seed + 1 + i, now)
         questions = generate_questions(queries + 10, seed=seed)
         for question, project in questions[:10]:  # warm-up: caches, vector index load
             mp.build_context(question, user_id=user_id, project_id=project)

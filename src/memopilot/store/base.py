@@ -153,8 +153,9 @@ class Store(ABC):
         """Matching memories, newest first, and the total count before paging."""
 
     @abstractmethod
-    def load_context_memories(self, user_id: str) -> ContextMemories:
-        """The user's active and pinned memories and their vectors (the in-memory index's source)."""
+    def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
+        """The user's active and pinned memories and their vectors, in batches (the in-memory
+        index's source; batches keep a large user's load from holding every row twice)."""
 
     @abstractmethod
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]: ...

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -276,14 +276,19 @@ class PostgresStore(SharedQueries, Store):
             params = [*params, query.limit, query.offset]
         return [_CODEC.memory_from_row(r) for r in self._query(sql, params)], total
 
-    def load_context_memories(self, user_id: str) -> ContextMemories:
-        rows = self._query(
+    def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
+        sql = (
             f"SELECT {_COLUMNS}, vector_send(embedding) FROM memories "
-            "WHERE user_id = %s AND state IN ('active', 'pinned') ORDER BY seq",
-            (user_id,),
+            "WHERE user_id = %s AND state IN ('active', 'pinned') ORDER BY seq"
         )
-        memories = [_CODEC.memory_from_row(r[:-1]) for r in rows]
-        return ContextMemories(memories, stack_vectors([r[-1] for r in rows], _vectors))
+        try:  # a server-side cursor: one snapshot, a batch in memory at a time
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor(name="context") as cursor:
+                cursor.execute(sql, (user_id,))
+                while rows := cursor.fetchmany(batch_size):
+                    memories = [_CODEC.memory_from_row(r[:-1]) for r in rows]
+                    yield ContextMemories(memories, stack_vectors([r[-1] for r in rows], _vectors))
+        except psycopg.Error as exc:
+            raise _wrap(exc) from None
 
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         if not memory_ids:

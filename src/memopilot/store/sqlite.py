@@ -313,14 +313,19 @@ class SQLiteStore(SharedQueries, Store):
             page += [query.limit, query.offset]
         return [_memory_from_row(r) for r in self._query(sql, page)], total
 
-    def load_context_memories(self, user_id: str) -> ContextMemories:
-        rows = self._query(
+    def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
+        sql = (
             f"SELECT {', '.join(MEMORY_COLUMNS)}, embedding FROM memories "
-            "WHERE user_id = ? AND state IN ('active', 'pinned') ORDER BY rowid",
-            (user_id,),
+            "WHERE user_id = ? AND state IN ('active', 'pinned') ORDER BY rowid"
         )
-        memories = [_memory_from_row(r[:-1]) for r in rows]
-        return ContextMemories(memories, stack_vectors([r[-1] for r in rows], _decode_vectors))
+        with self._lock:  # one statement, read in batches: one snapshot, a batch in memory at a time
+            try:
+                cursor = self._conn.execute(sql, (user_id,))
+                while rows := cursor.fetchmany(batch_size):
+                    memories = [_memory_from_row(r[:-1]) for r in rows]
+                    yield ContextMemories(memories, stack_vectors([r[-1] for r in rows], _decode_vectors))
+            except sqlite3.DatabaseError as exc:
+                raise _wrap(exc) from None
 
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
