@@ -46,6 +46,7 @@ def test_bench_command_small_profile(tmp_path: Path) -> None:
         "ingest_per_s",
         "disk_mb",
         "peak_rss_mb",
+        "cpu_gauge_ms",
     ):
         assert figures[key] > 0, key
     assert figures["read_p50_ms"] <= figures["read_p95_ms"] <= figures["read_p99_ms"]

@@ -40,6 +40,8 @@ CONTEXT_HEADER = (
 # Line breaks that JSON leaves unescaped but str.splitlines() and many tokenizers honour: escaped
 # too, so that a memory cannot start a line of its own inside the context.
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+# One encoder for every line: json.dumps with a non-default option builds a new encoder per call.
+_ENCODE_STRING = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,7 @@ def _memory_line(label: str, when: str, content: str) -> str:
 
 
 def _quote(content: str) -> str:
-    return json.dumps(content, ensure_ascii=False).translate(_LINE_BREAKS)
+    return _ENCODE_STRING(content).translate(_LINE_BREAKS)
 
 
 def _quoted(memory: Memory) -> str:

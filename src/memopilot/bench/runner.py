@@ -27,7 +27,7 @@ from typing import Any
 
 from .synthetic import generate_memories, generate_questions
 
-__all__ = ["machine_info", "measure_size", "median_of_runs", "run_sizes"]
+__all__ = ["cpu_gauge_ms", "machine_info", "measure_size", "median_of_runs", "run_sizes"]
 
 _BATCH = 2000
 _WRITE_MESSAGES = (
@@ -46,6 +46,17 @@ def machine_info() -> dict[str, Any]:
         "processor": platform.processor() or platform.machine(),
         "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
     }
+
+
+def cpu_gauge_ms() -> float:
+    """Milliseconds for one run of a fixed pure-Python workload (about 2 ms on a fast core).
+
+    Shared machines change speed with their neighbours from one second to the next. The bench
+    samples this between reads and reports the median, so that runs can be compared fairly.
+    """
+    started = time.perf_counter()
+    sum(i * i for i in range(50_000))
+    return (time.perf_counter() - started) * 1000
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -98,8 +109,10 @@ def measure_size(
         questions = generate_questions(queries + 10, seed=seed)
         for question, project in questions[:10]:  # warm-up: caches, vector index load
             mp.build_context(question, user_id=user_id, project_id=project)
-        reads = []
-        for question, project in questions[10:]:
+        reads, gauges = [], []
+        for number, (question, project) in enumerate(questions[10:]):
+            if number % 10 == 0:
+                gauges.append(cpu_gauge_ms())
             started = time.perf_counter()
             mp.build_context(question, user_id=user_id, project_id=project)
             reads.append((time.perf_counter() - started) * 1000)
@@ -119,6 +132,7 @@ def measure_size(
         "ingest_per_s": round(ingest_rate, 1),
         "disk_mb": _disk_mb(url),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "cpu_gauge_ms": round(statistics.median(gauges), 3),
     }
 
 
