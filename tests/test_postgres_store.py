@@ -6,6 +6,7 @@ The behaviour it shares with SQLite is the contract suite (every test using ``db
 from __future__ import annotations
 
 import threading
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 import psycopg
@@ -89,6 +90,40 @@ def test_change_token_moves_only_when_memories_or_vectors_change(postgres_url: s
             assert other.change_token() != before
         finally:
             other.close()
+
+
+def test_only_what_reads_record_commits_without_waiting_for_the_log(
+    postgres_url: str, embedder, clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memopilot.store.postgres as postgres_module
+
+    seen: list[tuple[bool, str]] = []  # (the set holds memories, synchronous_commit in its transaction)
+    apply = postgres_module._apply
+
+    def recording(conn: psycopg.Connection, changes: ChangeSet) -> None:
+        setting = conn.execute("SHOW synchronous_commit").fetchone()[0]
+        seen.append((bool(changes.memories), setting))
+        apply(conn, changes)
+
+    monkeypatch.setattr(postgres_module, "_apply", recording)
+    # the test server commits without waiting for its log (tests/backends.py); this URL's sessions wait
+    parts = urlsplit(postgres_url)
+    query = [(k, f"{v} -csynchronous_commit=on" if k == "options" else v) for k, v in parse_qsl(parts.query)]
+    url = urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
+    with MemoPilot.open(url, embedder=embedder, clock=clock) as mp:
+        mp.add("I drink oolong tea", type="preference")
+        result = mp.build_context("What tea do I drink?")  # a trace and a use
+        mp.flush_uses()
+        assert mp.get_trace(result.trace.id)["query"] == "What tea do I drink?"
+        assert mp.get(mp.search("tea")[0].memory.id).usage_count == 1
+    assert seen[0] == (True, "on")
+    assert seen[1:] == [(False, "off"), (False, "off")]
+    # SET LOCAL ends with its transaction: the pooled connections are back to durable commits
+    store = PostgresStore(url)
+    try:
+        assert store._query("SHOW synchronous_commit") == [("on",)]
+    finally:
+        store.close()
 
 
 def test_servers_starting_together_migrate_once(postgres_url: str) -> None:

@@ -202,6 +202,45 @@ def test_budget_is_never_exceeded_and_priority_goes_first(budget: int, specs: li
     assert len(included) == len(order)
 
 
+@hsettings(max_examples=100, deadline=None)
+@given(
+    budget=st.integers(min_value=30, max_value=600),
+    turns=st.lists(
+        st.tuples(
+            st.sampled_from([None, "s1", "s2"]),  # session (None: a line of its own)
+            st.integers(0, 2),  # day
+            st.text(min_size=1, max_size=40),  # any text, quotes, escapes and line breaks too
+            st.floats(0.25, 1),
+        ),
+        max_size=20,
+    ),
+    memories=st.integers(0, 5),
+)
+def test_used_tokens_match_the_text_with_shared_episode_lines(
+    budget: int, turns: list, memories: int
+) -> None:
+    """The packer counts tokens from its parts; the count must equal counting the whole text."""
+    scored = [_candidate(i, 3 + i, MemoryType.PREFERENCE, 0.9, i == 0) for i in range(memories)]
+    for n, (session, day, text, sim) in enumerate(turns):
+        m = Memory(
+            user_id="u",
+            content=f"Speaker: {text}",
+            type=MemoryType.EPISODE,
+            created_at=T0,
+            updated_at=T0,
+            occurred_at=T0 + timedelta(days=day, minutes=n),
+            session_id=session,
+            id=f"e{n:04d}",
+        )
+        candidate = Candidate(m, sim, 0.0, sim, ("dense",))
+        scored.append(
+            (candidate, score_memory(m, semantic=sim, now=T0, project_id=None, settings=Settings()))
+        )
+    packed = pack_context(scored, budget=budget, settings=Settings(), query="what did the speaker say?")  # type: ignore[arg-type]
+    assert packed.used_tokens == count_tokens(packed.text)
+    assert packed.used_tokens <= budget
+
+
 def test_vector_index_keeps_project_scope_through_removals(mp: MemoPilot) -> None:
     made = {}
     for i, project in enumerate(["a", "b", None, "a", "b", None, "a"]):

@@ -98,8 +98,8 @@ class EngineCore:
         except BaseException:
             self.uses.put_back(taken)
             raise
-        self.index.apply(changes)
-        if changes.memories:
+        if changes.memories:  # a set without memories (a read's trace, use counts) moves no index
+            self.index.apply(changes)
             self.sweeps.noted(changes.memories, self.settings)
 
     def flush_uses(self) -> None:

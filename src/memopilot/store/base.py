@@ -61,6 +61,20 @@ class ChangeSet:
     # once; a set naming one already applied is refused whole with MessageAlreadyAppliedError
     messages: list[tuple[str, str]] = field(default_factory=list)
 
+    @property
+    def records_reads_only(self) -> bool:
+        """Only what reads record: traces (the explanations) and use counts, nothing a user wrote."""
+        return not (
+            self.memories
+            or self.vectors
+            or self.events
+            or self.scrub_events_of
+            or self.meta
+            or self.turns
+            or self.messages
+            or self.erase_messages
+        )
+
     def add(self, memory: Memory, event: TimelineEvent | None = None) -> None:
         self.memories.append(memory)
         if event is not None:

@@ -14,6 +14,11 @@ Same contract and semantics as the SQLite store (``sqlite.py``), with these back
   ``(user_id, message_id)``: a concurrent second claim waits, then is refused), then locks the
   existing memory rows it touches in id order, so concurrent writers cannot deadlock on them.
   A deadlock or serialization failure (e.g. two Forgets erasing the same message) is retried.
+- A set holding only what a read records (its trace and use counts) commits with
+  ``synchronous_commit`` off: the server has it at once, and flushes its log within a fraction
+  of a second instead of before answering (which was most of a read's time). Only a crash of the
+  server itself can lose that last fraction; the SQLite store's ``synchronous = NORMAL`` makes the
+  same trade for every commit. Everything a user wrote commits durably.
 - Forget: Postgres has no ``secure_delete``. The transaction erases the content from every
   live row; :meth:`purge_residue` then runs ``VACUUM`` on the tables that held it, which prunes
   the dead row versions. What remains until PostgreSQL overwrites or recycles it: freed space
@@ -190,11 +195,16 @@ class PostgresStore(SharedQueries, Store):
         except psycopg.Error as exc:
             raise _wrap(exc) from None
 
-    def _write(self, apply: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """Run ``apply`` in one transaction, retrying a transaction the server aborted to break a cycle."""
+    def _write(self, apply: Callable[[psycopg.Connection[Any]], T], *, durable: bool = True) -> T:
+        """Run ``apply`` in one transaction, retrying a transaction the server aborted to break a cycle.
+
+        ``durable=False`` commits without waiting for the log to reach disk (see the module notes).
+        """
         for attempt in range(_WRITE_ATTEMPTS):
             try:
                 with self._pool.connection() as conn, conn.transaction():
+                    if not durable:
+                        conn.execute("SET LOCAL synchronous_commit TO OFF")
                     return apply(conn)
             except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure) as exc:
                 if attempt == _WRITE_ATTEMPTS - 1:
@@ -222,7 +232,7 @@ class PostgresStore(SharedQueries, Store):
             return
         for dim in {int(v.shape[0]) for v in changes.vectors.values() if v is not None} - self._indexed_dims:
             self._ensure_vector_index(dim)
-        self._write(lambda conn: _apply(conn, changes))
+        self._write(lambda conn: _apply(conn, changes), durable=not changes.records_reads_only)
         if changes.memories or changes.vectors:  # after the commit, so a reader never caches too early
             try:
                 self._query("SELECT nextval('memopilot_changes')")
