@@ -10,6 +10,7 @@ import json
 import math
 import sqlite3
 import struct
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
@@ -597,3 +598,34 @@ def test_another_process_storing_traces_does_not_reload_the_index(mp: MemoPilot)
     with other_memory_writer:
         other_memory_writer.add("Billing moved to the new cluster", type="project")
     assert mp.index.get(USER, memory.id) is not indexed  # a memory change does
+
+
+
+def test_a_memory_write_waits_for_another_threads_batch_of_uses(
+    settings: Settings, embedder: StaticEmbedder, clock: FixedClock
+) -> None:
+    settings = settings.model_copy(update={"usage_flush_reads": 1})  # every read writes its uses
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        memory = mp.add("The kestrel service runs billing", type="project")
+        in_flight, release = threading.Event(), threading.Event()
+        commit = mp.store.commit
+
+        def held(changes: ChangeSet) -> None:
+            if changes.uses and changes.traces:  # the read's own commit, carrying the due uses
+                in_flight.set()
+                release.wait(10)
+            commit(changes)
+
+        mp.store.commit = held  # type: ignore[method-assign]
+        reader = threading.Thread(target=lambda: mp.build_context("kestrel billing"))
+        reader.start()
+        assert in_flight.wait(10)
+        writer = threading.Thread(target=lambda: mp.update(memory.id, importance=0.9))
+        writer.start()
+        writer.join(0.3)
+        assert writer.is_alive()  # it waits until the batch of uses is in the store
+        release.set()
+        reader.join(10)
+        writer.join(10)
+        stored = mp.store.get(memory.id)
+        assert stored is not None and stored.usage_count == 1 and stored.importance == 0.9

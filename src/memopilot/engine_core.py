@@ -7,6 +7,7 @@ about one thing while callers see one object.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from .errors import EmbedderMismatchError, MemoryLimitError, NotFoundError
 from .memory_index import MemoryIndex
 from .retriever import Retriever
 from .settings import Settings
-from .store import ChangeSet, MemoryQuery, Store, Uses
+from .store import ChangeSet, MemoryQuery, Store
 from .sweep_schedule import SweepSchedule
 from .usage_buffer import UsageBuffer
 
@@ -48,6 +49,10 @@ class EngineCore:
         self.uses = UsageBuffer(
             max_reads=self.settings.usage_flush_reads, max_seconds=self.settings.usage_flush_seconds
         )
+        # Held by every commit that writes pending uses or memories: an upsert keeps the larger
+        # use count, so a memory written (with the index's count) while another thread's batch of
+        # its uses is in flight would count those uses twice.
+        self._uses_lock = threading.Lock()
         self.index = MemoryIndex(
             store, gc_freeze_rows=self.settings.index_gc_freeze_rows, pending_uses=self.uses.pending
         )
@@ -87,20 +92,26 @@ class EngineCore:
         Pending uses (usage_buffer.py) go with it when it upserts memories, when they are due,
         or when ``flush_uses`` asks.
         """
-        taken: dict[str, Uses] = {}
-        if self.uses and (flush_uses or changes.memories or self.uses.due()):
-            taken = self.uses.take()
-            for memory_id, use in changes.uses.items():
-                taken[memory_id] = taken[memory_id].plus(use) if memory_id in taken else use
-            changes.uses = taken
+        if changes.memories or flush_uses or self.uses.due():
+            with self._uses_lock:
+                self._commit_with_uses(changes)
+        else:
+            self.store.commit(changes)
+        if changes.memories:  # a set without memories (a read's trace, use counts) moves no index
+            self.index.apply(changes)
+            self.sweeps.noted(changes.memories, self.settings)
+
+    def _commit_with_uses(self, changes: ChangeSet) -> None:
+        """Commit ``changes`` with every pending use (given back to the buffer if that fails)."""
+        taken = self.uses.take()
+        for memory_id, use in changes.uses.items():
+            taken[memory_id] = taken[memory_id].plus(use) if memory_id in taken else use
+        changes.uses = taken
         try:
             self.store.commit(changes)
         except BaseException:
             self.uses.put_back(taken)
             raise
-        if changes.memories:  # a set without memories (a read's trace, use counts) moves no index
-            self.index.apply(changes)
-            self.sweeps.noted(changes.memories, self.settings)
 
     def flush_uses(self) -> None:
         """Write pending use counts now (before anything reads them from the store)."""
