@@ -629,3 +629,29 @@ def test_a_memory_write_waits_for_another_threads_batch_of_uses(
         writer.join(10)
         stored = mp.store.get(memory.id)
         assert stored is not None and stored.usage_count == 1 and stored.importance == 0.9
+
+
+def test_a_batch_of_uses_writes_narrow_rows_and_a_rewrite_moves_them_into_the_memory(mp: MemoPilot) -> None:
+    memory = mp.add("The kestrel service runs billing", type="project")
+    other = mp.add("Billing invoices go out on the first", type="project")
+    for _ in range(3):
+        mp.build_context("kestrel billing")
+    mp.flush_uses()
+
+    def raw() -> dict[str, tuple[int, int | None]]:  # memory id -> (the row's own count, memory_uses)
+        rows = mp.store._query(  # type: ignore[attr-defined]
+            "SELECT m.id, m.usage_count, u.use_count FROM memories m "
+            "LEFT JOIN memory_uses u ON u.user_id = m.user_id AND u.memory_id = m.id"
+        )
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    assert raw() == {memory.id: (0, 3), other.id: (0, 3)}  # the memory rows were not rewritten
+    assert mp.get(memory.id).usage_count == 3 and mp.store.get(memory.id).last_used_at is not None  # type: ignore[union-attr]
+    mp.update(memory.id, importance=0.9)  # rewrites the row: its uses move into it, once
+    assert raw() == {memory.id: (3, None), other.id: (0, 3)}
+    mp.build_context("kestrel billing")
+    mp.flush_uses()
+    assert raw()[memory.id] == (3, 1)
+    assert [mp.get(m.id).usage_count for m in (memory, other)] == [4, 4]
+    with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as reopened:  # as the index loads
+        assert reopened.search("kestrel billing")[0].memory.usage_count == 4

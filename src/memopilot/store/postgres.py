@@ -55,14 +55,13 @@ from .rows import (
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
-    count_uses_sql,
     dump_json,
     memory_filter,
     memory_upsert_assignments,
     stack_vectors,
-    use_rows,
 )
 from .shared_queries import SharedQueries
+from .use_counts import MEMORY_SELECT_COLUMNS, NEVER_USED, count_uses_sql, fold_uses, use_rows
 
 __all__ = ["PostgresStore"]
 
@@ -73,11 +72,11 @@ _MIGRATION_LOCK = 0x6D656D6F70696C6F  # advisory lock keys ("memopilo", and one 
 _INDEX_LOCK = _MIGRATION_LOCK + 1
 _WRITE_ATTEMPTS = 3
 _HNSW_MAX_DIM = 2000  # pgvector indexes `vector` columns of at most 2,000 dimensions
-_OWN_TABLES = frozenset({"meta", "memories", "events", "traces", "turns", "applied_messages"})
+_OWN_TABLES = frozenset({"meta", "memories", "events", "traces", "turns", "applied_messages", "memory_uses"})
 
 _CODEC = RowCodec(dump_time=lambda v: v, load_time=lambda v: v, load_json=lambda v: v)
 _COLUMNS = ", ".join(MEMORY_COLUMNS)
-_SELECT_MEMORY = f"SELECT {_COLUMNS} FROM memories"
+_SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
 _COUNT_USES = count_uses_sql("%s")
 _UPSERT_MEMORY = (
@@ -98,7 +97,7 @@ _INSERT_TRACE = (
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (%s, %s) ON CONFLICT DO NOTHING"
 _SCANS: dict[str, tuple[str, Callable[[Sequence[Any]], Any]]] = {  # (SELECT seq, ... FROM t, converter)
     "memories": (
-        f"SELECT seq, {_COLUMNS}, vector_send(embedding) FROM memories",
+        f"SELECT seq, {MEMORY_SELECT_COLUMNS}, vector_send(embedding) FROM memories",
         lambda r: (_CODEC.memory_from_row(r[:-1]), None if r[-1] is None else _vectors([r[-1]])[0]),
     ),
     "events": (f"SELECT seq, {', '.join(EVENT_COLUMNS)} FROM events", _CODEC.event_from_row),
@@ -288,7 +287,7 @@ class PostgresStore(SharedQueries, Store):
 
     def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
         sql = (
-            f"SELECT {_COLUMNS}, vector_send(embedding) FROM memories "
+            f"SELECT {MEMORY_SELECT_COLUMNS}, vector_send(embedding) FROM memories "
             "WHERE user_id = %s AND state IN ('active', 'pinned') ORDER BY seq"
         )
         try:  # a server-side cursor: one snapshot, a batch in memory at a time
@@ -337,7 +336,7 @@ class PostgresStore(SharedQueries, Store):
         self, created_before: datetime, importance_below: float, user_id: str | None = None
     ) -> list[Memory]:
         sql = (
-            f"{_SELECT_MEMORY} WHERE state = 'active' AND usage_count = 0 AND created_at <= %s "
+            f"{_SELECT_MEMORY} WHERE state = 'active' AND {NEVER_USED} AND created_at <= %s "
             "AND importance < %s AND type NOT IN ('critical', 'episode')"
         )
         params: list[Any] = [created_before, importance_below]
@@ -403,8 +402,7 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
             raise MessageAlreadyAppliedError(
                 f"message {message_id!r} of user {user_id!r} was already applied"
             )
-    rewritten = {m.id for m in changes.memories} | set(changes.vectors) | set(changes.scrub_events_of)
-    touched = sorted(rewritten | set(changes.uses))
+    touched = sorted({m.id for m in changes.memories} | set(changes.vectors) | set(changes.scrub_events_of))
     if touched:  # lock the rows this set rewrites in one order: concurrent writers queue, never cross
         cur.execute("SELECT 1 FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (touched,))
     if changes.meta:
@@ -412,6 +410,7 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
     if changes.uses:  # before the upserts: see ChangeSet.uses
         cur.executemany(_COUNT_USES, use_rows(changes.uses, lambda t: t))
     if changes.memories:
+        fold_uses(cur, changes.memories, "%s")
         cur.executemany(_UPSERT_MEMORY, [_CODEC.memory_row(m) for m in changes.memories])
     if changes.vectors:
         model = changes.meta.get("embedding_model")

@@ -144,5 +144,17 @@ CREATE INDEX memories_expiry ON memories (user_id, state, expires_at) WHERE expi
 ALTER TABLE memories SET (fillfactor = 70);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2]
+# v3: uses of memories in a narrow table of their own (store/use_counts.py): a batch of uses
+# updates rows of a few dozen bytes (heap-only, one index) instead of whole memory rows.
+_V3 = """
+CREATE TABLE memory_uses (
+    user_id     TEXT COLLATE "C" NOT NULL,
+    memory_id   TEXT COLLATE "C" NOT NULL,
+    use_count   INTEGER NOT NULL,
+    last_use_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (user_id, memory_id)
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -17,7 +17,7 @@ import numpy as np
 import orjson
 
 from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
-from .base import MemoryQuery, Uses
+from .base import MemoryQuery
 
 __all__ = [
     "DATETIME_COLUMNS",
@@ -213,20 +213,3 @@ def stack_vectors(blobs: Sequence[Any], decode_many: Callable[[Sequence[Any]], n
 def dump_json(value: Any) -> str:
     """Compact JSON text (orjson: a trace is written on every read, so this is on the hot path)."""
     return orjson.dumps(value).decode()
-
-
-def count_uses_sql(mark: str) -> str:
-    """Add uses to a memory; the last-use time never goes back (another process may be ahead)."""
-    return (
-        f"UPDATE memories SET usage_count = usage_count + {mark}, last_used_at = CASE "
-        f"WHEN last_used_at IS NULL OR last_used_at < {mark} THEN {mark} ELSE last_used_at END "
-        f"WHERE id = {mark}"
-    )
-
-
-def use_rows(uses: dict[str, Uses], dump_time: Callable[[datetime], Any]) -> list[tuple[Any, ...]]:
-    """Parameters of :func:`count_uses_sql`, in id order (concurrent flushes lock rows alike)."""
-    return [
-        (use.count, dump_time(use.last_at), dump_time(use.last_at), memory_id)
-        for memory_id, use in sorted(uses.items())
-    ]

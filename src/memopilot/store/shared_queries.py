@@ -12,6 +12,7 @@ from typing import Any
 
 from .base import RECORD_KINDS
 from .rows import KIND_TABLES
+from .use_counts import NEVER_USED
 
 __all__ = ["SharedQueries"]
 
@@ -39,7 +40,7 @@ class SharedQueries:
             f"SELECT (SELECT MIN(expires_at) FROM memories WHERE user_id = {p} AND state = 'active' "
             "AND expires_at IS NOT NULL), "
             f"(SELECT MIN(created_at) FROM memories WHERE user_id = {p} AND state = 'active' "
-            f"AND usage_count = 0 AND importance < {p} AND type NOT IN ('critical', 'episode'))",
+            f"AND {NEVER_USED} AND importance < {p} AND type NOT IN ('critical', 'episode'))",
             (user_id, user_id, importance_below),
         )[0]
         return tuple(None if v is None else self._load_time(v) for v in row)  # type: ignore[return-value]

@@ -41,15 +41,14 @@ from .rows import (
     MEMORY_COLUMNS,
     TURN_COLUMNS,
     RowCodec,
-    count_uses_sql,
     dump_json,
     memory_filter,
     memory_upsert_assignments,
     stack_vectors,
-    use_rows,
 )
 from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+from .use_counts import MEMORY_SELECT_COLUMNS, NEVER_USED, count_uses_sql, fold_uses, use_rows
 from .wal_checkpointer import BACKSTOP_PAGES, WalCheckpointer
 
 __all__ = ["SQLiteStore", "sqlite_path_from_url"]
@@ -67,7 +66,7 @@ _INSERT_TURN = (
     "VALUES (:id, :user_id, :project_id, :session_id, :message_id, :role, :content, :at)"
 )
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
-_SELECT_MEMORY = f"SELECT {', '.join(MEMORY_COLUMNS)} FROM memories"
+_SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _COUNT_USES = count_uses_sql("?")
 _BUMP_MEMORY_CHANGES = (
     "INSERT INTO meta (key, value) VALUES ('memory_changes', '1') "
@@ -234,6 +233,7 @@ class SQLiteStore(SharedQueries, Store):
                 if changes.uses:  # before the upserts: see ChangeSet.uses
                     c.executemany(_COUNT_USES, use_rows(changes.uses, to_text))
                 if changes.memories:
+                    fold_uses(c, changes.memories, "?")
                     c.executemany(_UPSERT_MEMORY, [_memory_row(m) for m in changes.memories])
                 for memory_id, vector in changes.vectors.items():
                     blob = None if vector is None else np.asarray(vector, dtype="<f4").tobytes()
@@ -315,7 +315,7 @@ class SQLiteStore(SharedQueries, Store):
 
     def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
         sql = (
-            f"SELECT {', '.join(MEMORY_COLUMNS)}, embedding FROM memories "
+            f"SELECT {MEMORY_SELECT_COLUMNS}, embedding FROM memories "
             "WHERE user_id = ? AND state IN ('active', 'pinned') ORDER BY rowid"
         )
         with self._lock:  # one statement, read in batches: one snapshot, a batch in memory at a time
@@ -369,7 +369,7 @@ class SQLiteStore(SharedQueries, Store):
         self, created_before: datetime, importance_below: float, user_id: str | None = None
     ) -> list[Memory]:
         sql = (
-            f"{_SELECT_MEMORY} WHERE state = 'active' AND usage_count = 0 AND created_at <= ? "
+            f"{_SELECT_MEMORY} WHERE state = 'active' AND {NEVER_USED} AND created_at <= ? "
             "AND importance < ? AND type NOT IN ('critical', 'episode')"
         )
         params: list[Any] = [to_text(created_before), importance_below]
@@ -433,7 +433,7 @@ _event_row = _CODEC.event_row
 _event_from_row = _CODEC.event_from_row
 _SCANS: dict[str, tuple[str, Any]] = {  # kind -> (SELECT rowid, ... FROM table, row -> record)
     "memories": (
-        f"SELECT rowid, {', '.join(MEMORY_COLUMNS)}, embedding FROM memories",
+        f"SELECT rowid, {MEMORY_SELECT_COLUMNS}, embedding FROM memories",
         lambda r: (_memory_from_row(r[:-1]), None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4")),
     ),
     "events": (f"SELECT rowid, {', '.join(EVENT_COLUMNS)} FROM events", _event_from_row),

@@ -137,5 +137,17 @@ DROP INDEX memories_expiry;
 CREATE INDEX memories_expiry ON memories (user_id, state, expires_at) WHERE expires_at IS NOT NULL;
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
+# v5: uses of memories in a narrow table of their own (store/use_counts.py): a batch of uses
+# rewrites rows of a few dozen bytes instead of whole memory rows with their vectors.
+_V5 = """
+CREATE TABLE memory_uses (
+    user_id     TEXT NOT NULL,
+    memory_id   TEXT NOT NULL,
+    use_count   INTEGER NOT NULL,
+    last_use_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, memory_id)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
 SCHEMA_VERSION = len(MIGRATIONS)
