@@ -600,7 +600,6 @@ def test_another_process_storing_traces_does_not_reload_the_index(mp: MemoPilot)
     assert mp.index.get(USER, memory.id) is not indexed  # a memory change does
 
 
-
 def test_a_memory_write_waits_for_another_threads_batch_of_uses(
     settings: Settings, embedder: StaticEmbedder, clock: FixedClock
 ) -> None:
