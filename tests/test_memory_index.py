@@ -526,10 +526,10 @@ def test_checkpoints_do_not_look_like_another_writer(mp: MemoPilot) -> None:
     memory = mp.add("Billing runs nightly", type="project")
     indexed = mp.index.get(USER, memory.id)
     _write_a_lot(mp)
-    token = mp.store.change_token()
+    token = mp.store.change_token(USER)
     db_path = sqlite_path_from_url(mp.store.url)
     assert _wait_for(lambda: (lambda f, b: f > 0 and b == f)(*_wal_progress(db_path)))
-    assert mp.store.change_token() == token
+    assert mp.store.change_token(USER) == token
     assert mp.index.get(USER, memory.id) is indexed  # not dropped and reloaded
 
 
@@ -598,6 +598,26 @@ def test_another_process_storing_traces_does_not_reload_the_index(mp: MemoPilot)
     with other_memory_writer:
         other_memory_writer.add("Billing moved to the new cluster", type="project")
     assert mp.index.get(USER, memory.id) is not indexed  # a memory change does
+
+
+def test_another_process_writing_for_another_user_reloads_only_that_user(mp: MemoPilot) -> None:
+    mine = mp.add("Billing runs nightly", type="project")
+    mp.add("Deploys go out on Tuesdays", type="project", user_id="bob")
+    mp.build_context("billing")  # loads this user and finds when its next sweep is due
+    indexed = mp.index.get(USER, mine.id)
+    mp.search("deploys", user_id="bob")
+    bobs = mp.index._users["bob"]
+    schedule_known = mp.sweeps._next.keys() & {USER}
+    with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as other:
+        other.add("Deploys moved to Thursdays", type="project", user_id="bob")
+    assert mp.index.get(USER, mine.id) is indexed  # untouched by bob's change
+    assert mp.sweeps._next.keys() & {USER} == schedule_known
+    found = {r.memory.content for r in mp.search("deploys", user_id="bob", k=10)}
+    assert "Deploys moved to Thursdays" in found and mp.index._users["bob"] is not bobs  # bob reloaded
+    with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as other:
+        other.add("Billing moved to the new cluster", type="project")
+    assert mp.index.get(USER, mine.id) is not indexed  # this user's own change does reload it
+    assert "Billing moved to the new cluster" in {r.memory.content for r in mp.search("billing", k=10)}
 
 
 def test_a_memory_write_waits_for_another_threads_batch_of_uses(

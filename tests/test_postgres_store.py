@@ -83,11 +83,11 @@ def test_change_token_moves_only_when_memories_or_vectors_change(postgres_url: s
     with MemoPilot.open(postgres_url, embedder=embedder, clock=clock) as mp:
         other = open_store(postgres_url)
         try:
-            before = other.change_token()
+            before = other.change_token("local")
             mp.build_context("anything?")  # a trace and no memory change
-            assert other.change_token() == before
+            assert other.change_token("local") == before
             mp.add("I drink oolong tea", type="preference")
-            assert other.change_token() != before
+            assert other.change_token("local") != before
         finally:
             other.close()
 

@@ -230,18 +230,16 @@ class MemoryIndex:
         # uses counted but not yet in the store (usage_buffer.py): added to what a reload reads
         self._pending_uses = pending_uses or dict
         self._users: dict[str, _UserIndex] = {}
+        self._tokens: dict[str, Any] = {}  # user -> the change token their index was loaded at
         self._lock = threading.RLock()
-        self._token: Any = store.change_token()
 
     # --- loading and syncing -----------------------------------------------------------------
     def _user(self, user_id: str) -> _UserIndex:
-        token = self._store.change_token()
-        if token != self._token:  # another process committed: reload lazily
-            self._users.clear()
-            self._token = token
+        token = self._store.change_token(user_id)  # read before loading: a later commit moves it
         found = self._users.get(user_id)
-        if found is None:
+        if found is None or self._tokens.get(user_id) != token:  # another process changed this user
             found = self._users[user_id] = self._load(user_id)
+            self._tokens[user_id] = token
             if self._gc_freeze_rows and len(found.bucket_of) >= self._gc_freeze_rows:
                 _freeze_long_lived()
         return found
@@ -258,7 +256,8 @@ class MemoryIndex:
     def apply(self, changes: ChangeSet) -> None:
         """Bring loaded users in step with a set of changes this process just committed."""
         with self._lock:
-            self._token = self._store.change_token()
+            for user_id in {m.user_id for m in changes.memories} & self._users.keys():
+                self._tokens[user_id] = self._store.change_token(user_id)
             missing: list[Memory] = []
             for written in changes.memories:
                 index = self._users.get(written.user_id)
@@ -311,7 +310,7 @@ class MemoryIndex:
     def clear(self) -> None:
         with self._lock:
             self._users.clear()
-            self._token = self._store.change_token()
+            self._tokens.clear()
 
     # --- questions ---------------------------------------------------------------------------
     def get(self, user_id: str, memory_id: str) -> Memory | None:

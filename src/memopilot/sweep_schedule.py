@@ -6,7 +6,8 @@ engine asks the store once when the user's next expiry or archive could happen a
 sweep until that moment. The schedule stays safe (never later than the truth):
 - memories this process writes can only bring the moment forward, and :meth:`noted` does;
 - uses and other changes can only push it back, which at worst runs a sweep that finds nothing;
-- a commit by another process (the store's change token) forgets every schedule.
+- a commit by another process (the user's change counter, store/change_counters.py) forgets that
+  user's schedule.
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ class SweepSchedule:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._next: dict[str, datetime | None] = {}  # user -> next due moment (None: never)
-        self._token: Any = store.change_token()
+        self._tokens: dict[str, Any] = {}  # user -> the change token the moment was found at
         self._lock = threading.Lock()
 
     def is_due(self, user_id: str, now: datetime) -> bool:
         with self._lock:
-            token = self._store.change_token()
-            if token != self._token:
-                self._next.clear()
-                self._token = token
+            token = self._store.change_token(user_id)
+            if token != self._tokens.get(user_id):
+                self._next.pop(user_id, None)
+                self._tokens[user_id] = token
             when = self._next.get(user_id, _UNKNOWN)
         return when is _UNKNOWN or (when is not None and when <= now)  # type: ignore[operator]
 
@@ -46,13 +47,15 @@ class SweepSchedule:
         """Ask the store when this user's next sweep could find something (right after a sweep)."""
         expiry, archivable = self._store.forgetting_horizon(user_id, settings.archive_importance_below)
         with self._lock:
-            self._token = self._store.change_token()
+            self._tokens[user_id] = self._store.change_token(user_id)
             self._next[user_id] = forgetting.next_due(expiry, archivable, settings)
 
     def noted(self, memories: Iterable[Memory], settings: Settings) -> None:
         """Memories this process just committed: a new expiry or archive moment may come sooner."""
+        memories = list(memories)
         with self._lock:
-            self._token = self._store.change_token()
+            for user_id in {m.user_id for m in memories} & self._next.keys():
+                self._tokens[user_id] = self._store.change_token(user_id)
             for memory in memories:
                 if memory.user_id not in self._next:
                     continue
@@ -64,3 +67,4 @@ class SweepSchedule:
     def clear(self) -> None:
         with self._lock:
             self._next.clear()
+            self._tokens.clear()

@@ -138,8 +138,9 @@ class Store(ABC):
     def set_meta(self, key: str, value: str) -> None: ...
 
     @abstractmethod
-    def change_token(self) -> Any:
-        """A value that changes whenever another connection or process commits."""
+    def change_token(self, user_id: str) -> Any:
+        """A value that changes whenever any connection or process commits a change to the
+        memories or vectors of ``user_id`` (store/change_counters.py)."""
 
     # --- writes --------------------------------------------------------------------------
     @abstractmethod

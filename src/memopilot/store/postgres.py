@@ -8,8 +8,9 @@ Same contract and semantics as the SQLite store (``sqlite.py``), with these back
   (created at the first write of that dimension).
 - Keyword search uses a generated ``tsvector`` of the content and tags of active and pinned
   memories, a GIN index, and ``ts_rank`` order.
-- :meth:`change_token` reads a sequence that every commit changing memories or vectors bumps
-  once it is visible, so each process's in-memory vector cache notices the other writers.
+- :meth:`change_token` reads the user's change counter, which every commit changing that user's
+  memories or vectors bumps in its own transaction (``change_counters.py``), so each process's
+  in-memory index notices the other writers.
 - A commit is one transaction. It first claims the messages it applies (a primary key on
   ``(user_id, message_id)``: a concurrent second claim waits, then is refused), then locks the
   existing memory rows it touches in id order, so concurrent writers cannot deadlock on them.
@@ -49,6 +50,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
+from .change_counters import bump_change_counters
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import (
     EVENT_COLUMNS,
@@ -72,7 +74,9 @@ _MIGRATION_LOCK = 0x6D656D6F70696C6F  # advisory lock keys ("memopilo", and one 
 _INDEX_LOCK = _MIGRATION_LOCK + 1
 _WRITE_ATTEMPTS = 3
 _HNSW_MAX_DIM = 2000  # pgvector indexes `vector` columns of at most 2,000 dimensions
-_OWN_TABLES = frozenset({"meta", "memories", "events", "traces", "turns", "applied_messages", "memory_uses"})
+_OWN_TABLES = frozenset(
+    {"meta", "memories", "events", "traces", "turns", "applied_messages", "memory_uses", "memory_changes"}
+)
 
 _CODEC = RowCodec(dump_time=lambda v: v, load_time=lambda v: v, load_json=lambda v: v)
 _COLUMNS = ", ".join(MEMORY_COLUMNS)
@@ -222,9 +226,6 @@ class PostgresStore(SharedQueries, Store):
     def _load_time(self, value: Any) -> Any:
         return value
 
-    def change_token(self) -> Any:
-        return self._query("SELECT last_value, is_called FROM memopilot_changes")[0]
-
     # --- writes ----------------------------------------------------------------------------
     def commit(self, changes: ChangeSet) -> None:
         if not changes:
@@ -232,11 +233,6 @@ class PostgresStore(SharedQueries, Store):
         for dim in {int(v.shape[0]) for v in changes.vectors.values() if v is not None} - self._indexed_dims:
             self._ensure_vector_index(dim)
         self._write(lambda conn: _apply(conn, changes), durable=not changes.records_reads_only)
-        if changes.memories or changes.vectors:  # after the commit, so a reader never caches too early
-            try:
-                self._query("SELECT nextval('memopilot_changes')")
-            except StoreError as exc:  # the write is committed; caches notice the next change instead
-                _log.warning("could not signal a commit to other processes: %s", exc)
 
     def _ensure_vector_index(self, dim: int) -> None:
         """Create the cosine HNSW index of ``dim``-dimensional vectors (once, whoever comes first)."""
@@ -424,6 +420,7 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
                 for i, v in changes.vectors.items()
             ],
         )
+    bump_change_counters(cur, changes, "%s")  # after the memory rows' locks, as every writer does
     if changes.scrub_events_of:
         cur.executemany(
             "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = %s",

@@ -156,5 +156,15 @@ CREATE TABLE memory_uses (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3]
+# v4: a change counter per user (store/change_counters.py), bumped inside each commit that changes
+# the user's memories: another process reloads only those users. (The store-wide sequence
+# memopilot_changes is no longer used.)
+_V4 = """
+CREATE TABLE memory_changes (
+    user_id TEXT COLLATE "C" PRIMARY KEY,
+    counter BIGINT NOT NULL
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .base import RECORD_KINDS
+from .change_counters import change_counter_sql
 from .rows import KIND_TABLES
 from .use_counts import NEVER_USED
 
@@ -44,6 +45,10 @@ class SharedQueries:
             (user_id, user_id, importance_below),
         )[0]
         return tuple(None if v is None else self._load_time(v) for v in row)  # type: ignore[return-value]
+
+    def change_token(self, user_id: str) -> Any:
+        rows = self._query(change_counter_sql(self._param), (user_id,))
+        return rows[0][0] if rows else 0
 
     def user_ids(self) -> list[str]:
         return [r[0] for r in self._query("SELECT DISTINCT user_id FROM memories ORDER BY user_id")]

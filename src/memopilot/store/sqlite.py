@@ -9,9 +9,9 @@
   content leaves no bytes behind in the database files.
 
 One connection is shared by the process under a lock (SQLite serialises writers
-anyway); other processes may open the same file, and :meth:`change_token` (a counter in
-``meta`` that commits changing memories or vectors bump) lets the
-engine notice their commits.
+anyway); other processes may open the same file, and :meth:`change_token` (a per-user counter
+that commits changing memories or vectors bump, ``change_counters.py``) lets the engine notice
+their commits.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
+from .change_counters import bump_change_counters
 from .rows import (
     EVENT_COLUMNS,
     MEMORY_COLUMNS,
@@ -68,10 +69,6 @@ _INSERT_TURN = (
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _COUNT_USES = count_uses_sql("?")
-_BUMP_MEMORY_CHANGES = (
-    "INSERT INTO meta (key, value) VALUES ('memory_changes', '1') "
-    "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-)
 _UPSERT_MEMORY = (
     f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(MEMORY_COLUMNS))}) "
     "ON CONFLICT(id) DO UPDATE SET " + memory_upsert_assignments()
@@ -205,12 +202,6 @@ class SQLiteStore(SharedQueries, Store):
     def _load_time(self, value: Any) -> Any:
         return from_text(value)
 
-    def change_token(self) -> Any:
-        # Bumped by commits that change memories or vectors only: a trace stored or uses counted
-        # by another process must not make this one reload its in-memory index.
-        rows = self._query("SELECT value FROM meta WHERE key = 'memory_changes'")
-        return rows[0][0] if rows else "0"
-
     # --- writes ----------------------------------------------------------------------------
     def commit(self, changes: ChangeSet) -> None:
         if not changes:
@@ -228,8 +219,7 @@ class SQLiteStore(SharedQueries, Store):
                     _UPSERT_META,
                     list(changes.meta.items()),
                 )
-                if changes.memories or changes.vectors:
-                    c.execute(_BUMP_MEMORY_CHANGES)
+                bump_change_counters(c, changes, "?")
                 if changes.uses:  # before the upserts: see ChangeSet.uses
                     c.executemany(_COUNT_USES, use_rows(changes.uses, to_text))
                 if changes.memories:

@@ -149,5 +149,15 @@ CREATE TABLE memory_uses (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
+# v6: a change counter per user (store/change_counters.py): another process reloads only the
+# users whose memories changed, not every user it holds. (meta's store-wide 'memory_changes'
+# counter is no longer used.)
+_V6 = """
+CREATE TABLE memory_changes (
+    user_id TEXT PRIMARY KEY,
+    counter INTEGER NOT NULL
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6]
 SCHEMA_VERSION = len(MIGRATIONS)
