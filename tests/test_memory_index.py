@@ -674,3 +674,13 @@ def test_a_batch_of_uses_writes_narrow_rows_and_a_rewrite_moves_them_into_the_me
     assert [mp.get(m.id).usage_count for m in (memory, other)] == [4, 4]
     with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as reopened:  # as the index loads
         assert reopened.search("kestrel billing")[0].memory.usage_count == 4
+
+
+def test_a_vectors_only_commit_moves_the_owners_change_counter(mp: MemoPilot) -> None:
+    mine = mp.add("Billing runs nightly", type="project")
+    mp.add("Deploys go out on Tuesdays", type="project", user_id="bob")
+    before = {user: mp.store.change_token(user) for user in (USER, "bob")}
+    vector = mp.embed_texts(["Billing runs every night"])[0]
+    mp.store.commit(ChangeSet(vectors={mine.id: vector}))  # as memopilot reembed writes them
+    assert mp.store.change_token(USER) != before[USER]
+    assert mp.store.change_token("bob") == before["bob"]

@@ -81,18 +81,7 @@ class ChangeSet:
             self.events.append(event)
 
     def __bool__(self) -> bool:
-        return bool(
-            self.memories
-            or self.vectors
-            or self.events
-            or self.traces
-            or self.scrub_events_of
-            or self.meta
-            or self.turns
-            or self.messages
-            or self.erase_messages
-            or self.uses
-        )
+        return bool(self.traces or self.uses) or not self.records_reads_only
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .base import ChangeSet
+from .rows import id_batches
 
 __all__ = ["bump_change_counters", "change_counter_sql"]
-
-_ID_BATCH = 500
 
 
 def change_counter_sql(mark: str) -> str:
@@ -28,7 +27,7 @@ def bump_change_counters(cursor: Any, changes: ChangeSet, mark: str) -> None:
     """Add one to the counter of every user whose memories or vectors ``changes`` writes (in id
     order, so that concurrent writers lock the counters alike)."""
     users = {m.user_id for m in changes.memories}
-    users |= _owners(cursor, [i for i in changes.vectors if i not in {m.id for m in changes.memories}], mark)
+    users |= _owners(cursor, changes.vectors.keys() - {m.id for m in changes.memories}, mark)
     if users:
         cursor.executemany(
             f"INSERT INTO memory_changes (user_id, counter) VALUES ({mark}, 1) "
@@ -38,12 +37,8 @@ def bump_change_counters(cursor: Any, changes: ChangeSet, mark: str) -> None:
 
 
 def _owners(cursor: Any, memory_ids: Iterable[str], mark: str) -> set[str]:
-    ids = sorted(set(memory_ids))
     owners: set[str] = set()
-    for start in range(0, len(ids), _ID_BATCH):
-        chunk = ids[start : start + _ID_BATCH]
-        rows = cursor.execute(
-            f"SELECT DISTINCT user_id FROM memories WHERE id IN ({', '.join([mark] * len(chunk))})", chunk
-        ).fetchall()
-        owners.update(r[0] for r in rows)
+    for chunk, marks in id_batches(sorted(memory_ids), mark):
+        sql = f"SELECT DISTINCT user_id FROM memories WHERE id IN ({marks})"
+        owners.update(r[0] for r in cursor.execute(sql, chunk).fetchall())
     return owners

@@ -8,7 +8,7 @@ so both map records to rows (and back) with the same code.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -208,6 +208,14 @@ def stack_vectors(blobs: Sequence[Any], decode_many: Callable[[Sequence[Any]], n
     matrix = np.zeros((len(blobs), decoded.shape[1]), dtype=np.float32)
     matrix[present] = decoded
     return matrix
+
+
+def id_batches(ids: Sequence[str], mark: str, size: int = 500) -> Iterator[tuple[Sequence[str], str]]:
+    """``ids`` in batches for ``IN (...)``: each batch with its parameter markers (SQLite allows
+    at most 999 parameters in a statement)."""
+    for start in range(0, len(ids), size):
+        batch = ids[start : start + size]
+        yield batch, ", ".join([mark] * len(batch))
 
 
 def dump_json(value: Any) -> str:

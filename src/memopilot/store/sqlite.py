@@ -43,6 +43,7 @@ from .rows import (
     TURN_COLUMNS,
     RowCodec,
     dump_json,
+    id_batches,
     memory_filter,
     memory_upsert_assignments,
     stack_vectors,
@@ -285,9 +286,7 @@ class SQLiteStore(SharedQueries, Store):
     def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]:
         ids = list(dict.fromkeys(memory_ids))
         found: dict[str, Memory] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in id_batches(ids, "?"):
             for row in self._query(f"{_SELECT_MEMORY} WHERE id IN ({marks})", chunk):
                 memory = _memory_from_row(row)
                 found[memory.id] = memory
@@ -320,9 +319,7 @@ class SQLiteStore(SharedQueries, Store):
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         ids = list(memory_ids)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in id_batches(ids, "?"):
             for memory_id, blob in self._query(
                 f"SELECT id, embedding FROM memories WHERE id IN ({marks}) AND embedding IS NOT NULL", chunk
             ):

@@ -16,13 +16,13 @@ bytes each. The memory row keeps the count it had when it was last written:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
 from ..domain import Memory
 from .base import Uses
-from .rows import MEMORY_COLUMNS
+from .rows import MEMORY_COLUMNS, id_batches
 
 __all__ = ["MEMORY_SELECT_COLUMNS", "NEVER_USED", "count_uses_sql", "fold_uses", "use_rows"]
 
@@ -39,8 +39,6 @@ _TOTALS = {
 MEMORY_SELECT_COLUMNS = ", ".join(_TOTALS.get(c, f"memories.{c}") for c in MEMORY_COLUMNS)
 # "usage_count = 0" of the totals (a memory_uses row always holds at least one use).
 NEVER_USED = f"memories.usage_count = 0 AND NOT EXISTS (SELECT 1 {_USES_OF_ROW})"
-
-_FOLD_BATCH = 500
 
 
 def count_uses_sql(mark: str) -> str:
@@ -76,8 +74,7 @@ def fold_uses(cursor: Any, memories: Iterable[Memory], mark: str) -> None:
         f"WHERE user_id = {mark} AND id = {mark}"
     )
     for user_id, ids in ids_of.items():
-        for chunk in _chunks(sorted(set(ids)), _FOLD_BATCH):
-            marks = ", ".join([mark] * len(chunk))
+        for chunk, marks in id_batches(sorted(set(ids)), mark):
             moved = cursor.execute(
                 f"DELETE FROM memory_uses WHERE user_id = {mark} AND memory_id IN ({marks}) "
                 "RETURNING memory_id, use_count, last_use_at",
@@ -86,8 +83,3 @@ def fold_uses(cursor: Any, memories: Iterable[Memory], mark: str) -> None:
             if moved:
                 rows = [(count, last, last, user_id, memory_id) for memory_id, count, last in moved]
                 cursor.executemany(add, rows)
-
-
-def _chunks(items: Sequence[str], size: int) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
