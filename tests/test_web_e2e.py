@@ -106,10 +106,12 @@ class LiveServer:
 
 
 @pytest.fixture
-def server(tmp_path: Path, embedder: Any) -> Iterator[LiveServer]:
+def server(tmp_path: Path, embedder: Any, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+    """A live server; parametrize it indirectly with "keys" for a keyed one (MEMOPILOT_AUTH)."""
     from memopilot.server import create_app
 
-    settings = Settings.load(database_url=f"sqlite:///{tmp_path / 'web.db'}")
+    auth = getattr(request, "param", None)
+    settings = Settings.load(database_url=f"sqlite:///{tmp_path / 'web.db'}", auth=auth)
     mp = MemoPilot.open(settings=settings, embedder=embedder, llm=None)
     app = create_app(settings, mp=mp)
     port = _free_port()
@@ -508,6 +510,7 @@ def test_every_tab_is_legible_without_console_errors(
             assert (ARTIFACTS / f"{label}-{tab}.png").stat().st_size > 10_000
 
 
+@pytest.mark.parametrize("server", ["keys"], indirect=True)
 def test_api_key_from_settings_is_sent_as_bearer(server: LiveServer, page: Any, console: Console) -> None:
     """With API keys the app asks for one, keeps it in localStorage and sends it as a Bearer token."""
     from datetime import UTC, datetime

@@ -539,19 +539,23 @@ def serve(
     import uvicorn
 
     from .server import create_app
-    from .server.keys import ApiKeyStore
 
     def build() -> Any:
         settings = Settings.load(database_url=_State.db)
         app = create_app(settings)
-        local = not ApiKeyStore(app.state.mp.store).any()
+        local = app.state.auth_mode == "local"
         if local and host not in ("127.0.0.1", "localhost", "::1"):
             app.state.mp.close()
             raise InvalidInputError(
-                f"no API keys exist, so the server runs in single-user local mode and binds only to "
-                f"127.0.0.1, not {host}; create a key first: memopilot keys create --user USER"
+                f"the server runs in single-user local mode (no API keys, or MEMOPILOT_AUTH=local) and "
+                f"binds only to 127.0.0.1, not {host}; create a key first: memopilot keys create --user USER"
             )
-        mode = "single-user local mode (no API keys; bound to loopback)" if local else "API keys required"
+        if local:
+            mode = "single-user local mode (bound to loopback)"
+        elif app.state.keys.any():
+            mode = "API keys required"
+        else:
+            mode = "API keys required; none exists yet, so every request is refused until one is created"
         console.print(f"MemoPilot {settings.resolved_database_url} · {mode}", highlight=False)
         console.print(f"Serving on http://{host}:{port}  (web app at /, API docs at /docs)", highlight=False)
         return app
@@ -656,6 +660,9 @@ def keys_create(
         with _engine() as mp:
             key = ApiKeyStore(mp.store).create(user, now=mp.clock.now(), name=name)
         err_console.print(f"created an API key for user {user!r}; store it now, it is not shown again:")
+        err_console.print(
+            "a server already running in local mode keeps that mode: the key takes effect at its next start"
+        )
         sys.stdout.write(key + "\n")
 
     run(body)
@@ -685,9 +692,16 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="the id shown by keys
 
     def body() -> None:
         with _engine() as mp:
-            if not ApiKeyStore(mp.store).revoke(key_id):
+            keys = ApiKeyStore(mp.store)
+            if not keys.revoke(key_id):
                 raise InvalidInputError(f"no single key matches id {key_id!r}")
+            last = not keys.any()
         console.print(f"revoked {key_id}")
+        if last:
+            err_console.print(
+                "that was the last key: running keyed servers refuse every request until a key exists; "
+                "a server started now runs in local mode (loopback only) unless MEMOPILOT_AUTH=keys"
+            )
 
     run(body)
 

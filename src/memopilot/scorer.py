@@ -183,9 +183,7 @@ class ScoreTable:
         self.weights = {name: float(getattr(settings, f)) for name, f in _WEIGHT_FIELDS.items()}
         now_ts = now.timestamp()
         age_days = np.maximum(0.0, (now_ts - inputs.reference_ts) / _SECONDS_PER_DAY)
-        outdated = (
-            inputs.outdated_type | (inputs.valid_to_ts <= now_ts) | (inputs.expires_ts <= now_ts)
-        )
+        outdated = inputs.outdated_type | (inputs.valid_to_ts <= now_ts) | (inputs.expires_ts <= now_ts)
         columns = (  # in COMPONENTS order
             np.clip(np.asarray(semantic, dtype=np.float64), 0.0, 1.0),
             inputs.importance,
@@ -239,7 +237,6 @@ class ScoreTable:
     def scores(self) -> list[Score]:
         finals, priorities = self.final.tolist(), self.priority.tolist()
         return [Score(self, row, finals[row], priorities[row]) for row in range(len(finals))]
-
 
 
 def recency(reference: datetime, now: datetime, half_life_days: float) -> float:

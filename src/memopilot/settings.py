@@ -9,7 +9,7 @@ SPEC.md's numbers are the defaults; every weight and threshold can be overridden
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -129,6 +129,13 @@ class Settings(BaseSettings):
     )
 
     # --- server --------------------------------------------------------------------------
+    auth: Literal["keys", "local"] | None = Field(
+        default=None,
+        description=(
+            "keys | local; unset: keys if any API key exists when the server starts, else local. "
+            "Fixed for the life of the process: a keyed server never becomes keyless"
+        ),
+    )
     rate_limit_per_minute: int = Field(default=600, ge=0, description="requests per user per minute; 0: off")
     max_request_bytes: int = Field(default=1_000_000, ge=1024, description="largest accepted request body")
 

@@ -61,7 +61,6 @@ class TraceItem:
             out["contributions"] = self.contributions
         return out
 
-
     def to_stored(self) -> dict[str, Any]:
         out = self.to_dict(explain=False)
         out["components"] = self.breakdown.component_values()

@@ -1,10 +1,12 @@
 """The FastAPI application factory: identity, limits, error mapping, the web app.
 
 ``create_app`` builds one :class:`~memopilot.engine.MemoPilot` from settings (or takes
-one) and mounts the REST routes and the static web app. Identity: with no API keys in
-the store the server is in single-user local mode (``user_id`` may be passed); once
-any key exists every request needs ``Authorization: Bearer <key>`` and is scoped to
-that key's user.
+one) and mounts the REST routes and the static web app. Identity: the authentication mode
+is decided once, when the app is built (``MEMOPILOT_AUTH``, else ``keys`` if any API key
+exists then, else ``local``), and never changes while the process runs. In local mode the
+server is single-user (``user_id`` may be passed); in keys mode every request but
+``/health`` needs ``Authorization: Bearer <key>`` and is scoped to that key's user, and
+with no valid key (all revoked, say) it answers 401: it never falls back to local mode.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from ..redaction import redact
 from ..settings import Settings
 from .keys import ApiKeyStore
 
-__all__ = ["Identity", "IdentityDep", "create_app"]
+__all__ = ["Identity", "IdentityDep", "auth_mode", "create_app"]
 
 log = logging.getLogger("memopilot.server")
 _MAX_BUCKETS = 10_000  # rate-limit buckets kept before full ones are dropped
@@ -103,7 +105,7 @@ def _identity(request: Request) -> Identity:
     header = request.headers.get("authorization", "")
     if any("\x00" in v for v in (*request.query_params.values(), *request.path_params.values())):
         raise ApiError(422, "the request URL holds a NUL character")
-    if not keys.any():
+    if state.auth_mode == "local":
         requested = request.query_params.get("user_id") or "local"
         if not requested.strip() or len(requested) > 200:
             raise ApiError(422, "user_id must be a non-empty string of at most 200 characters")
@@ -127,8 +129,20 @@ def _identity(request: Request) -> Identity:
 IdentityDep = Annotated[Identity, Depends(_identity)]
 
 
+def auth_mode(settings: Settings, keys: ApiKeyStore) -> str:
+    """The authentication mode a server starting now runs in for its whole life (SPEC Contracts)."""
+    if settings.auth is not None:
+        return settings.auth
+    return "keys" if keys.any() else "local"
+
+
 def create_app(settings: Settings | None = None, *, mp: MemoPilot | None = None) -> FastAPI:
-    """The REST API and web app over one MemoPilot (built from ``settings`` unless given)."""
+    """The REST API and web app over one MemoPilot (built from ``settings`` unless given).
+
+    The authentication mode is fixed here, once: revoking every key later leaves a keyed
+    server answering 401, and keys created while a local-mode server runs count from its
+    next start.
+    """
     owned = mp is None
     engine = mp or MemoPilot.open(settings=settings or Settings.load())
 
@@ -146,6 +160,7 @@ def create_app(settings: Settings | None = None, *, mp: MemoPilot | None = None)
     )
     app.state.mp = engine
     app.state.keys = ApiKeyStore(engine.store)
+    app.state.auth_mode = auth_mode(engine.settings, app.state.keys)
     app.state.limiter = RateLimiter(engine.settings.rate_limit_per_minute)
     _install_error_handlers(app)
     _install_body_limit(app, engine.settings.max_request_bytes)

@@ -90,7 +90,7 @@ def _split(value: str | None) -> list[str] | None:
 @router.get("/health", response_model=HealthOut, tags=["meta"])
 def health(request: Request) -> dict[str, Any]:
     mp = _mp(request)
-    mode = "keys" if request.app.state.keys.any() else "local"
+    mode = request.app.state.auth_mode
     return {"status": "ok", "version": __version__, "mode": mode, "llm": mp.llm is not None}
 
 
