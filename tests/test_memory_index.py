@@ -337,7 +337,7 @@ def test_use_counts_in_the_index_equal_the_stores(mp: MemoPilot, clock: FixedClo
     included = [i.memory_id for i in second.trace.included]
     assert included and included == [i.memory_id for i in first.trace.included]
     read = {memory_id: mp.get(memory_id) for memory_id in included}  # the engine's own read first
-    stored = mp.store.get_many(included)
+    stored = mp.store.get_many(included, user_id="local")
     for memory_id in included:
         indexed = mp.index.get(USER, memory_id)
         assert indexed is not None
@@ -570,7 +570,7 @@ def test_buffered_uses_are_counted_once_across_a_write_of_the_same_memory(mp: Me
     mp.update(memory.id, importance=0.9)  # upserts the row (with the index's count) and flushes
     mp.build_context("kestrel billing")
     mp.flush_uses()
-    stored = mp.store.get(memory.id)
+    stored = mp.store.get(memory.id, user_id=memory.user_id)
     assert stored is not None and stored.usage_count == 4 and stored.importance == 0.9
     assert mp.index.get(USER, memory.id).usage_count == 4  # type: ignore[union-attr]
 
@@ -646,7 +646,7 @@ def test_a_memory_write_waits_for_another_threads_batch_of_uses(
         release.set()
         reader.join(10)
         writer.join(10)
-        stored = mp.store.get(memory.id)
+        stored = mp.store.get(memory.id, user_id=memory.user_id)
         assert stored is not None and stored.usage_count == 1 and stored.importance == 0.9
 
 
@@ -665,7 +665,10 @@ def test_a_batch_of_uses_writes_narrow_rows_and_a_rewrite_moves_them_into_the_me
         return {r[0]: (r[1], r[2]) for r in rows}
 
     assert raw() == {memory.id: (0, 3), other.id: (0, 3)}  # the memory rows were not rewritten
-    assert mp.get(memory.id).usage_count == 3 and mp.store.get(memory.id).last_used_at is not None  # type: ignore[union-attr]
+    assert (
+        mp.get(memory.id).usage_count == 3
+        and mp.store.get(memory.id, user_id=memory.user_id).last_used_at is not None
+    )  # type: ignore[union-attr]
     mp.update(memory.id, importance=0.9)  # rewrites the row: its uses move into it, once
     assert raw() == {memory.id: (3, None), other.id: (0, 3)}
     mp.build_context("kestrel billing")

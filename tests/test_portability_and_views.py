@@ -7,6 +7,8 @@ import json
 import pytest
 
 from memopilot import InvalidInputError, MemoPilot
+from memopilot.domain import Memory
+from memopilot.portability import imported_id
 
 
 def _populate(mp: MemoPilot) -> None:
@@ -26,15 +28,28 @@ def test_export_then_import_round_trips(mp: MemoPilot, tmp_path, embedder, clock
     document = json.loads(json.dumps(mp.export()))
     fresh = MemoPilot.open(f"sqlite:///{tmp_path / 'fresh.db'}", embedder=embedder, clock=clock)
     report = fresh.import_(document)
-    assert report.imported == len(document["memories"]) and report.skipped == 0
-    original = {m.id: m for m in mp.list(limit=1000).items}
+    assert report.imported == len(document["memories"]) and report.skipped == 0 and not report.rejected
+    original = {imported_id("local", m.id): _remapped(m) for m in mp.list(limit=1000).items}
     copied = {m.id: m for m in fresh.list(limit=1000).items}
-    assert copied == original
+    assert copied == original  # every field, with ids and references remapped (SPEC Contracts: import)
     assert [e.kind for e in fresh.history(next(iter(original)))][-1].value == "imported"
     assert fresh.search("PostgreSQL")[0].memory.content == "We moved to PostgreSQL"
     again = fresh.import_(document)
     assert (again.imported, again.skipped) == (0, len(document["memories"]))
+    assert mp.import_(document).imported == 0  # into its own user: already present
     fresh.close()
+
+
+def _remapped(memory: Memory) -> Memory:
+    def new(i: str | None) -> str | None:
+        return imported_id(memory.user_id, i) if i else None
+
+    return memory.copy(
+        id=new(memory.id),
+        supersedes=new(memory.supersedes),
+        superseded_by=new(memory.superseded_by),
+        source_ids=[new(s) for s in memory.source_ids],
+    )
 
 
 def test_import_into_another_user_never_touches_the_owner(mp: MemoPilot) -> None:
@@ -52,7 +67,7 @@ def test_import_into_another_user_never_touches_the_owner(mp: MemoPilot) -> None
     [
         {},
         {"format": "other"},
-        {"format": "memopilot-export", "version": 1, "user_id": "u", "memories": [{"id": "x"}]},
+        {"format": "memopilot-export", "version": 1, "user_id": "u", "memories": {"id": "x"}},
     ],
 )
 def test_bad_import_documents_change_nothing(mp: MemoPilot, document: dict) -> None:
@@ -85,3 +100,12 @@ def test_analytics_counts_and_token_savings(mp: MemoPilot) -> None:
     assert 0 < stats["tokens"]["avg_context_tokens"] <= 60
     assert stats["consolidation"]["summaries"] == 1
     assert stats["growth"][0]["created"] == stats["total"]
+
+
+def test_an_invalid_record_is_rejected_by_index_and_the_rest_imported(mp: MemoPilot) -> None:
+    mp.add("Alice likes chess", type="preference", user_id="alice")
+    document = mp.export("alice")
+    document["memories"].insert(0, {"id": "x"})
+    report = mp.import_(document, user_id="bob")
+    assert report.imported == 1 and [r["index"] for r in report.rejected] == [0]
+    assert "Field required" in report.rejected[0]["reason"]

@@ -64,3 +64,112 @@ def test_auth_setting_fixes_the_mode(mp: MemoPilot, monkeypatch: pytest.MonkeyPa
 def local_client(mp: MemoPilot) -> Iterator[TestClient]:
     with TestClient(create_app(mp=mp)) as client:
         yield client
+
+
+# --- 2. no id from outside reaches another user's memory --------------------------------------
+def _summary_document(own: dict, foreign_ids: list[str]) -> dict:
+    summary = dict(own)
+    summary.update(
+        id="summary-1",
+        content="Summary of 3 preference memories",
+        tags=["consolidation-summary"],
+        source_ids=[*foreign_ids, own["id"]],
+    )
+    return {"format": "memopilot-export", "version": 1, "user_id": "mallory", "memories": [own, summary]}
+
+
+def test_an_imported_summary_cannot_reach_another_users_text(mp: MemoPilot) -> None:
+    secrets = [mp.add(f"Bob's diary entry {i}: the vault is behind the painting", type="preference",
+                      user_id="bob") for i in range(3)]  # fmt: skip
+    own = mp.add("Mallory likes tea", type="preference", user_id="mallory").to_dict()
+    document = _summary_document(own, [m.id for m in secrets])
+    report = mp.import_(document, user_id="mallory")
+    assert report.imported == 1 and report.skipped == 1  # the own memory is already present
+    summary = next(m for m in mp.list(user_id="mallory").items if m.is_summary)
+    assert summary.source_ids == [own["id"]]  # ids outside the document are dropped
+    mp.forget(own["id"], user_id="mallory")
+    everything = str([m.to_dict() for m in mp.list(user_id="mallory", limit=1000).items])
+    everything += str(mp.export("mallory")) + str(mp.build_context("vault painting", user_id="mallory").text)
+    assert "vault" not in everything and "Bob" not in everything
+    assert all(m.content.startswith("Bob's diary") for m in mp.list(user_id="bob").items)
+
+
+def test_store_reads_by_id_take_the_user(mp: MemoPilot) -> None:
+    bob = mp.add("Bob's plan", type="project", user_id="bob")
+    assert mp.store.get(bob.id, user_id="alice") is None
+    assert mp.store.get_many([bob.id], user_id="alice") == {}
+    assert mp.store.get(bob.id, user_id="bob") is not None
+
+
+def test_importing_into_another_user_twice_changes_nothing_the_second_time(mp: MemoPilot) -> None:
+    for text in ("Alice likes chess", "Alice prefers tea"):
+        mp.add(text, type="preference", user_id="alice")
+    document = mp.export("alice")
+    first = mp.import_(document, user_id="bob")
+    second = mp.import_(document, user_id="bob")
+    assert (first.imported, second.imported, second.skipped) == (2, 0, 2)
+    assert mp.list(user_id="bob").total == 2 and mp.list(user_id="alice").total == 2
+
+
+# --- 3. every path that stores text redacts -------------------------------------------------
+AWS_KEY = "AKIAQYLPMN5HFIQR7XYZ"
+PASSWORD_TEXT = "my password is Tr0ub4dor&3xyz"
+
+
+def test_direct_writes_redact_content_tags_and_edits(mp: MemoPilot, storage) -> None:
+    with TestClient(create_app(mp=mp)) as client:
+        made = client.post("/api/memories", json={"content": f"deploy key {AWS_KEY}", "tags": [AWS_KEY]})
+        assert made.status_code == 201 and AWS_KEY not in made.text
+        memory_id = made.json()["id"]
+        edited = client.patch(f"/api/memories/{memory_id}", json={"content": PASSWORD_TEXT, "tags": ["x"]})
+        assert edited.status_code == 200 and "Tr0ub4dor" not in edited.text
+        document = {
+            "format": "memopilot-export", "version": 1, "user_id": "local",
+            "memories": [{**made.json(), "id": "imported-1", "content": f"key {AWS_KEY} and {PASSWORD_TEXT}",
+                          "tags": [AWS_KEY]}],
+            "events": [{"id": "e1", "memory_id": "imported-1", "kind": "updated", "at": "2026-01-01T00:00:00Z",
+                        "reason": f"set to {AWS_KEY}", "details": {"after": {"content": PASSWORD_TEXT}}}],
+        }  # fmt: skip
+        imported = client.post("/api/import", json=document)
+        assert imported.status_code == 200 and imported.json()["imported"] == 1, imported.text
+    mp.add(f"cli-like add {AWS_KEY}")
+    mp.add_many([{"content": PASSWORD_TEXT, "tags": [AWS_KEY]}])
+    mp.flush_uses()
+    stored = storage()
+    assert AWS_KEY.encode() not in stored and b"Tr0ub4dor" not in stored
+
+
+# --- 6. import applies the API's limits -------------------------------------------------------
+def test_import_validates_each_record_like_the_api(mp: MemoPilot) -> None:
+    good = mp.add("Keep me", type="preference").to_dict()
+    bad_records = [
+        {**good, "id": "long", "content": "x" * 20_000},
+        {**good, "id": "tags", "tags": [f"t{i}" for i in range(500)]},
+        {**good, "id": "project", "project_id": "p" * 5000},
+        {**good, "id": "empty", "content": "   "},
+        {**good, "id": "invisible", "content": "\u200b\u200d\ufeff"},
+        {**good, "id": "dup", "content": "first"},
+        {**good, "id": "dup", "content": "second"},
+    ]
+    document = {"format": "memopilot-export", "version": 1, "user_id": "u", "memories": bad_records}
+    report = mp.import_(document, user_id="importer")
+    assert [r["index"] for r in report.rejected] == [0, 1, 2, 3, 4, 6]
+    assert "duplicate id" in report.rejected[-1]["reason"]
+    assert report.imported == 1
+    assert [m.content for m in mp.list(user_id="importer").items] == ["first"]
+
+
+def test_api_rejects_invisible_only_content(local_client: TestClient) -> None:
+    response = local_client.post("/api/memories", json={"content": "\u200b\u2060\u200d"})
+    assert response.status_code == 422 and "invisible" in response.json()["detail"]
+    assert local_client.get("/api/memories").json()["total"] == 0
+
+
+def test_import_of_deeply_nested_details_is_a_clear_error(local_client: TestClient) -> None:
+    nested = '{"a":' * 500 + "1" + "}" * 500
+    body = (
+        '{"format":"memopilot-export","version":1,"user_id":"x","memories":[],"events":[{"id":"e",'
+        '"memory_id":"m","kind":"created","at":"2026-01-01T00:00:00Z","details":' + nested + "}]}"
+    )
+    response = local_client.post("/api/import", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 200 and response.json()["rejected"][0]["kind"] == "event"

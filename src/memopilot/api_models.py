@@ -215,9 +215,12 @@ class ForgettingOut(BaseModel):
 
 class ImportOut(BaseModel):
     imported: int
-    skipped: int
-    renamed: int
+    skipped: int = Field(description="already present in the calling user")
+    renamed: int = Field(description="imported under an id other than the document's")
     events: int
+    rejected: list[dict[str, Any]] = Field(
+        description='records refused by the API\'s checks: {"kind": "memory"|"event", "index", "reason"}'
+    )
 
 
 class UserDeletionOut(BaseModel):

@@ -130,7 +130,7 @@ def _answer(
 
 def offline_reply(mp: MemoPilot, trace: Trace, *, reason: str) -> str:
     """An honest reply without a model: no pretend answer, only what memory would contribute."""
-    memories = mp.store.get_many(i.memory_id for i in trace.included)
+    memories = mp.store.get_many((i.memory_id for i in trace.included), user_id=trace.user_id)
     lines = [f"{reason}, so I cannot answer this myself."]
     if memories:
         lines.append("These memories would be used to answer it:")

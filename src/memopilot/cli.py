@@ -251,7 +251,7 @@ def _print_context(mp: MemoPilot, result: ContextResult) -> None:
     )
     for column in ("in", "score", "tokens", "type", "memory", "reason"):
         table.add_column(column, overflow="fold")
-    memories = mp.store.get_many(i.memory_id for i in trace.included + trace.skipped)
+    memories = mp.store.get_many((i.memory_id for i in trace.included + trace.skipped), user_id=trace.user_id)
     for item in trace.included + trace.skipped:
         memory = memories.get(item.memory_id)
         preview = memory.content[:60] if memory else item.memory_id
@@ -450,14 +450,26 @@ def import_cmd(
     def body() -> None:
         try:
             document = json.loads(file.read_text(encoding="utf-8"))
+        except RecursionError:
+            raise InvalidInputError(f"cannot read {file}: JSON nested too deeply") from None
         except (OSError, ValueError) as exc:
             raise InvalidInputError(f"cannot read {file}: {exc}") from None
         with _engine() as mp:
             report = mp.import_(document, user_id=user)
         if as_json:
             _print_json(report.to_dict())
-        else:
-            console.print(f"imported {report.imported}, skipped {report.skipped} already present")
+            return
+        console.print(
+            f"imported {report.imported}, skipped {report.skipped} already present, "
+            f"rejected {len(report.rejected)}",
+            highlight=False,
+        )
+        for rejected in report.rejected:
+            console.print(
+                f"  rejected {rejected['kind']} {rejected['index']}: {rejected['reason']}",
+                markup=False,
+                highlight=False,
+            )
 
     run(body)
 

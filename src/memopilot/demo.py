@@ -74,7 +74,7 @@ def _ask(console: Console, mp: MemoPilot, question: str) -> None:
     )
     for column in ("in", "score", "memory", "reason"):
         table.add_column(column, overflow="fold")
-    memories = mp.store.get_many(i.memory_id for i in trace.included + trace.skipped)
+    memories = mp.store.get_many((i.memory_id for i in trace.included + trace.skipped), user_id=trace.user_id)
     for item in trace.included + trace.skipped:
         table.add_row(
             "yes" if item.included else "no",

@@ -498,7 +498,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
 
     def import_(self, document: dict[str, Any], *, user_id: str | None = None) -> ImportReport:
         """Import an :meth:`export` document (into ``user_id`` if given, else its own user)."""
-        plan = portability.plan_import(self.store, document, user_id=user_id, now=self.clock.now())
+        plan = portability.plan_import(
+            self.store, document, user_id=user_id, now=self.clock.now(), settings=self.settings
+        )
         if plan.memories:  # all of one target user
             live_count = sum(1 for m in plan.memories if m.content)
             self.check_memory_limit(plan.memories[0].user_id, adding=live_count)

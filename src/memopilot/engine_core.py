@@ -135,8 +135,8 @@ class EngineCore:
     def get(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> Memory:
         """The memory, if it belongs to ``user_id``; another user's id is reported as not found."""
         self.flush_uses()
-        memory = self.store.get(memory_id) if isinstance(memory_id, str) else None
-        if memory is None or memory.user_id != user_id:
+        memory = self.store.get(memory_id, user_id=user_id) if isinstance(memory_id, str) else None
+        if memory is None:
             raise NotFoundError(f"no memory {memory_id!r} for this user")
         return memory
 

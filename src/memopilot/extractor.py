@@ -250,7 +250,7 @@ class _Plan:
 
     def owned(self, memory_id: str, user_id: str, project_id: str | None) -> Memory | None:
         """The memory if the editor may touch it: this user's, in this project or user-wide, live."""
-        memory = self.live.get(memory_id) or self._mp.store.get(memory_id)
+        memory = self.live.get(memory_id) or self._mp.store.get(memory_id, user_id=user_id)
         if memory is None or memory.user_id != user_id or memory.project_id not in (project_id, None):
             self.outcome.notes.append(f"refused an edit of memory {memory_id!r}: not one of this user's here")
             return None

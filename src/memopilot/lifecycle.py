@@ -291,7 +291,8 @@ class LifecycleOps(EngineCore):
         for summary in summaries:
             if not summary.is_summary or forgotten.id not in summary.source_ids:
                 continue
-            sources = list(self.store.get_many(i for i in summary.source_ids if i != forgotten.id).values())
+            wanted = (i for i in summary.source_ids if i != forgotten.id)
+            sources = list(self.store.get_many(wanted, user_id=forgotten.user_id).values())
             sources.sort(key=lambda m: (m.created_at, m.id))
             state = (
                 summary.state if len(sources) >= self.settings.reflect_summary_min else MemoryState.ARCHIVED

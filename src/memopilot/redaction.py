@@ -63,8 +63,9 @@ import string
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Finding", "Redaction", "looks_secret", "redact"]
+__all__ = ["Finding", "Redaction", "looks_secret", "redact", "redact_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -896,3 +897,15 @@ def redact(text: str) -> Redaction:
 def looks_secret(text: str) -> bool:
     """True when :func:`redact` would find anything in ``text``."""
     return bool(text) and bool(_scan(text))
+
+
+def redact_values(value: Any) -> Any:
+    """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted: event
+    details and other structured data that is stored pass the same detectors as text."""
+    if isinstance(value, str):
+        return redact(value).text
+    if isinstance(value, dict):
+        return {redact_values(k): redact_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_values(v) for v in value]
+    return value

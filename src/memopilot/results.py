@@ -95,9 +95,14 @@ class ReflectionReport:
 @dataclass(slots=True)
 class ImportReport:
     imported: int = 0
-    skipped: int = 0
-    renamed: int = 0
+    skipped: int = 0  # already present in the target user
+    renamed: int = 0  # imported under an id other than the document's
     events: int = 0
+    # records refused by the API's checks: {"kind": "memory" | "event", "index", "reason"}
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+
+    def reject(self, kind: str, index: int, reason: str) -> None:
+        self.rejected.append({"kind": kind, "index": index, "reason": reason})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -105,4 +110,5 @@ class ImportReport:
             "skipped": self.skipped,
             "renamed": self.renamed,
             "events": self.events,
+            "rejected": list(self.rejected),
         }

@@ -2,16 +2,22 @@
 
 Each function returns the cleaned value or raises :class:`InvalidInputError` whose
 message names the field, what was given and what is allowed.
+
+:func:`clean_content` and :func:`clean_tags` are the one gate every stored text passes
+(direct adds, edits, imports, the write path): they also take secrets out with
+:func:`~memopilot.redaction.redact`, so no path can store a secret the detectors know.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import TypeVar
 
 from .domain import MemoryState, MemoryType, Privacy
 from .errors import ContentTooLongError, InvalidInputError
+from .redaction import redact
 from .settings import Settings
 
 __all__ = [
@@ -66,6 +72,8 @@ def clean_content(content: str, settings: Settings) -> str:
     text = content.strip()
     if not text:
         raise InvalidInputError("content is empty")
+    if not _visible(text):
+        raise InvalidInputError("content holds only invisible characters (zero-width or format)")
     if "\x00" in text:
         raise InvalidInputError("content contains a NUL character")
     if len(text) > settings.max_content_chars:
@@ -73,7 +81,13 @@ def clean_content(content: str, settings: Settings) -> str:
             f"content is {len(text)} characters; the limit is {settings.max_content_chars} "
             "(MEMOPILOT_MAX_CONTENT_CHARS)"
         )
-    return text
+    return redact(text).text
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` holds anything but white space and invisible format characters
+    (zero-width spaces and joiners, bidi marks, the BOM: Unicode category Cf)."""
+    return any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text)
 
 
 def clean_tags(tags: Iterable[str] | None, settings: Settings) -> list[str]:
@@ -86,10 +100,13 @@ def clean_tags(tags: Iterable[str] | None, settings: Settings) -> list[str]:
         if not isinstance(tag, str):
             raise InvalidInputError(f"tag {tag!r} is not text")
         tag = tag.strip()
-        if not tag:
+        if not tag or not _visible(tag):
             continue
+        if "\x00" in tag:
+            raise InvalidInputError("a tag contains a NUL character")
         if len(tag) > settings.max_tag_chars:
             raise InvalidInputError(f"tag {tag[:20]!r}... is longer than {settings.max_tag_chars} characters")
+        tag = redact(tag).text
         if tag not in cleaned:
             cleaned.append(tag)
     if len(cleaned) > settings.max_tags:

@@ -339,8 +339,9 @@ def _answer_question(
                 persist=False,
             )
             ms = (time.perf_counter() - started) * 1000.0
-            included = mp.store.get_many(i.memory_id for i in result.trace.included)
-            sources = mp.store.get_many(s for m in included.values() for s in m.source_ids)
+            owner = conversation.sample_id
+            included = mp.store.get_many((i.memory_id for i in result.trace.included), user_id=owner)
+            sources = mp.store.get_many((s for m in included.values() for s in m.source_ids), user_id=owner)
             covered: set[str] = set()
             for memory in included.values():
                 covered |= covered_turns(memory, sources)

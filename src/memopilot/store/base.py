@@ -146,11 +146,15 @@ class Store(ABC):
         """Make erased content unrecoverable from the backend's files (after Forget)."""
 
     # --- reads ---------------------------------------------------------------------------
+    # Reads by id always name the user too: an id that came from outside (a request, an import,
+    # an editor's reply, a summary's source list) can never reach another user's row.
     @abstractmethod
-    def get(self, memory_id: str) -> Memory | None: ...
+    def get(self, memory_id: str, *, user_id: str) -> Memory | None:
+        """The memory ``memory_id`` if ``user_id`` owns it, else None."""
 
     @abstractmethod
-    def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]: ...
+    def get_many(self, memory_ids: Iterable[str], *, user_id: str) -> dict[str, Memory]:
+        """The memories among ``memory_ids`` that ``user_id`` owns, by id."""
 
     @abstractmethod
     def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:

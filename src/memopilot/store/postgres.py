@@ -261,15 +261,15 @@ class PostgresStore(SharedQueries, Store):
             _log.warning("VACUUM after Forget failed: %s", _first_line(exc))
 
     # --- reads -----------------------------------------------------------------------------
-    def get(self, memory_id: str) -> Memory | None:
-        rows = self._query(f"{_SELECT_MEMORY} WHERE id = %s", (memory_id,))
+    def get(self, memory_id: str, *, user_id: str) -> Memory | None:
+        rows = self._query(f"{_SELECT_MEMORY} WHERE id = %s AND user_id = %s", (memory_id, user_id))
         return _CODEC.memory_from_row(rows[0]) if rows else None
 
-    def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]:
+    def get_many(self, memory_ids: Iterable[str], *, user_id: str) -> dict[str, Memory]:
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             return {}
-        rows = self._query(f"{_SELECT_MEMORY} WHERE id = ANY(%s)", (ids,))
+        rows = self._query(f"{_SELECT_MEMORY} WHERE id = ANY(%s) AND user_id = %s", (ids, user_id))
         return {m.id: m for m in map(_CODEC.memory_from_row, rows)}
 
     def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:

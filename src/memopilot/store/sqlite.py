@@ -279,15 +279,16 @@ class SQLiteStore(SharedQueries, Store):
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # --- reads -----------------------------------------------------------------------------
-    def get(self, memory_id: str) -> Memory | None:
-        rows = self._query(f"{_SELECT_MEMORY} WHERE id = ?", (memory_id,))
+    def get(self, memory_id: str, *, user_id: str) -> Memory | None:
+        rows = self._query(f"{_SELECT_MEMORY} WHERE id = ? AND user_id = ?", (memory_id, user_id))
         return _memory_from_row(rows[0]) if rows else None
 
-    def get_many(self, memory_ids: Iterable[str]) -> dict[str, Memory]:
+    def get_many(self, memory_ids: Iterable[str], *, user_id: str) -> dict[str, Memory]:
         ids = list(dict.fromkeys(memory_ids))
         found: dict[str, Memory] = {}
         for chunk, marks in id_batches(ids, "?"):
-            for row in self._query(f"{_SELECT_MEMORY} WHERE id IN ({marks})", chunk):
+            sql = f"{_SELECT_MEMORY} WHERE id IN ({marks}) AND user_id = ?"
+            for row in self._query(sql, [*chunk, user_id]):
                 memory = _memory_from_row(row)
                 found[memory.id] = memory
         return found
