@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .context_builder import CONTEXT_HEADER, render_memory
 from .domain import new_id
 from .errors import ContentTooLongError, InvalidInputError, LLMError
 from .extractor import WriteOutcome
@@ -129,14 +130,17 @@ def _answer(
 
 
 def offline_reply(mp: MemoPilot, trace: Trace, *, reason: str) -> str:
-    """An honest reply without a model: no pretend answer, only what memory would contribute."""
+    """An honest reply without a model: no pretend answer, only what memory would contribute.
+
+    The reply is logged and replayed to a model as the assistant's turn later, so the memories in
+    it are fenced exactly as in the context: under the same header, one quoted line each.
+    """
     memories = mp.store.get_many((i.memory_id for i in trace.included), user_id=trace.user_id)
     lines = [f"{reason}, so I cannot answer this myself."]
     if memories:
-        lines.append("These memories would be used to answer it:")
-        lines += [
-            f"- [{m.type.value}] {m.content}" for i in trace.included if (m := memories.get(i.memory_id))
-        ]
+        lines.append("These memories would be used to answer it.")
+        lines.append(CONTEXT_HEADER)
+        lines += [render_memory(m) for i in trace.included if (m := memories.get(i.memory_id))]
     else:
         lines.append("No stored memory is relevant to it.")
     return "\n".join(lines)

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from .errors import LLMError
 from .llm import ChatClient
 from .memory_editor import EditorContext, EditorOutput, EditorResult, MemoryEditor
+from .quoting import neutralise_json
 
 __all__ = ["EDITOR_SYSTEM_PROMPT", "LLMEditor"]
 
@@ -84,7 +85,7 @@ class LLMEditor(MemoryEditor):
         data = {"now": context.now.isoformat(), "existing_memories": existing, "message": message}
         return [
             {"role": "system", "content": EDITOR_SYSTEM_PROMPT},
-            {"role": "user", "content": json.dumps(data, ensure_ascii=False)},
+            {"role": "user", "content": neutralise_json(json.dumps(data, ensure_ascii=False))},
         ]
 
 
