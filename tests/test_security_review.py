@@ -4,6 +4,7 @@ before its fix. Store-backed tests run on every backend (see conftest)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -219,3 +220,22 @@ def test_context_neutralises_bidi_zero_width_c1_and_template_tokens(mp: MemoPilo
     line = result.text.splitlines()[-1]
     assert json.loads(line[line.index('"') :]) == f"I prefer {hostile}"  # still the same text, as JSON
     assert "escaped" in result.trace.included[0].reason
+
+
+# --- 7. memory text never drives the terminal -----------------------------------------------
+@pytest.mark.parametrize("text", ["ends with [/INST]", "[bold red]x[/", "\x1b]0;PWNED\x07 title", "\x9b31m c1"])
+def test_cli_shows_memory_text_literally(text: str, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from memopilot.cli import app
+
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", db, "add", text, "--type", "preference"]).exit_code == 0
+    for command in (["list"], ["search", text], ["context", "what do I prefer?"], ["timeline"]):
+        result = runner.invoke(app, ["--db", db, *command])
+        assert result.exit_code == 0, (command, result.output, result.exception)
+        assert "\x1b]" not in result.output and "\x9b" not in result.output and "\x07" not in result.output
+    shown = runner.invoke(app, ["--db", db, "list"]).output
+    cells = re.sub(r"[\s│]", "", shown)  # the content column may wrap
+    assert re.sub(r"\s", "", text.encode("unicode_escape").decode("ascii")) in cells  # shown, escaped

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .domain import Memory
 from .engine import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
@@ -66,6 +68,22 @@ def _engine(*, allow_model_change: bool = False) -> Iterator[MemoPilot]:
         mp.close()
 
 
+# Characters that act on a terminal instead of showing: C0 (but tab and line feed), DEL, C1 (ESC and
+# CSI sequences among them), bidi controls and zero-width characters.
+_TERMINAL_CONTROLS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def _escape_controls(text: str) -> str:
+    return _TERMINAL_CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def _shown(text: str) -> Text:
+    """Stored text for the terminal: never read as rich markup, control characters shown escaped."""
+    return Text(_escape_controls(text))
+
+
 def _project(value: str) -> str | None:
     return value or None
 
@@ -96,7 +114,7 @@ def _memory_table(memories: list[Memory], title: str) -> Table:
             m.state.value,
             m.project_id or "(user-wide)",
             f"{m.importance:.2f}",
-            m.content,
+            _shown(m.content),
         )
     return table
 
@@ -113,7 +131,7 @@ def run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except MemoPilotError as exc:
-        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")  # one line, never wrapped
+        sys.stderr.write(f"error: {_escape_controls(' '.join(str(exc).split()))}\n")  # one line
         raise typer.Exit(1) from None
 
 
@@ -168,7 +186,7 @@ def chat(
             if as_json:
                 _print_json(result.to_dict())
                 return
-            console.print(result.answer, markup=False, highlight=False)
+            console.print(_shown(result.answer), highlight=False)
             actions = result.outcome
             console.print(
                 f"\n[dim]trace {result.trace_id} · answered by {result.answered_by} · created "
@@ -176,7 +194,7 @@ def chat(
                 f"superseded {len(actions.superseded)}, redacted {actions.redacted}[/dim]"
             )
             if actions.fallback_reason:
-                console.print(f"[yellow]{actions.fallback_reason}[/yellow]", highlight=False)
+                console.print(Text(_escape_controls(actions.fallback_reason), style="yellow"))
 
     run(body)
 
@@ -213,7 +231,7 @@ def _results_table(results: list[SearchResult]) -> Table:
             r.memory.id[:12],
             r.memory.type.value,
             r.memory.state.value,
-            r.memory.content,
+            _shown(r.memory.content),
         )
     return table
 
@@ -243,7 +261,7 @@ def context(
 
 def _print_context(mp: MemoPilot, result: ContextResult) -> None:
     trace = result.trace
-    console.print(result.text or "(no memories in context)", markup=False, highlight=False)
+    console.print(_shown(result.text or "(no memories in context)"), highlight=False)
     console.print()
     table = Table(
         title=f"trace {trace.id}: {trace.used_tokens}/{trace.budget_tokens} tokens, "
@@ -260,8 +278,8 @@ def _print_context(mp: MemoPilot, result: ContextResult) -> None:
             f"{item.score:.3f}",
             str(item.tokens),
             item.type,
-            preview,
-            item.reason,
+            _shown(preview),
+            _shown(item.reason),
         )
     console.print(table)
 
@@ -371,7 +389,9 @@ def _print_events(events: list[dict[str, Any]], as_json: bool, title: str) -> No
     for column in ("at", "kind", "memory", "actor", "reason"):
         table.add_column(column, overflow="fold")
     for e in events:
-        table.add_row(e["at"][:19], e["kind"], (e["memory_id"] or "")[:12], e["actor"], e["reason"])
+        table.add_row(
+            e["at"][:19], e["kind"], (e["memory_id"] or "")[:12], _shown(e["actor"]), _shown(e["reason"])
+        )
     console.print(table)
 
 
@@ -431,7 +451,7 @@ def export_cmd(
             sys.stdout.write(text + "\n")
         else:
             output.write_text(text, encoding="utf-8")
-            err_console.print(f"exported {len(document['memories'])} memories to {output}")
+            err_console.print(_shown(f"exported {len(document['memories'])} memories to {output}"))
 
     run(body)
 
@@ -568,7 +588,7 @@ def serve(
             mode = "API keys required"
         else:
             mode = "API keys required; none exists yet, so every request is refused until one is created"
-        console.print(f"MemoPilot {settings.resolved_database_url} · {mode}", highlight=False)
+        console.print(_shown(f"MemoPilot {settings.resolved_database_url} · {mode}"), highlight=False)
         console.print(f"Serving on http://{host}:{port}  (web app at /, API docs at /docs)", highlight=False)
         return app
 
@@ -692,7 +712,7 @@ def keys_list(as_json: JsonOpt = False) -> None:
             _print_json([dataclasses.asdict(k) for k in keys])
             return
         for k in keys:
-            console.print(f"{k.key_id}  {k.user_id}  {k.created_at}  {k.name}", highlight=False)
+            console.print(_shown(f"{k.key_id}  {k.user_id}  {k.created_at}  {k.name}"), highlight=False)
 
     run(body)
 
@@ -708,7 +728,7 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="the id shown by keys
             if not keys.revoke(key_id):
                 raise InvalidInputError(f"no single key matches id {key_id!r}")
             last = not keys.any()
-        console.print(f"revoked {key_id}")
+        console.print(_shown(f"revoked {key_id}"))
         if last:
             err_console.print(
                 "that was the last key: running keyed servers refuse every request until a key exists; "

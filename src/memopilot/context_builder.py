@@ -38,7 +38,6 @@ CONTEXT_HEADER = (
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class PackedContext:
     text: str
