@@ -239,3 +239,15 @@ def test_cli_shows_memory_text_literally(text: str, tmp_path) -> None:
     shown = runner.invoke(app, ["--db", db, "list"]).output
     cells = re.sub(r"[\s│]", "", shown)  # the content column may wrap
     assert re.sub(r"\s", "", text.encode("unicode_escape").decode("ascii")) in cells  # shown, escaped
+
+
+# --- 11. an evaluation report belongs to the user who ran it ---------------------------------
+def test_eval_report_is_scoped_to_the_caller(mp: MemoPilot) -> None:
+    keys = ApiKeyStore(mp.store)
+    alice = {"Authorization": f"Bearer {keys.create('alice', now=mp.clock.now())}"}
+    bob = {"Authorization": f"Bearer {keys.create('bob', now=mp.clock.now())}"}
+    with TestClient(create_app(mp=mp)) as client:
+        ran = client.post("/api/eval/run", json={"strategies": ["no_memory"]}, headers=alice)
+        assert ran.status_code == 200
+        assert client.get("/api/eval/report", headers=bob).status_code == 404
+        assert client.get("/api/eval/report", headers=alice).json() == ran.json()

@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -46,6 +47,7 @@ __all__ = ["Identity", "IdentityDep", "auth_mode", "create_app"]
 
 log = logging.getLogger("memopilot.server")
 _MAX_BUCKETS = 10_000  # rate-limit buckets kept before full ones are dropped
+_MAX_EVAL_REPORTS = 100  # users whose latest evaluation report is kept (each is ~100 KB)
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 _STATUS = [  # most specific first
     (ContentTooLongError, 413),
@@ -70,6 +72,26 @@ class Identity:
 
     def resolve(self, requested: str | None) -> str:
         return requested if self.local and requested else self.user_id
+
+
+class LatestByUser:
+    """The latest value per user, for at most ``capacity`` users (the least recently set go first)."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._values: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, user_id: str, value: Any) -> None:
+        with self._lock:
+            self._values[user_id] = value
+            self._values.move_to_end(user_id)
+            while len(self._values) > self._capacity:
+                self._values.popitem(last=False)
+
+    def get(self, user_id: str) -> Any:
+        with self._lock:
+            return self._values.get(user_id)
 
 
 class RateLimiter:
@@ -162,6 +184,7 @@ def create_app(settings: Settings | None = None, *, mp: MemoPilot | None = None)
     app.state.keys = ApiKeyStore(engine.store)
     app.state.auth_mode = auth_mode(engine.settings, app.state.keys)
     app.state.limiter = RateLimiter(engine.settings.rate_limit_per_minute)
+    app.state.eval_reports = LatestByUser(_MAX_EVAL_REPORTS)
     _install_error_handlers(app)
     _install_body_limit(app, engine.settings.max_request_bytes)
 

@@ -328,13 +328,14 @@ def eval_run(
     except ValueError as exc:
         raise InvalidInputError(str(exc)) from None
     report = run.summary()
-    request.app.state.eval_report = report
+    request.app.state.eval_reports.put(who.user_id, report)
     return report
 
 
 @router.get("/api/eval/report", tags=["evaluation"])
 def eval_report(request: Request, who: IdentityDep) -> dict[str, Any]:
-    report = getattr(request.app.state, "eval_report", None)
+    """The last report this user's ``POST /api/eval/run`` made (each user sees only their own)."""
+    report = request.app.state.eval_reports.get(who.user_id)
     if report is None:
         raise NotFoundError("no evaluation has run yet")
     return report
