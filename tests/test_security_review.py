@@ -223,7 +223,9 @@ def test_context_neutralises_bidi_zero_width_c1_and_template_tokens(mp: MemoPilo
 
 
 # --- 7. memory text never drives the terminal -----------------------------------------------
-@pytest.mark.parametrize("text", ["ends with [/INST]", "[bold red]x[/", "\x1b]0;PWNED\x07 title", "\x9b31m c1"])
+@pytest.mark.parametrize(
+    "text", ["ends with [/INST]", "[bold red]x[/", "\x1b]0;PWNED\x07 title", "\x9b31m c1"]
+)
 def test_cli_shows_memory_text_literally(text: str, tmp_path) -> None:
     from typer.testing import CliRunner
 
@@ -251,3 +253,67 @@ def test_eval_report_is_scoped_to_the_caller(mp: MemoPilot) -> None:
         assert ran.status_code == 200
         assert client.get("/api/eval/report", headers=bob).status_code == 404
         assert client.get("/api/eval/report", headers=alice).json() == ran.json()
+
+
+# --- 8. --db looks before it writes, and refuses what it cannot open -------------------------
+def test_another_applications_sqlite_file_is_left_untouched(tmp_path) -> None:
+    import sqlite3
+
+    from memopilot.errors import CorruptStoreError
+
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+    before = path.read_bytes()
+    with pytest.raises(CorruptStoreError, match="not a MemoPilot one"):
+        MemoPilot.open(f"sqlite:///{path}")
+    assert path.read_bytes() == before  # still in rollback-journal mode: header bytes 18-19 are 1, 1
+    assert before[18:20] == b"\x01\x01" and not (tmp_path / "other.db-wal").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mysql://root@localhost/app", "unknown database URL scheme 'mysql'"),
+        ("sqlite:/relative.db", "bad SQLite URL"),
+        ("sqlite:relative.db", "bad SQLite URL"),
+        ("sqlite://host/relative.db", "bad SQLite URL"),
+        ("sqlite:///missing-folder/x.db", "does not exist"),
+    ],
+)
+def test_bad_database_urls_are_one_line_errors_and_create_nothing(url: str, message: str, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "memopilot", "--db", url, "list"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert result.returncode == 1 and message in result.stderr, result.stderr
+    assert result.stderr.startswith("error:") and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- 9. unreadable stored values are one clear error -----------------------------------------
+@pytest.mark.sqlite_only
+def test_unreadable_rows_and_meta_are_clear_errors(mp: MemoPilot) -> None:
+    import sqlite3
+
+    from memopilot.errors import CorruptStoreError
+
+    memory = mp.add("I prefer tea", type="preference")
+    path = mp.store.path
+    mp.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE memories SET created_at = 'yesterday-ish' WHERE id = ?", (memory.id,))
+    with (
+        MemoPilot.open(f"sqlite:///{path}") as reopened,
+        pytest.raises(CorruptStoreError, match="unreadable"),
+    ):
+        reopened.list()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = 'three hundred' WHERE key = 'embedding_dim'")
+    with (
+        MemoPilot.open(f"sqlite:///{path}") as reopened,
+        pytest.raises(CorruptStoreError, match="embedding_dim"),
+    ):
+        reopened.search("tea")

@@ -93,7 +93,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         The chat model and the memory editor come from settings unless given.
         """
         settings = settings or Settings.load()
-        store = open_store(path_or_url or settings.resolved_database_url)
+        url = path_or_url or settings.database_url
+        # Only the default data folder is created; a folder named by the caller must exist.
+        store = open_store(url) if url else open_store(settings.resolved_database_url, create_folder=True)
         try:
             return cls(
                 store,

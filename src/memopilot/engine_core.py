@@ -16,7 +16,7 @@ import numpy as np
 from .clock import Clock, SystemClock
 from .domain import EventKind, Memory, MemoryState, TimelineEvent
 from .embedding import Embedder
-from .errors import EmbedderMismatchError, MemoryLimitError, NotFoundError
+from .errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
 from .memory_index import MemoryIndex
 from .retriever import Retriever
 from .settings import Settings
@@ -78,6 +78,8 @@ class EngineCore:
             if stored is None:
                 self.store.set_meta("embedding_dim", str(vectors.shape[1]))
                 stored = str(vectors.shape[1])
+            if not stored.isdigit():
+                raise CorruptStoreError(f"the store's embedding_dim is not a whole number: {stored[:40]!r}")
             self._stored_dim = int(stored)
         if self._stored_dim != vectors.shape[1]:
             raise EmbedderMismatchError(

@@ -17,6 +17,7 @@ import numpy as np
 import orjson
 
 from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
+from ..errors import CorruptStoreError
 from .base import MemoryQuery
 
 __all__ = [
@@ -125,6 +126,12 @@ class RowCodec:
         return tuple(values)
 
     def memory_from_row(self, row: Sequence[Any]) -> Memory:
+        try:
+            return self._memory_from_row(row)
+        except (ValueError, KeyError, TypeError) as exc:  # a row written by something else
+            raise CorruptStoreError(f"memory {row[0]!r} holds an unreadable value: {exc}") from None
+
+    def _memory_from_row(self, row: Sequence[Any]) -> Memory:
         data = dict(zip(MEMORY_COLUMNS, row, strict=True))
         for column in DATETIME_COLUMNS:
             data[column] = self.load_time(data[column])
@@ -155,17 +162,20 @@ class RowCodec:
 
     def event_from_row(self, row: Sequence[Any]) -> TimelineEvent:
         id_, user_id, project_id, memory_id, kind, actor, reason, details, at = row
-        return TimelineEvent(
-            id=id_,
-            user_id=user_id,
-            project_id=project_id,
-            memory_id=memory_id,
-            kind=EventKind(kind),
-            actor=actor,
-            reason=reason,
-            details=self.load_json(details),
-            at=self.load_time(at),  # type: ignore[arg-type]
-        )
+        try:
+            return TimelineEvent(
+                id=id_,
+                user_id=user_id,
+                project_id=project_id,
+                memory_id=memory_id,
+                kind=EventKind(kind),
+                actor=actor,
+                reason=reason,
+                details=self.load_json(details),
+                at=self.load_time(at),  # type: ignore[arg-type]
+            )
+        except (ValueError, TypeError) as exc:
+            raise CorruptStoreError(f"event {id_!r} holds an unreadable value: {exc}") from None
 
 
 def memory_filter(query: MemoryQuery, *, mark: str = "?", tags_text: str = "tags") -> tuple[str, list[Any]]:

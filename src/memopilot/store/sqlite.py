@@ -29,6 +29,7 @@ import numpy as np
 
 from ..domain import Memory, TimelineEvent
 from ..errors import (
+    ConfigError,
     CorruptStoreError,
     InvalidInputError,
     MessageAlreadyAppliedError,
@@ -106,23 +107,30 @@ class SQLiteStore(SharedQueries, Store):
     def _scans(self) -> dict[str, tuple[str, Any]]:  # type: ignore[override]
         return _SCANS
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, create_folder: bool = False) -> None:
         self.url = url
         path = sqlite_path_from_url(url)
         if path != ":memory:":
-            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(path).expanduser().parent
+            if create_folder:
+                folder.mkdir(parents=True, exist_ok=True)
+            elif not folder.is_dir():
+                raise ConfigError(f"the folder of the SQLite file does not exist: {folder}; create it first")
             path = str(Path(path).expanduser())
         self.path = path
         self._lock = threading.RLock()
         self._checkpointer = WalCheckpointer(path) if path != ":memory:" else None
         try:
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
+            tables = self._tables()  # look before writing anything (WAL mode is a write)
             self._configure()
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
+            self._migrate(tables)
+        except BaseException as exc:
             with contextlib.suppress(Exception):
                 self._conn.close()
-            raise CorruptStoreError(f"{path} is not a usable MemoPilot database ({exc})") from None
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise CorruptStoreError(f"{path} is not a usable MemoPilot database ({exc})") from None
+            raise
 
     # --- lifecycle -------------------------------------------------------------------------
     def _configure(self) -> None:
@@ -135,16 +143,22 @@ class SQLiteStore(SharedQueries, Store):
         if self.path != ":memory:":
             c.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")  # see wal_checkpointer.py
 
-    def _migrate(self) -> None:
+    def _tables(self) -> set[str]:
+        """The file's tables; refuses a SQLite database that is not a MemoPilot one, untouched."""
         tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "meta" not in tables:
             raise CorruptStoreError(
                 f"{self.path} is a SQLite database but not a MemoPilot one "
                 f"(tables: {', '.join(sorted(tables))})"
             )
+        return tables
+
+    def _migrate(self, tables: set[str]) -> None:
         version = 0
         if "meta" in tables:
             row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row and not str(row[0]).isdigit():
+                raise CorruptStoreError(f"{self.path} has an unreadable schema version {str(row[0])[:40]!r}")
             version = int(row[0]) if row else 0
         if version > SCHEMA_VERSION:
             raise SchemaTooNewError(
