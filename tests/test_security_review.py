@@ -317,3 +317,42 @@ def test_unreadable_rows_and_meta_are_clear_errors(mp: MemoPilot) -> None:
         pytest.raises(CorruptStoreError, match="embedding_dim"),
     ):
         reopened.search("tea")
+
+
+# --- 12. secrets stored by earlier versions are scrubbed once -------------------------------
+NEW_KIND_SECRET = "AKIAZZXXCCVVBBNNMMQQ"
+
+
+def _plant_raw_secrets(mp: MemoPilot) -> tuple[str, str]:
+    """Store text holding a secret the way an older version did: straight through the store."""
+    from memopilot.domain import EventKind
+    from memopilot.store import ChangeSet
+
+    memory = mp.add("I like green tea", type="preference")
+    raw = memory.copy(content=f"deploy with {NEW_KIND_SECRET}", tags=[NEW_KIND_SECRET])
+    event = mp.make_event(raw, EventKind.UPDATED, f"was {NEW_KIND_SECRET}", after=NEW_KIND_SECRET)
+    turn = {"id": "t1", "user_id": "local", "project_id": "default", "session_id": "s", "message_id": "m1",
+            "role": "user", "content": f"key {NEW_KIND_SECRET}",
+            "at": mp.clock.now().isoformat()}  # fmt: skip
+    mp.store.commit(ChangeSet(memories=[raw], events=[event], turns=[turn]))
+    trace = mp.build_context("green tea?", persist=False).trace
+    trace.query = f"is {NEW_KIND_SECRET} valid?"
+    mp.store.commit(ChangeSet(traces=[trace.to_stored()]))
+    return memory.id, trace.id
+
+
+def test_redact_existing_scrubs_what_older_versions_stored(mp: MemoPilot, storage) -> None:
+    memory_id, trace_id = _plant_raw_secrets(mp)
+    untouched = mp.add("Bob prefers coffee", type="preference")
+    assert NEW_KIND_SECRET.encode() in storage()
+    assert mp.redact_existing(dry_run=True) == {"memories": 1, "events": 1, "turns": 1, "traces": 1}
+    assert NEW_KIND_SECRET.encode() in storage()  # a dry run writes nothing
+    assert mp.redact_existing() == {"memories": 1, "events": 1, "turns": 1, "traces": 1}
+    mp.store.purge_residue()
+    assert NEW_KIND_SECRET.encode() not in storage()
+    scrubbed = mp.get(memory_id)
+    assert scrubbed.content == "deploy with [REDACTED:aws_access_key]" and scrubbed.state.value == "active"
+    assert mp.history(memory_id)[-1].details == {"fields": ["content", "tags"]}
+    assert mp.get(untouched.id) == untouched  # nothing else changes
+    assert mp.redact_existing() == {"memories": 0, "events": 0, "turns": 0, "traces": 0}
+    assert mp.get_trace(trace_id)["query"] == "is [REDACTED:aws_access_key] valid?"

@@ -562,6 +562,26 @@ def migrate_cmd(
     run(body)
 
 
+@app.command("redact-existing")
+def redact_existing(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="count what would change; write nothing")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Pass all stored text (memories, tags, events, chat turns, trace questions) through the current
+    secret detectors: a one-time scrub for databases written by earlier versions."""
+
+    def body() -> None:
+        with _engine() as mp:
+            changed = mp.redact_existing(dry_run=dry_run)
+        if as_json:
+            _print_json({"changed": changed, "dry_run": dry_run})
+            return
+        counts = ", ".join(f"{n} {kind}" for kind, n in changed.items())
+        console.print(f"{'would change' if dry_run else 'changed'}: {counts}", highlight=False)
+
+    run(body)
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option("--host", help="interface to bind")] = "127.0.0.1",

@@ -6,9 +6,12 @@ decisions with one timeline event per change, in one transaction per run.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from . import forgetting, reflection
 from .domain import EventKind, MemoryState
 from .engine_core import DEFAULT_PROJECT, DEFAULT_USER, EngineCore
+from .redaction import redact, redact_values
 from .results import ForgettingReport, ReflectionReport
 from .store import ChangeSet, MemoryQuery
 
@@ -173,3 +176,80 @@ class MaintenanceOps(EngineCore):
         self.index.clear()
         self.sweeps.clear()
         return count
+
+    def redact_existing(self, *, dry_run: bool = False, batch_size: int = 500) -> dict[str, int]:
+        """Pass everything already stored through the current secret detectors (a one-time scrub
+        for databases written by earlier versions, whose detectors knew less).
+
+        Memory content and tags (re-embedded when the content changes, with an ``updated`` event
+        that names the fields, never their text), event reasons and details, logged chat turns
+        and the questions of stored traces. Nothing else changes: no state, time or count.
+        Returns how many records of each kind changed (or would, with ``dry_run``).
+        """
+        self.flush_uses()
+        report: Counter[str] = Counter()
+        for batch in self.store.scan("memories", batch_size):
+            changes = self._redacted_memories(batch, report)
+            if not dry_run:
+                self._commit(changes)
+        for kind, rewrite in (
+            ("events", self._redacted_events),
+            ("turns", self._redacted_turns),
+            ("traces", self._redacted_traces),
+        ):
+            for batch in self.store.scan(kind, batch_size):
+                changes = rewrite(batch, report)
+                if not dry_run:
+                    self.store.commit(changes)
+        return {kind: report[kind] for kind in ("memories", "events", "turns", "traces")}
+
+    def _redacted_memories(self, batch: list, report: Counter[str]) -> ChangeSet:
+        changes = ChangeSet()
+        redone: list = []
+        for memory, vector in batch:
+            content = redact(memory.content).text
+            tags = [redact(t).text for t in memory.tags]
+            if content == memory.content and tags == memory.tags:
+                continue
+            fields = ["content"] if content != memory.content else []
+            fields += ["tags"] if tags != memory.tags else []
+            updated = memory.copy(content=content, tags=tags)
+            reason = "secrets taken out of stored text"
+            changes.add(updated, self.make_event(updated, EventKind.UPDATED, reason, fields=fields))
+            if "content" in fields and vector is not None:
+                redone.append(updated)
+            report["memories"] += 1
+        if redone:
+            vectors = self.embed_texts([m.content for m in redone])
+            changes.vectors.update({m.id: v for m, v in zip(redone, vectors, strict=True)})
+        return changes
+
+    @staticmethod
+    def _redacted_events(batch: list, report: Counter[str]) -> ChangeSet:
+        changes = ChangeSet()
+        for event in batch:
+            reason, details = redact(event.reason).text, redact_values(event.details)
+            if reason != event.reason or details != event.details:
+                changes.event_texts[event.id] = (reason, details)
+        report["events"] += len(changes.event_texts)
+        return changes
+
+    @staticmethod
+    def _redacted_turns(batch: list, report: Counter[str]) -> ChangeSet:
+        changes = ChangeSet()
+        for turn in batch:
+            content = redact(turn["content"] or "").text
+            if content != (turn["content"] or ""):
+                changes.turn_texts[turn["id"]] = content
+        report["turns"] += len(changes.turn_texts)
+        return changes
+
+    @staticmethod
+    def _redacted_traces(batch: list, report: Counter[str]) -> ChangeSet:
+        changes = ChangeSet()
+        for trace in batch:
+            query = redact(trace.get("query") or "").text
+            if query != (trace.get("query") or ""):
+                changes.trace_payloads[trace["id"]] = trace | {"query": query}
+        report["traces"] += len(changes.trace_payloads)
+        return changes

@@ -60,6 +60,11 @@ class ChangeSet:
     # (user_id, message_id) of the messages this set applies (the write path): a message is applied
     # once; a set naming one already applied is refused whole with MessageAlreadyAppliedError
     messages: list[tuple[str, str]] = field(default_factory=list)
+    # stored text rewritten in place (redact-existing): event id -> (reason, details),
+    # turn id -> content, trace id -> the whole stored trace
+    event_texts: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    turn_texts: dict[str, str] = field(default_factory=dict)
+    trace_payloads: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def records_reads_only(self) -> bool:
@@ -73,6 +78,9 @@ class ChangeSet:
             or self.turns
             or self.messages
             or self.erase_messages
+            or self.event_texts
+            or self.turn_texts
+            or self.trace_payloads
         )
 
     def add(self, memory: Memory, event: TimelineEvent | None = None) -> None:

@@ -445,6 +445,20 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
         )
     if changes.turns:
         cur.executemany(_INSERT_TURN, changes.turns)
+    if changes.event_texts:
+        cur.executemany(
+            "UPDATE events SET reason = %s, details = %s WHERE id = %s",
+            [(r, json.dumps(d), i) for i, (r, d) in changes.event_texts.items()],
+        )
+    if changes.turn_texts:
+        cur.executemany(
+            "UPDATE turns SET content = %s WHERE id = %s", [(t, i) for i, t in changes.turn_texts.items()]
+        )
+    if changes.trace_payloads:
+        cur.executemany(
+            "UPDATE traces SET payload = %s WHERE id = %s",
+            [(dump_json(p), i) for i, p in changes.trace_payloads.items()],
+        )
     for user_id, message_id in changes.erase_messages:
         where = (user_id, message_id)
         cur.execute("UPDATE turns SET content = '' WHERE user_id = %s AND message_id = %s", where)

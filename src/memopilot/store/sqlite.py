@@ -274,6 +274,18 @@ class SQLiteStore(SharedQueries, Store):
                         _INSERT_TURN,
                         changes.turns,
                     )
+                c.executemany(
+                    "UPDATE events SET reason = ?, details = ? WHERE id = ?",
+                    [(r, dump_json(d), i) for i, (r, d) in changes.event_texts.items()],
+                )
+                c.executemany(
+                    "UPDATE turns SET content = ? WHERE id = ?",
+                    [(t, i) for i, t in changes.turn_texts.items()],
+                )
+                c.executemany(
+                    "UPDATE traces SET payload = ? WHERE id = ?",
+                    [(dump_json(p), i) for i, p in changes.trace_payloads.items()],
+                )
                 for user_id, message_id in changes.erase_messages:
                     c.execute(
                         "UPDATE turns SET content = '' WHERE user_id = ? AND message_id = ?",
