@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""Measure MemoPilot's secret redaction on the test corpora: recall, false positives, speed.
+"""Measure MemoPilot's secret redaction on a corpus: secrets removed, benign messages altered, speed.
 
-* recall: share of the secret substrings of ``tests/data/secret_messages.jsonl`` that no longer
-  appear in the redacted text (plus how many messages report every expected kind);
-* false-positive rate: share of ``tests/data/benign_messages.jsonl`` messages with any finding;
-* findings per kind over the secret corpus;
-* speed: median and p95 microseconds per :func:`memopilot.redaction.redact` call over every
-  corpus message, and for typical 300-character messages (benign sentences joined up to 300
-  characters, with and without one secret).
+A corpus is a folder holding ``secret_messages.jsonl`` (``{"message", "secrets": [...], "kinds"}``)
+and ``benign_messages.jsonl`` (``{"message"}``). Two are kept:
+
+* ``tests/data`` (the tune corpus): written by the team, the detectors were tuned on it;
+* ``tests/data/redaction_check`` (the check corpus): written first, by someone who had not seen the
+  detectors, and only ever measured, never tuned on.
+
+A secret counts as removed when no 8-character run of its value remains in the redacted text, with
+spaces, dashes and line breaks taken out of both (a value shorter than 8 such characters must not
+remain whole). A benign message counts as altered when redaction changes it at all. Speed: median
+and p95 microseconds per :func:`memopilot.redaction.redact` call over typical 300-character
+messages (benign sentences joined up to 300 characters), without and with one secret.
 
 Run from the repository root::
 
-    python scripts/measure_redaction.py [--repeat 20] [--show-misses]
+    python scripts/measure_redaction.py [--corpus tests/data/redaction_check] [--repeat 20] [--show-misses]
+
+With no ``--corpus``, both corpora are measured. ``--show-misses`` is for the tune corpus only: the
+check corpus must not be tuned on, so its misses are not printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 from collections import Counter
@@ -26,12 +35,50 @@ from pathlib import Path
 from memopilot.redaction import redact
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data"
+TUNE = ROOT / "tests" / "data"
+CHECK = ROOT / "tests" / "data" / "redaction_check"
+_SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
 
 
-def load(name: str) -> list[dict]:
-    with (DATA / name).open(encoding="utf-8") as fh:
+def load(folder: Path, name: str) -> list[dict]:
+    with (folder / name).open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def survives(secret: str, redacted: str) -> bool:
+    """Whether any 8-character run of ``secret`` (separators taken out) remains in ``redacted``."""
+    value, text = _SEPARATORS.sub("", secret), _SEPARATORS.sub("", redacted)
+    if len(value) <= 8:
+        return value in text
+    return any(value[i : i + 8] in text for i in range(len(value) - 7))
+
+
+def score(folder: Path) -> dict:
+    """Removal rate, benign alteration rate and the misses of one corpus."""
+    secret_rows, benign_rows = load(folder, "secret_messages.jsonl"), load(folder, "benign_messages.jsonl")
+    leaks, total, per_kind = [], 0, Counter()
+    for row in secret_rows:
+        red = redact(row["message"])
+        for secret, kind in zip(row["secrets"], row.get("kinds") or [""] * len(row["secrets"]), strict=False):
+            total += 1
+            if survives(secret, red.text):
+                leaks.append((kind, secret, row["message"]))
+                per_kind[kind] += 1
+    altered = [(row["message"], redact(row["message"]).text) for row in benign_rows]
+    altered = [(m, r) for m, r in altered if m != r]
+    return {
+        "secrets": total,
+        "removed": total - len(leaks),
+        "removed_rate": (total - len(leaks)) / total,
+        "benign": len(benign_rows),
+        "altered": len(altered),
+        "altered_rate": len(altered) / len(benign_rows),
+        "leaks": leaks,
+        "leaks_by_kind": per_kind,
+        "false_positives": altered,
+        "benign_messages": [r["message"] for r in benign_rows],
+        "secret_messages": [r["message"] for r in secret_rows],
+    }
 
 
 def time_us(messages: list[str], repeat: int) -> list[float]:
@@ -63,78 +110,40 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def report(name: str, folder: Path, repeat: int, show_misses: bool) -> None:
+    result = score(folder)
+    print(f"{name} corpus ({folder.relative_to(ROOT)}):")
+    print(
+        f"  secrets removed: {result['removed']}/{result['secrets']} = {result['removed_rate']:.1%}; "
+        f"benign messages altered: {result['altered']}/{result['benign']} = {result['altered_rate']:.1%}"
+    )
+    if show_misses:
+        for kind, secret, message in result["leaks"]:
+            print(f"  LEAK [{kind}] {secret!r} in {message[:120]!r}")
+        for message, redacted in result["false_positives"]:
+            print(f"  ALTERED {message[:100]!r}\n       -> {redacted[:100]!r}")
+    typical = typical_messages(result["benign_messages"])
+    redact(typical[0])  # warm up
+    t_typ = time_us(typical, repeat)
+    with_secret = [m[:250] + " key AKIAIOSFODNN7EXAMPLE " + m[250:275] for m in typical]
+    t_sec = time_us(with_secret, repeat)
+    print(
+        f"  speed, {len(typical)} typical 300-char messages: median {statistics.median(t_typ):.1f} µs, "
+        f"p95 {pct(t_typ, 0.95):.1f} µs; with one AWS key inside: median {statistics.median(t_sec):.1f} µs"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", type=Path, help="a corpus folder (default: the tune and the check corpus)")
     ap.add_argument("--repeat", type=int, default=20, help="timing runs per message (best is kept)")
-    ap.add_argument("--show-misses", action="store_true", help="print leaked secrets and false positives")
+    ap.add_argument("--show-misses", action="store_true", help="print leaks and altered benign messages")
     args = ap.parse_args()
-
-    secret_rows = load("secret_messages.jsonl")
-    benign_rows = load("benign_messages.jsonl")
-    n_secrets = sum(len(r["secrets"]) for r in secret_rows)
-    print(
-        f"corpus: {len(secret_rows)} secret messages ({n_secrets} secrets), "
-        f"{len(benign_rows)} benign messages"
-    )
-
-    removed = total = kinds_ok = 0
-    per_kind: Counter[str] = Counter()
-    for row in secret_rows:
-        red = redact(row["message"])
-        reported = {f.kind for f in red.findings}
-        per_kind.update(f.kind for f in red.findings)
-        kinds_ok += set(row["kinds"]) <= reported
-        for secret in row["secrets"]:
-            total += 1
-            if secret in red.text:
-                if args.show_misses:
-                    print(f"  LEAK {secret!r} in {row['message'][:100]!r}")
-            else:
-                removed += 1
-    print(
-        f"recall: {removed}/{total} secrets removed = {removed / total:.1%}; "
-        f"expected kinds all reported in {kinds_ok}/{len(secret_rows)} messages"
-    )
-
-    flagged = []
-    for row in benign_rows:
-        red = redact(row["message"])
-        if red.findings:
-            flagged.append(
-                (row["message"], [(f.kind, row["message"][f.start : f.end]) for f in red.findings])
-            )
-    print(
-        f"false positives: {len(flagged)}/{len(benign_rows)} benign messages = "
-        f"{len(flagged) / len(benign_rows):.2%}"
-    )
-    if args.show_misses:
-        for msg, found in flagged:
-            print(f"  FP {found} in {msg[:100]!r}")
-
-    print("findings per kind (secret corpus):")
-    for kind, n in sorted(per_kind.items(), key=lambda kv: (-kv[1], kv[0])):
-        print(f"  {kind:26s} {n}")
-
-    all_msgs = [r["message"] for r in secret_rows] + [r["message"] for r in benign_rows]
-    redact(all_msgs[0])  # warm up
-    t_all = time_us(all_msgs, args.repeat)
-    typical = typical_messages([r["message"] for r in benign_rows])
-    t_typ = time_us(typical, args.repeat)
-    with_secret = [m[:250] + " key AKIAIOSFODNN7EXAMPLE " + m[250:275] for m in typical]
-    t_sec = time_us(with_secret, args.repeat)
-    mean_len = statistics.mean(len(m) for m in all_msgs)
-    print(
-        f"speed, all {len(all_msgs)} corpus messages (mean {mean_len:.0f} chars): "
-        f"median {statistics.median(t_all):.1f} µs, p95 {pct(t_all, 0.95):.1f} µs"
-    )
-    print(
-        f"speed, {len(typical)} typical 300-char messages: "
-        f"median {statistics.median(t_typ):.1f} µs, p95 {pct(t_typ, 0.95):.1f} µs"
-    )
-    print(
-        f"speed, the same with one AWS key inside: "
-        f"median {statistics.median(t_sec):.1f} µs, p95 {pct(t_sec, 0.95):.1f} µs"
-    )
+    if args.corpus:
+        report("given", args.corpus.resolve(), args.repeat, args.show_misses)
+        return
+    report("tune", TUNE, args.repeat, args.show_misses)
+    report("check", CHECK, args.repeat, show_misses=False)
 
 
 if __name__ == "__main__":

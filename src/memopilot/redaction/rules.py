@@ -1,9 +1,7 @@
-"""Secret redaction (SPEC section 5, step 1): secrets never reach an editor, log, trace or database.
+"""The project's own secret detectors (the first of the detector families of :mod:`memopilot.redaction`).
 
-:func:`redact` replaces every secret it finds in a message with a typed placeholder such as
-``[REDACTED:aws_access_key]`` and reports each one as a :class:`Finding` (kind and span in the
-*original* text). :func:`looks_secret` says whether :func:`redact` would find anything; the
-engine uses it to drop editor output that is still secret-like (SPEC section 5, step 3).
+Each detector takes ``(text, lower)`` and yields spans ``(start, end, kind, priority)``; lower
+priority numbers are more specific and win a merge.
 
 Approach: hand-written, precompiled regular expressions in three families, each confirmed by
 a small validator so that ordinary technical text survives.
@@ -35,11 +33,8 @@ a small validator so that ordinary technical text survives.
   Names that are not secrets are skipped: public / primary / cache / idempotency / GPG key,
   ``key_id``, ``token_url``, ``KEY_VAULT_NAME``...
 
-Overlapping findings are merged and take the kind of the most specific detector (a JWT in a
-Bearer header is reported as ``jwt``, an ``sk-proj-`` key after ``password=`` as
-``openai_api_key``). Placeholders are built from ``[``, ``]``, ``:`` and a lowercase kind,
-which no detector takes as a value, and findings that touch an existing placeholder are
-ignored, so ``redact(redact(x).text)`` finds nothing new.
+A JWT in a Bearer header is reported as ``jwt``, an ``sk-proj-`` key after ``password=`` as
+``openai_api_key``: the most specific detector names a merged span.
 
 Speed: detectors are gated by substring checks, patterns start with a literal so that ``re``
 can skip ahead, and case-insensitive searches run case-sensitively over the lowercased text
@@ -63,38 +58,17 @@ import string
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
-__all__ = ["Finding", "Redaction", "looks_secret", "redact", "redact_values"]
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One secret: its kind (e.g. ``"aws_access_key"``) and its span in the original text."""
-
-    kind: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class Redaction:
-    """The redacted text and what was taken out of it (findings sorted by position)."""
-
-    text: str
-    findings: list[Finding]
-
-    @property
-    def count(self) -> int:
-        return len(self.findings)
-
-
-# A placeholder; its kind is lowercase letters, digits and underscores.
-_PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
-
-
-def _placeholder(kind: str) -> str:
-    return f"[REDACTED:{kind}]"
+__all__ = [
+    "DETECTORS",
+    "P_CONTEXT",
+    "P_ENTROPY",
+    "P_FORMAT",
+    "P_STRUCT",
+    "Span",
+    "companions",
+    "plausible_password",
+]
 
 
 # --------------------------------------------------------------------------------------------
@@ -102,12 +76,12 @@ def _placeholder(kind: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 # (start, end, kind, priority): lower priority numbers are more specific and win a merge.
-_Span = tuple[int, int, str, int]
+Span = tuple[int, int, str, int]
 
-_P_FORMAT = 10  # a vendor prefix / fixed shape
-_P_STRUCT = 20  # JWT, PEM block, card number
-_P_CONTEXT = 30  # named by its context: password, header, connection string
-_P_ENTROPY = 40  # random-looking value next to a keyword
+P_FORMAT = 10  # a vendor prefix / fixed shape
+P_STRUCT = 20  # JWT, PEM block, card number
+P_CONTEXT = 30  # named by its context: password, header, connection string
+P_ENTROPY = 40  # random-looking value next to a keyword
 
 _TRAILING_PUNCT = ".,;:!?)]}>'\"`’”"
 # After a password, "!" and "?" are more likely part of it than the end of the sentence.
@@ -305,7 +279,7 @@ def _starts_token(text: str, pos: int, not_after: frozenset[str] = _WORD_CHARS) 
     return pos == 0 or text[pos - 1] not in not_after
 
 
-def _sk_keys(text: str, lower: str) -> Iterator[_Span]:
+def _sk_keys(text: str, lower: str) -> Iterator[Span]:
     if "sk-" not in text:
         return
     for m in _SK_KEY.finditer(text):
@@ -318,7 +292,7 @@ def _sk_keys(text: str, lower: str) -> Iterator[_Span]:
             kind = "dashscope_api_key"
         else:
             kind = "openai_api_key"
-        yield m.start(), m.end(), kind, _P_FORMAT
+        yield m.start(), m.end(), kind, P_FORMAT
 
 
 # One pass over the text finds which prefixes occur; only their rules run. A hint also runs the
@@ -330,7 +304,7 @@ _HINT_RULES: dict[str, tuple[_TokenRule, ...]] = {
 _HINT_RE = re.compile("|".join(re.escape(h) for h in sorted(_HINT_RULES, key=len, reverse=True)))
 
 
-def _token_rules(text: str, lower: str) -> Iterator[_Span]:
+def _token_rules(text: str, lower: str) -> Iterator[Span]:
     hints = set(_HINT_RE.findall(text))
     if not hints:
         return
@@ -342,7 +316,7 @@ def _token_rules(text: str, lower: str) -> Iterator[_Span]:
             if _starts_token(text, m.start(), rule.not_after) and (
                 rule.check is None or rule.check(m.group())
             ):
-                yield m.start(), m.end(), rule.kind, _P_FORMAT
+                yield m.start(), m.end(), rule.kind, P_FORMAT
 
 
 # --------------------------------------------------------------------------------------------
@@ -363,11 +337,11 @@ _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[\s\S]*?Private-MAC: [0-9a-f]+")
 _GCP_KEY_ID = re.compile(r"\"private_key_id\"\s*:\s*\"([0-9a-f]{40})\"")
 
 
-def _structured(text: str, lower: str) -> Iterator[_Span]:
+def _structured(text: str, lower: str) -> Iterator[Span]:
     if "eyJ" in text:
         for m in _JWT.finditer(text):
             if _starts_token(text, m.start()):
-                yield m.start(), m.end(), "jwt", _P_STRUCT
+                yield m.start(), m.end(), "jwt", P_STRUCT
     if "private key" in lower:
         pos = 0
         while (m := _PEM_BEGIN.search(text, pos)) is not None:
@@ -379,14 +353,14 @@ def _structured(text: str, lower: str) -> Iterator[_Span]:
                 body = _PEM_BODY.match(text, m.end())
                 end = body.end() if body is not None else -1
             if end > 0:
-                yield m.start(), end, "private_key", _P_STRUCT
+                yield m.start(), end, "private_key", P_STRUCT
             pos = max(end, m.end())
     if "putty-user-key-file" in lower:
         for m in _PUTTY.finditer(text):
-            yield m.start(), m.end(), "private_key", _P_STRUCT
+            yield m.start(), m.end(), "private_key", P_STRUCT
     if "private_key_id" in lower:
         for m in _GCP_KEY_ID.finditer(text):
-            yield m.start(1), m.end(1), "gcp_private_key_id", _P_CONTEXT
+            yield m.start(1), m.end(1), "gcp_private_key_id", P_CONTEXT
 
 
 _CARD = re.compile(
@@ -433,13 +407,13 @@ def _card_network(digits: str) -> bool:
     return False
 
 
-def _cards(text: str, lower: str) -> Iterator[_Span]:
+def _cards(text: str, lower: str) -> Iterator[Span]:
     for m in _CARD.finditer(text):
         if not _starts_token(text, m.start(), _NOT_BEFORE_CARD):
             continue
         digits = m.group().replace(" ", "").replace("-", "")
         if 13 <= len(digits) <= 19 and _card_network(digits) and _luhn(digits):
-            yield m.start(), m.end(), "credit_card", _P_STRUCT
+            yield m.start(), m.end(), "credit_card", P_STRUCT
 
 
 # --------------------------------------------------------------------------------------------
@@ -449,12 +423,12 @@ def _cards(text: str, lower: str) -> Iterator[_Span]:
 _URL_CRED = re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*:([^\s@/?\"'<>]+)@(?=[^\s@/])")
 
 
-def _url_passwords(text: str, lower: str) -> Iterator[_Span]:
+def _url_passwords(text: str, lower: str) -> Iterator[Span]:
     if "://" not in text or "@" not in text:
         return
     for m in _URL_CRED.finditer(text):
         if not _is_placeholder(m.group(1)):
-            yield m.start(1), m.end(1), "url_password", _P_CONTEXT
+            yield m.start(1), m.end(1), "url_password", P_CONTEXT
 
 
 # The password patterns run over the lowercased text (same offsets; a case-insensitive `re` scan
@@ -520,7 +494,7 @@ _VAR_NAME = re.compile(
 )
 
 
-def _plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -> bool:
+def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -> bool:
     """``value`` was written where a password goes; is it one (and not code, prose, a path)?"""
     v = value.strip()
     if len(v) < 3 or _is_placeholder(v):
@@ -565,26 +539,26 @@ def _password_value(
     return 0, 0, False
 
 
-def _passwords(text: str, lower: str) -> Iterator[_Span]:
+def _passwords(text: str, lower: str) -> Iterator[Span]:
     if "pass" in lower or "pw" in lower or "pswd" in lower:
         for m in _PW_ASSIGN.finditer(lower):
             keyword = m.group(1)
             if keyword in ("pwd", "pw", "pass") and not _word_start(lower, m.start()):
                 continue  # "bypass", "compass"; but DB_PASSWORD, PGPASSWORD, userPassword are fine
             s, e, quoted = _password_value(text, m, (2, 3, 4), 5)
-            if e > s and _plausible_password(text[s:e], quoted, text[e : e + 40], keyword):
-                yield s, e, "password", _P_CONTEXT
+            if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], keyword):
+                yield s, e, "password", P_CONTEXT
         for m in _PW_PHRASE.finditer(lower):
             if not _word_start(lower, m.start()):
                 continue
             s, e, quoted = _password_value(text, m, (2, 3), 4)
-            if e > s and _plausible_password(text[s:e], quoted, text[e : e + 40], m.group(1)):
-                yield s, e, "password", _P_CONTEXT
+            if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], m.group(1)):
+                yield s, e, "password", P_CONTEXT
         for m in _PW_FLAG.finditer(lower):
             if m.start() == 0 or lower[m.start() - 1].isspace():
                 value = text[m.start(2) : m.end(2)]
-                if _plausible_password(value, bool(m.group(1)), ""):
-                    yield m.start(2), m.end(2), "password", _P_CONTEXT
+                if plausible_password(value, bool(m.group(1)), ""):
+                    yield m.start(2), m.end(2), "password", P_CONTEXT
         for m in _PW_BARE.finditer(lower):
             if not _word_start(lower, m.start()):
                 continue
@@ -596,15 +570,15 @@ def _passwords(text: str, lower: str) -> Iterator[_Span]:
                 and not _LOWER.isdisjoint(value)
                 and not _DIGITS.isdisjoint(value)
                 and re.sub(r"[^a-z0-9]", "", value.lower()) not in _HASH_NAMES
-                and _plausible_password(value, False, "")
+                and plausible_password(value, False, "")
             ):
-                yield s, e, "password", _P_CONTEXT
+                yield s, e, "password", P_CONTEXT
         if "use" in lower:
             for m in _PW_USE_AS.finditer(lower):
                 if _word_start(lower, m.start()):
                     s, e, quoted = _password_value(text, m, (1,), 2)
-                    if _plausible_password(text[s:e], quoted, ""):
-                        yield s, e, "password", _P_CONTEXT
+                    if plausible_password(text[s:e], quoted, ""):
+                        yield s, e, "password", P_CONTEXT
     if "cred" in lower or "login" in lower:
         for m in _CREDS_PAIR.finditer(lower):
             if not _word_start(lower, m.start()):
@@ -613,24 +587,24 @@ def _passwords(text: str, lower: str) -> Iterator[_Span]:
             value = text[s:e]
             if m.group(2) == "/" and not (m.group(1).isalnum() and _mixed(value) and len(value) >= 6):
                 continue  # "admin/Welcome2026!" is a pair; "~/.aws" and "auth/callback" are paths
-            if e > s and not value.isdigit() and _plausible_password(value, False, ""):
-                yield s, e, "password", _P_CONTEXT
+            if e > s and not value.isdigit() and plausible_password(value, False, ""):
+                yield s, e, "password", P_CONTEXT
     if "pin" in lower or "passcode" in lower:
         for m in _PIN.finditer(lower):
             if _word_start(lower, m.start()):
-                yield m.start(1), m.end(1), "password", _P_CONTEXT
+                yield m.start(1), m.end(1), "password", P_CONTEXT
     if "mysql" in lower:
         for m in _PW_MYSQL.finditer(text):
             if not _is_placeholder(m.group(2)):
-                yield m.start(2), m.end(2), "password", _P_CONTEXT
+                yield m.start(2), m.end(2), "password", P_CONTEXT
     if "redis-cli" in lower or "sshpass" in lower:
         for m in _PW_CLI_FLAG.finditer(text):
             if not _is_placeholder(m.group(2)):
-                yield m.start(2), m.end(2), "password", _P_CONTEXT
+                yield m.start(2), m.end(2), "password", P_CONTEXT
     if "-u" in text:
         for m in _PW_USER_FLAG.finditer(text):
             if not _is_placeholder(m.group(2)):
-                yield m.start(2), m.end(2), "password", _P_CONTEXT
+                yield m.start(2), m.end(2), "password", P_CONTEXT
 
 
 _AUTH_HEADER = re.compile(
@@ -654,7 +628,7 @@ def _decodes_to_userpass(value: str) -> bool:
     return ":" in decoded and decoded.isprintable()
 
 
-def _auth_headers(text: str, lower: str) -> Iterator[_Span]:
+def _auth_headers(text: str, lower: str) -> Iterator[Span]:
     if "authorization" in lower:
         for m in _AUTH_HEADER.finditer(text):
             scheme = (m.group(1) or "").lower()
@@ -664,15 +638,15 @@ def _auth_headers(text: str, lower: str) -> Iterator[_Span]:
                 continue
             if not scheme and not (_mixed(value) and len(value) >= 12):
                 continue
-            yield s, e, "basic_auth" if scheme == "basic" else "bearer_token", _P_CONTEXT
+            yield s, e, "basic_auth" if scheme == "basic" else "bearer_token", P_CONTEXT
     if "bearer" in lower:
         for m in _BEARER.finditer(text):
             if _looks_random(m.group(1)) or (_mixed(m.group(1)) and "." in m.group(1)):
-                yield m.start(1), m.end(1), "bearer_token", _P_CONTEXT
+                yield m.start(1), m.end(1), "bearer_token", P_CONTEXT
     if "basic" in lower:
         for m in _BASIC.finditer(text):
             if _decodes_to_userpass(m.group(1)):
-                yield m.start(1), m.end(1), "basic_auth", _P_CONTEXT
+                yield m.start(1), m.end(1), "basic_auth", P_CONTEXT
 
 
 _AZURE_KEY = re.compile(r"(?i)\b(AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})")
@@ -693,35 +667,35 @@ def _both_cases_and_digit(value: str) -> bool:
     return any(c.isupper() for c in value) and any(c.islower() for c in value) and _mixed(value)
 
 
-def _cloud(text: str, lower: str) -> Iterator[_Span]:
+def _cloud(text: str, lower: str) -> Iterator[Span]:
     if "accountkey" in lower or "sharedaccesskey" in lower:
         for m in _AZURE_KEY.finditer(text):
             kind = "azure_storage_key" if m.group(1).lower() == "accountkey" else "azure_shared_access_key"
-            yield m.start(2), m.end(2), kind, _P_CONTEXT
+            yield m.start(2), m.end(2), kind, P_CONTEXT
     if "sig=" in lower:
         for m in _AZURE_SIG.finditer(text):
-            yield m.start(1), m.end(1), "azure_sas_signature", _P_CONTEXT
+            yield m.start(1), m.end(1), "azure_sas_signature", P_CONTEXT
     if "secret" in lower:
         for m in _AWS_SECRET_NAMED.finditer(text):
             if _both_cases_and_digit(m.group(1)) or "/" in m.group(1) or "+" in m.group(1):
-                yield m.start(1), m.end(1), "aws_secret_key", _P_CONTEXT
+                yield m.start(1), m.end(1), "aws_secret_key", P_CONTEXT
         for m in _ALI_SECRET_NAMED.finditer(text):
             if _mixed(m.group(1)):
-                yield m.start(1), m.end(1), "alibaba_secret_key", _P_CONTEXT
+                yield m.start(1), m.end(1), "alibaba_secret_key", P_CONTEXT
 
 
-def _companions(text: str, spans: list[_Span]) -> Iterator[_Span]:
+def companions(text: str, spans: list[Span]) -> Iterator[Span]:
     """A key id's secret half, when it sits in the same message under any name or none."""
     kinds = {s[2] for s in spans}
     if "aws_access_key" in kinds:
         for m in _BASE64_40.finditer(text):
             v = m.group()
             if _both_cases_and_digit(v) or (("/" in v or "+" in v) and _looks_random(v)):
-                yield m.start(), m.end(), "aws_secret_key", _P_CONTEXT
+                yield m.start(), m.end(), "aws_secret_key", P_CONTEXT
     if "alibaba_access_key" in kinds:
         for m in _ALNUM_30.finditer(text):
             if _both_cases_and_digit(m.group()):
-                yield m.start(), m.end(), "alibaba_secret_key", _P_CONTEXT
+                yield m.start(), m.end(), "alibaba_secret_key", P_CONTEXT
 
 
 # --------------------------------------------------------------------------------------------
@@ -794,7 +768,7 @@ def _previous_word(text: str, pos: int) -> str:
     return words[-1].lower() if words else ""
 
 
-def _entropy(text: str, lower: str) -> Iterator[_Span]:
+def _entropy(text: str, lower: str) -> Iterator[Span]:
     n = len(text)
     done_until = -1
     for km in _KEYWORD.finditer(lower):
@@ -823,14 +797,10 @@ def _entropy(text: str, lower: str) -> Iterator[_Span]:
             ve = nxt.start()
         e = _entropy_value(text, vs, ve)
         if e > 0:
-            yield vs, e, "secret", _P_ENTROPY
+            yield vs, e, "secret", P_ENTROPY
 
 
-# --------------------------------------------------------------------------------------------
-# Scan, merge, replace
-# --------------------------------------------------------------------------------------------
-
-_DETECTORS: tuple[Callable[[str, str], Iterator[_Span]], ...] = (
+DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _token_rules,
     _sk_keys,
     _structured,
@@ -841,71 +811,3 @@ _DETECTORS: tuple[Callable[[str, str], Iterator[_Span]], ...] = (
     _cloud,
     _entropy,
 )
-
-
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-
-
-def _scan(text: str) -> list[Finding]:
-    # Detectors read hints and keywords from `lower` at the same offsets as in `text`.
-    lower = text.lower()
-    if len(lower) != len(text):  # e.g. "İ" lowercases to two code points
-        lower = text.translate(_ASCII_LOWER)
-    spans: list[_Span] = []
-    for detect in _DETECTORS:
-        spans.extend(detect(text, lower))
-    spans.extend(list(_companions(text, spans)))
-    if not spans:
-        return []
-    if "[REDACTED:" in text:
-        taken = [(m.start(), m.end()) for m in _PLACEHOLDER_RE.finditer(text)]
-        spans = [sp for sp in spans if not any(sp[0] < pe and ps < sp[1] for ps, pe in taken)]
-        if not spans:
-            return []
-    spans.sort(key=lambda sp: (sp[0], -sp[1]))
-    merged: list[_Span] = []
-    for span in spans:
-        if merged and span[0] < merged[-1][1]:
-            cur = merged[-1]
-            start, end = cur[0], max(cur[1], span[1])
-            # The most specific detector names the merged span; on a tie, the longer span does.
-            better = span[3] < cur[3] or (span[3] == cur[3] and span[1] - span[0] > cur[1] - cur[0])
-            kind, prio = (span[2], span[3]) if better else (cur[2], cur[3])
-            merged[-1] = (start, end, kind, prio)
-        else:
-            merged.append(span)
-    return [Finding(kind, start, end) for start, end, kind, _ in merged]
-
-
-def redact(text: str) -> Redaction:
-    """Replace every secret in ``text`` with ``[REDACTED:<kind>]``; spans refer to ``text``."""
-    if not text:
-        return Redaction(text, [])
-    findings = _scan(text)
-    if not findings:
-        return Redaction(text, [])
-    parts: list[str] = []
-    pos = 0
-    for f in findings:
-        parts.append(text[pos : f.start])
-        parts.append(_placeholder(f.kind))
-        pos = f.end
-    parts.append(text[pos:])
-    return Redaction("".join(parts), findings)
-
-
-def looks_secret(text: str) -> bool:
-    """True when :func:`redact` would find anything in ``text``."""
-    return bool(text) and bool(_scan(text))
-
-
-def redact_values(value: Any) -> Any:
-    """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted: event
-    details and other structured data that is stored pass the same detectors as text."""
-    if isinstance(value, str):
-        return redact(value).text
-    if isinstance(value, dict):
-        return {redact_values(k): redact_values(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact_values(v) for v in value]
-    return value

@@ -1,0 +1,147 @@
+"""Secret redaction (SPEC section 5, step 1): secrets never reach an editor, log, trace or database.
+
+:func:`redact` replaces every secret it finds in a text with a typed placeholder such as
+``[REDACTED:aws_access_key]`` and reports each one as a :class:`Finding` (kind and span in the
+*original* text). :func:`looks_secret` says whether :func:`redact` would find anything; the
+engine uses it to drop editor output that is still secret-like (SPEC section 5, step 3).
+
+The detectors, each a function ``(text, lower) -> spans``:
+
+* :mod:`.rules`: the project's own patterns (fixed formats, context such as ``password=``,
+  random-looking values next to a key name) with validators that keep technical text intact;
+* :mod:`.providers`: the gitleaks rule set (vendored data, MIT) for provider tokens;
+* :mod:`.identifiers`: IBANs and national identifiers, confirmed by python-stdnum's checksums;
+* :mod:`.statements`: passwords and codes stated in prose in many languages, spaced or spelled
+  out, and seed phrases (the BIP-39 word list of the ``mnemonic`` package).
+
+Overlapping findings are merged and take the kind of the most specific detector. Placeholders are
+built from ``[``, ``]``, ``:`` and a lowercase kind, which no detector takes as a value, and
+findings that touch an existing placeholder are ignored, so ``redact(redact(x).text)`` finds
+nothing new.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from . import identifiers, providers, rules, statements
+from .rules import Span
+
+__all__ = ["Finding", "Redaction", "looks_secret", "redact", "redact_values"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One secret: its kind (e.g. ``"aws_access_key"``) and its span in the original text."""
+
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redaction:
+    """The redacted text and what was taken out of it (findings sorted by position)."""
+
+    text: str
+    findings: list[Finding]
+
+    @property
+    def count(self) -> int:
+        return len(self.findings)
+
+
+# A placeholder; its kind is lowercase letters, digits and underscores.
+_PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
+    *rules.DETECTORS,
+    providers.detect,
+    identifiers.detect,
+    statements.detect,
+)
+
+
+def _placeholder(kind: str) -> str:
+    return f"[REDACTED:{kind}]"
+
+
+def _own_spans_first(spans: list[Span]) -> list[Span]:
+    """Drop gitleaks findings that overlap one of the project's own: those are tuned to take the
+    secret alone (a webhook's token, not its host), gitleaks' often the whole line or URL."""
+    provided = [s for s in spans if s[3] == providers.PRIORITY]
+    if not provided:
+        return spans
+    own = [s for s in spans if s[3] != providers.PRIORITY]
+    kept = [p for p in provided if not any(p[0] < o[1] and o[0] < p[1] for o in own)]
+    return own + kept
+
+
+def _scan(text: str) -> list[Finding]:
+    # Detectors read hints and keywords from `lower` at the same offsets as in `text`.
+    lower = text.lower()
+    if len(lower) != len(text):  # e.g. "İ" lowercases to two code points
+        lower = text.translate(_ASCII_LOWER)
+    spans: list[Span] = []
+    for detect in _DETECTORS:
+        spans.extend(detect(text, lower))
+    spans.extend(list(rules.companions(text, spans)))
+    spans = _own_spans_first(spans)
+    if not spans:
+        return []
+    if "[REDACTED:" in text:
+        taken = [(m.start(), m.end()) for m in _PLACEHOLDER_RE.finditer(text)]
+        spans = [sp for sp in spans if not any(sp[0] < pe and ps < sp[1] for ps, pe in taken)]
+        if not spans:
+            return []
+    spans.sort(key=lambda sp: (sp[0], -sp[1]))
+    merged: list[Span] = []
+    for span in spans:
+        if merged and span[0] < merged[-1][1]:
+            cur = merged[-1]
+            start, end = cur[0], max(cur[1], span[1])
+            # The most specific detector names the merged span; on a tie, the longer span does.
+            better = span[3] < cur[3] or (span[3] == cur[3] and span[1] - span[0] > cur[1] - cur[0])
+            kind, prio = (span[2], span[3]) if better else (cur[2], cur[3])
+            merged[-1] = (start, end, kind, prio)
+        else:
+            merged.append(span)
+    return [Finding(kind, start, end) for start, end, kind, _ in merged]
+
+
+def redact(text: str) -> Redaction:
+    """Replace every secret in ``text`` with ``[REDACTED:<kind>]``; spans refer to ``text``."""
+    if not text:
+        return Redaction(text, [])
+    findings = _scan(text)
+    if not findings:
+        return Redaction(text, [])
+    parts: list[str] = []
+    pos = 0
+    for f in findings:
+        parts.append(text[pos : f.start])
+        parts.append(_placeholder(f.kind))
+        pos = f.end
+    parts.append(text[pos:])
+    return Redaction("".join(parts), findings)
+
+
+def looks_secret(text: str) -> bool:
+    """True when :func:`redact` would find anything in ``text``."""
+    return bool(text) and bool(_scan(text))
+
+
+def redact_values(value: Any) -> Any:
+    """``value`` (JSON-like: dicts, lists, strings, numbers) with every string redacted: event
+    details and other structured data that is stored pass the same detectors as text."""
+    if isinstance(value, str):
+        return redact(value).text
+    if isinstance(value, dict):
+        return {redact_values(k): redact_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_values(v) for v in value]
+    return value

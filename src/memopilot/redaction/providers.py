@@ -1,0 +1,139 @@
+"""Provider tokens (GitHub, Slack, Stripe, Shopify, ... 200+ services) from the gitleaks rule set.
+
+The rules are gitleaks' own default configuration, vendored unchanged as data (``data/``, MIT):
+each rule has a regular expression, the group that holds the secret, a minimum Shannon entropy,
+keywords, and allowlists. They are applied as gitleaks applies them: a rule runs only when one
+of its keywords occurs in the lowercased text (found for all rules at once with an Aho-Corasick
+automaton), its secret must reach the rule's entropy, and its allowlists (regexes on the secret
+or the match, stopwords) and the global allowlist let placeholders and ordinary words through.
+Allowlists that depend on file paths do not apply to chat text and are skipped.
+
+A rule is compiled (with the ``regex`` module, which reads gitleaks' RE2 syntax) the first time
+one of its keywords is seen, so importing this module costs little.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import ahocorasick
+import regex
+
+from .rules import P_FORMAT, Span
+
+__all__ = ["PRIORITY", "detect"]
+
+# Just after the project's own fixed formats: where both find a token, the project's kind names it.
+PRIORITY = P_FORMAT + 5
+
+# Rules covered better by the project's own detectors, which know placeholders, code and prose:
+# generic key=value secrets (rules.py's entropy detector) and Terraform passwords (rules.py's
+# password assignments). The second alone cost a third of this module's time on ordinary text.
+_SKIPPED = frozenset({"generic-api-key", "hashicorp-tf-password"})
+
+
+@dataclass(slots=True)
+class _Allow:
+    target: str  # "secret" | "match" | "line"
+    patterns: list[Any]
+    stopwords: tuple[str, ...]
+    all_of: bool  # condition AND: every listed check must hold
+
+
+@dataclass(slots=True)
+class _Rule:
+    id: str
+    source: str
+    group: int | None
+    entropy: float
+    allows: list[_Allow] = field(default_factory=list)
+    _compiled: Any = None
+
+    @property
+    def pattern(self) -> Any:
+        if self._compiled is None:
+            self._compiled = regex.compile(self.source)
+        return self._compiled
+
+
+def _allows(raw: list[dict[str, Any]]) -> list[_Allow]:
+    found = []
+    for allow in raw:
+        if allow.get("paths") and allow.get("condition", "OR").upper() == "AND":
+            continue  # needs a file path to match: never true for chat text
+        patterns = [regex.compile(r) for r in allow.get("regexes", [])]
+        stopwords = tuple(w.lower() for w in allow.get("stopwords", []))
+        if patterns or stopwords:
+            found.append(_Allow(allow.get("regexTarget", "secret"), patterns, stopwords, False))
+    return found
+
+
+@functools.cache
+def _rule_set() -> tuple[Any, dict[str, list[_Rule]], _Allow]:
+    """(keyword automaton, keyword -> rules, the global allowlist), read once on first use."""
+    with resources.files(__package__).joinpath("data/gitleaks.toml").open("rb") as fh:
+        config = tomllib.load(fh)
+    by_keyword: dict[str, list[_Rule]] = {}
+    for raw in config["rules"]:
+        if "regex" not in raw or raw["id"] in _SKIPPED or not raw.get("keywords"):
+            continue
+        rule = _Rule(raw["id"], raw["regex"], raw.get("secretGroup"), raw.get("entropy", 0.0),
+                     _allows(raw.get("allowlists", [])))  # fmt: skip
+        for keyword in raw["keywords"]:
+            by_keyword.setdefault(keyword.lower(), []).append(rule)
+    automaton = ahocorasick.Automaton()
+    for keyword in by_keyword:
+        automaton.add_word(keyword, keyword)
+    automaton.make_automaton()
+    glob = config.get("allowlist", {})
+    everywhere = _Allow("secret", [regex.compile(r) for r in glob.get("regexes", [])],
+                        tuple(w.lower() for w in glob.get("stopwords", [])), False)  # fmt: skip
+    return automaton, by_keyword, everywhere
+
+
+def _shannon(value: str) -> float:
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values()) if n else 0.0
+
+
+def _secret_span(rule: _Rule, match: Any) -> tuple[int, int]:
+    if rule.group is not None:
+        return match.span(rule.group)
+    for group in range(1, (match.re.groups or 0) + 1):
+        if match.group(group):
+            return match.span(group)
+    return match.span()
+
+
+def _allowed(allow: _Allow, secret: str, whole: str) -> bool:
+    target = whole if allow.target in ("match", "line") else secret
+    if any(p.search(target) for p in allow.patterns):
+        return True
+    lowered = secret.lower()
+    return any(word in lowered for word in allow.stopwords)
+
+
+def detect(text: str, lower: str) -> Iterator[Span]:
+    automaton, by_keyword, everywhere = _rule_set()
+    rules: dict[str, _Rule] = {}
+    for _, keyword in automaton.iter(lower):
+        for rule in by_keyword[keyword]:
+            rules[rule.id] = rule
+    for rule in rules.values():
+        for match in rule.pattern.finditer(text):
+            start, end = _secret_span(rule, match)
+            secret = text[start:end]
+            if not secret or _shannon(secret) < rule.entropy:
+                continue
+            if _allowed(everywhere, secret, match.group()) or any(
+                _allowed(a, secret, match.group()) for a in rule.allows
+            ):
+                continue
+            yield start, end, rule.id.replace("-", "_"), PRIORITY
