@@ -564,7 +564,9 @@ def migrate_cmd(
 
 @app.command("redact-existing")
 def redact_existing(
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="count what would change; write nothing")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="count what would change, write nothing")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Pass all stored text (memories, tags, events, chat turns, trace questions) through the current
