@@ -2,16 +2,19 @@
 
 A hypothesis state machine drives create, chat, search, list, get, patch, pin, Forget, reflect,
 context, export, graph, analytics, timeline, history, traces and user deletion, sometimes aimed
-at another user's ids or words. Every text a user writes carries that user's own marker word, so
-the invariant can be read off each raw response body: it never holds another user's marker
-(content) or memory id, every memory it lists is the caller's, and project-scoped answers hold
-only that project's and user-wide memories.
+at another user's ids or words; hostile import documents (another user's ids as record ids and
+as a summary's sources, duplicate ids); key revocation, of one user's keys and of every key; and
+reads of another user's words right after that user's Forget. Every text a user writes carries
+that user's own marker word, so the invariant can be read off each raw response body: it never
+holds another user's marker (content) or memory id, every memory it lists is the caller's, and
+project-scoped answers hold only that project's and user-wide memories.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -22,6 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_sta
 
 from memopilot import MemoPilot
 from memopilot.server import create_app
+from memopilot.server.keys import ApiKeyStore
 
 from .reliability_helpers import bearer_headers, unlimited
 
@@ -51,6 +55,7 @@ class World:
 
     client: TestClient
     headers: dict[str, dict[str, str]]
+    keys: ApiKeyStore
     ids: dict[str, set[str]] = field(default_factory=lambda: {u: set() for u in USERS})
     traces: dict[str, set[str]] = field(default_factory=lambda: {u: set() for u in USERS})
     requests: int = 0
@@ -270,6 +275,67 @@ class Isolation(RuleBasedStateMachine):
             response = self.w.call(user, "GET", f"/api/traces/{trace_id}", probing=user != other)
             assert response.status_code == (200 if user == other else 404), response.text
 
+    @rule(user=users, other=users, pick=picks)
+    def hostile_import(self, user: str, other: str, pick: int) -> None:
+        """Import records that reuse ``other``'s ids, a summary whose sources are theirs, and
+        duplicate ids: nothing of ``other`` changes or shows, and every record lands as ``user``'s."""
+        foreign = _pick(self.w.ids[other], pick)
+        if foreign is None or user == other:
+            return
+        word = self.w.word(user)
+        record = {"user_id": other, "type": "preference", "state": "active", "importance": 0.5,
+                  "confidence": 0.8, "usage_count": 0, "created_at": "2026-01-01T00:00:00Z",
+                  "updated_at": "2026-01-01T00:00:00Z"}  # fmt: skip
+        memories = [
+            {**record, "id": foreign, "content": f"I prefer {word} tea"},
+            {**record, "id": f"own-{word}", "content": f"I prefer {word} coffee"},
+            {**record, "id": f"own-{word}", "content": f"I prefer {word} juice"},
+            {**record, "id": f"sum-{word}", "content": f"Summary {word}", "tags": ["consolidation-summary"],
+             "source_ids": [*sorted(self.w.ids[other])[:5], f"own-{word}"]},
+        ]  # fmt: skip
+        document = {"format": "memopilot-export", "version": 1, "user_id": other, "memories": memories}
+        report = self.w.call(user, "POST", "/api/import", json=document, probing=True).json()
+        # the record with another's id may be skipped: this user imported that id before (same new id)
+        assert report["imported"] + report["skipped"] == 3, report
+        assert [r["index"] for r in report["rejected"]] == [2], report
+        listed = self.w.call(user, "GET", "/api/memories", params={"q": word, "limit": 100}).json()["items"]
+        assert len(listed) == report["imported"] and foreign not in {m["id"] for m in listed}
+        for memory in listed:
+            self.w.own(user, memory)
+            assert all(s in self.w.ids[user] or s in {m["id"] for m in listed} for s in memory["source_ids"])
+        still = self.w.call(other, "GET", f"/api/memories/{foreign}")
+        assert still.status_code == 200 and word not in still.text
+
+    @rule(user=users, everyone=st.booleans())
+    def revoke_keys(self, user: str, everyone: bool) -> None:
+        """Revoke one user's keys, or every key (the last key too): the server stays keyed, old keys
+        and no key answer 401, and new keys work."""
+        revoked = USERS if everyone else (user,)
+        old = {u: self.w.headers[u] for u in revoked}
+        for u in revoked:
+            assert self.w.keys.revoke_user(u) >= 1
+        assert self.w.client.get("/health").json()["mode"] == "keys"
+        for u in revoked:
+            for path in ("/api/export", "/api/memories", "/api/timeline"):
+                assert self.w.client.get(path, headers=old[u]).status_code == 401
+                assert self.w.client.get(path, params={"user_id": u}).status_code == 401
+        for u in revoked:
+            self.w.headers[u] = {"Authorization": f"Bearer {self.w.keys.create(u, now=datetime.now(UTC))}"}
+            self.w.call(u, "GET", "/api/memories")
+
+    @rule(user=users, other=users, pick=picks)
+    def read_after_anothers_forget(self, user: str, other: str, pick: int) -> None:
+        """``other`` forgets a memory; ``user`` then searches and asks for ``other``'s words."""
+        memory_id = _pick(self.w.ids[other], pick)
+        if memory_id is None or user == other:
+            return
+        self.w.call(other, "DELETE", f"/api/memories/{memory_id}")
+        # the words of the other user's memories (without their marker, which is theirs alone)
+        question = "Which mode do I prefer in every editor, and what did we decide for billing?"
+        self.w.call(user, "GET", "/api/search", params={"q": question})
+        self.w.call(user, "POST", "/api/context", json={"query": question})
+        self.w.call(user, "GET", f"/api/memories/{memory_id}", probing=True)
+
     def teardown(self) -> None:
         if not hasattr(self, "w"):
             return
@@ -283,7 +349,7 @@ class Isolation(RuleBasedStateMachine):
 def test_no_user_ever_sees_another_users_memories(mp: MemoPilot) -> None:
     headers = bearer_headers(unlimited(mp), USERS)
     with TestClient(create_app(mp=mp)) as client:
-        world = World(client, headers)
+        world = World(client, headers, ApiKeyStore(mp.store))
         Isolation.world = world
         run_state_machine_as_test(
             Isolation,
