@@ -12,7 +12,8 @@ The detectors, each a function ``(text, lower) -> spans``:
 * :mod:`.providers`: the gitleaks rule set (vendored data, MIT) for provider tokens;
 * :mod:`.identifiers`: IBANs and national identifiers, confirmed by python-stdnum's checksums;
 * :mod:`.statements`: passwords and codes stated in prose in many languages, spaced or spelled
-  out, and seed phrases (the BIP-39 word list of the ``mnemonic`` package).
+  out, password-shaped tokens, and seed phrases (the BIP-39 word list of the ``mnemonic`` package);
+* :mod:`.commands`: passwords where commands, SQL and config files keep them.
 
 Overlapping findings are merged and take the kind of the most specific detector. Placeholders are
 built from ``[``, ``]``, ``:`` and a lowercase kind, which no detector takes as a value, and
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import identifiers, providers, rules, statements
+from . import commands, identifiers, providers, rules, statements
 from .rules import Span
 
 __all__ = ["Finding", "Redaction", "looks_secret", "redact", "redact_values"]
@@ -63,6 +64,7 @@ _DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     providers.detect,
     identifiers.detect,
     statements.detect,
+    commands.detect,
 )
 
 
@@ -110,7 +112,23 @@ def _scan(text: str) -> list[Finding]:
             merged[-1] = (start, end, kind, prio)
         else:
             merged.append(span)
-    return [Finding(kind, start, end) for start, end, kind, _ in merged]
+    return [Finding(kind, start, _wrapped_end(text, start, end)) for start, end, kind, _ in merged]
+
+
+# A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped.
+_CONTINUATION = re.compile(r"\r?\n([A-Za-z0-9+/=_\-]{8,})(?=\r?\n|$)")
+
+
+def _wrapped_end(text: str, start: int, end: int) -> int:
+    """Where a long token found at ``start:end`` really ends, when it runs on into the next line."""
+    if end - start < 20 or not text.startswith(("\n", "\r\n"), end):
+        return end
+    more = _CONTINUATION.match(text, end)
+    if more is None:
+        return end
+    rest = more.group(1)
+    random_looking = any(c.isdigit() for c in rest) and any(c.isupper() for c in rest)
+    return more.end() if random_looking else end
 
 
 def redact(text: str) -> Redaction:

@@ -24,13 +24,13 @@ from stdnum.kr import rrn
 from stdnum.se import personnummer
 from stdnum.us import ssn
 
-from .keywords import KeywordIndex
+from .keywords import KeywordIndex, word_list
 from .rules import P_CONTEXT, P_STRUCT, Span
 
 __all__ = ["detect"]
 
-# Every shape, one named group each, in one expression: it runs only inside the windows where
-# numbers are (one pass of ~10 µs per 300 characters each would cost ten times that).
+# The shapes, searched only inside the windows where numbers are (one pass of each over a whole
+# message would cost ~10 µs per 300 characters each).
 _SHAPES = {
     # two letters, two check digits, then 11-30 letters and digits, in groups of up to 4 or not
     "iban": r"\b[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{1,4}){3,8}\b",
@@ -47,7 +47,7 @@ _SHAPES = {
     "pnr": r"(?<![\d-])(?:\d{2})?\d{6}[-+]\d{4}(?![\d-])",
     "aadhaar": r"(?<!\d)[2-9]\d{3} \d{4} \d{4}(?!\d)",
 }
-_SHAPE = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _SHAPES.items()))
+_SHAPE_PATTERNS = {name: re.compile(pattern) for name, pattern in _SHAPES.items()}
 _NAMED_KIND = {"iban": "iban", "card": "credit_card", "ssn": "us_ssn", "nino": "uk_nino"}
 _VALID: dict[str, Callable[[str], bool]] = {
     "ssn": ssn.is_valid, "nino": lambda _: True, "cpf": cpf.is_valid, "dni": dni.is_valid,
@@ -57,28 +57,34 @@ _VALID: dict[str, Callable[[str], bool]] = {
 # Where an identifier can be: six digits or more, each within six characters of the next (the
 # shapes are then looked for there, with a few characters more on each side for their letters).
 _NUMBER_WINDOW = re.compile(r"\d(?:\D{0,6}\d){5,}")
-# Words that name an identity or account number, in the languages users write in.
-_ID_WORDS = KeywordIndex([
-    "ssn", "social security", "social security number", "social security no", "national id",
-    "national identity number", "national insurance", "national insurance number", "id number",
-    "identity number", "id card", "personal id", "personal number", "tax id", "tax file number",
-    "tax number", "tin", "tfn", "passport", "passport number", "passport no", "bsn",
-    "burgerservicenummer", "pesel", "cpf", "dni", "nie", "nif", "codice fiscale", "steuer-id",
-    "steuerid", "steueridentifikationsnummer", "personalausweis", "personalausweisnummer", "reisepass",
-    "reisepassnummer", "nir", "numéro de sécurité sociale", "sécu", "passeport", "pasaporte",
-    "passaporto", "aadhaar", "sin", "social insurance number", "personnummer", "henkilötunnus",
-    "hetu", "fødselsnummer", "tc kimlik", "kimlik", "kimlik numarası", "rrn", "rijksregisternummer",
-    "ahv", "ahv-nr", "avs", "account number", "routing number", "bank account", "sort code",
-    "kontonummer", "身份证", "身份证号", "身份证号码", "マイナンバー", "주민등록번호", "여권번호", "护照号",
-    "护照号码",
-])  # fmt: skip
-# What may stand between the word and the number ("is", ":", "是", "number", "no."), then the
-# number: digits with single separators, or a passport-like code of letters and digits.
-_ID_VALUE = re.compile(
-    r"[\s:=#'\"(：]{0,3}(?:(?:is|are|es|est|ist|è|é|to|jest|je|är|er|on|no\.?|number|nummer|numéro"
-    r"|número|numero|是|为|は|는)[\s:=#'\"：]{0,3})?"
-    r"(\d(?:[ ./\-]?\d){5,22}|[A-Za-z]{1,3}\d[A-Za-z0-9]{4,14})(?![A-Za-z0-9])"
+# Words that name an identity or account number, in the languages users write in (inflected
+# forms are matched too: "Fødselsnummeret", "numaram").
+_ID_WORDS = KeywordIndex(
+    word_list("""
+    ssn|social security|social security number|social|soc sec|national id|national identity number|
+    national insurance|national insurance number|ni number|nino|id number|identity number|id card|
+    personal id|personal number|tax id|tax file number|tax number|tin|tfn|bsn|burgerservicenummer|
+    pesel|cpf|dni|nie|nif|codice fiscale|steuer-id|steuerid|identifikationsnummer|
+    steueridentifikationsnummer|personalausweis|nir|numéro de sécurité sociale|sécu|aadhaar|sin|
+    social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|rrn|
+    rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
+    आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
+    passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
+    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
+    """),
+    suffix_letters=6,
 )
+_PASSPORT_WORDS = frozenset(
+    word_list("""
+    passport|reisepass|reisepassnummer|passeport|pasaporte|passaporto|paszport|паспорт|पासपोर्ट|
+    여권번호|护照号|护照号码|旅券番号
+    """)
+)
+# The number: digits with single separators, or (passports) a code of letters and digits.
+_ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}(?![A-Za-z0-9])")
+_PASSPORT_CODE = re.compile(r"[A-Za-z0-9]{6,14}(?![A-Za-z0-9])")
+_ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
+_WORDS_BEFORE_NUMBER = 5
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 
 
@@ -99,26 +105,37 @@ def _card(candidate: str) -> bool:
 
 def _shaped(text: str) -> Iterator[Span]:
     for window in _NUMBER_WINDOW.finditer(text):
-        for m in _SHAPE.finditer(text, max(0, window.start() - 8), min(len(text), window.end() + 3)):
-            shape, value = m.lastgroup or "", m.group()
-            kind = _NAMED_KIND.get(shape, "national_id")
-            if shape == "iban":
-                length = _iban(value)
-                if length:
-                    yield m.start(), m.start() + length, kind, P_STRUCT
-            elif (shape == "card" and _card(value)) or (shape in _VALID and _VALID[shape](value)):
-                yield m.start(), m.end(), kind, P_STRUCT
+        start, end = max(0, window.start() - 8), min(len(text), window.end() + 3)
+        for shape, pattern in _SHAPE_PATTERNS.items():
+            for m in pattern.finditer(text, start, end):
+                value, kind = m.group(), _NAMED_KIND.get(shape, "national_id")
+                if shape == "iban":
+                    length = _iban(value)
+                    if length:
+                        yield m.start(), m.start() + length, kind, P_STRUCT
+                elif (shape == "card" and _card(value)) or (shape in _VALID and _VALID[shape](value)):
+                    yield m.start(), m.end(), kind, P_STRUCT
 
 
 def _named(text: str, lower: str) -> Iterator[Span]:
-    """A number of six or more digits right after a word that names an identity number."""
-    for _, word_end, _ in _ID_WORDS.find(lower):
-        value = _ID_VALUE.match(text, word_end)
-        if value is None:
-            continue
-        start, end = value.span(1)
-        if _digits(text[start:end]) >= 6:
-            yield start, end, "national_id", P_CONTEXT
+    """A number right after a word that names an identity number (a few words may stand between:
+    "Meine Steuer-ID lautet ...", "BSN-nummer van mijn zoon: ...")."""
+    for _, word_end, word in _ID_WORDS.find(lower):
+        passport = word in _PASSPORT_WORDS
+        for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
+            at = token.start()
+            while at < token.end() and not text[at].isalnum():  # "：E42692959", "#019"
+                at += 1
+            number = _ID_NUMBER.match(text, at)
+            if number and _digits(number.group()) >= 6:
+                yield number.start(), number.end(), "national_id", P_CONTEXT
+                break
+            code = _PASSPORT_CODE.match(text, at) if passport else None
+            if code and _digits(code.group()) >= 3 and not code.group().isdigit():
+                yield code.start(), code.end(), "passport", P_CONTEXT
+                break
+            if position >= _WORDS_BEFORE_NUMBER or any(c.isdigit() for c in token.group()):
+                break
 
 
 def _digits(text: str) -> int:
@@ -126,7 +143,7 @@ def _digits(text: str) -> int:
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
-    if _digits(text) < 6:  # every identifier here holds six digits at least
+    if _digits(text) < 3:  # every identifier here holds three digits at least (most hold six)
         return
     yield from _shaped(text)
     yield from _named(text, lower)

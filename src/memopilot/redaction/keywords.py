@@ -8,39 +8,57 @@ from collections.abc import Iterable, Iterator
 
 import ahocorasick
 
-__all__ = ["KeywordIndex"]
+__all__ = ["KeywordIndex", "word_list"]
+
+
+def word_list(text: str) -> list[str]:
+    """Keywords written one after another, separated by "|" (a keyword may hold spaces)."""
+    return [w.strip() for w in text.split("|") if w.strip()]
 
 
 def _is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "_-"
+    return ch.isalnum() or ch == "_"
+
+
+def _written_without_spaces(word: str) -> bool:
+    """Chinese, Japanese, Korean and Thai keywords may stand anywhere inside a sentence."""
+    return any(
+        "\u0e00" <= ch <= "\u0e7f" or "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+        or "\uac00" <= ch <= "\ud7af" for ch in word
+    )  # fmt: skip
 
 
 class KeywordIndex:
-    """Occurrences of any of ``words`` in a lowercased text, as whole words: a keyword made of
-    letters must not continue a word on either side; one in a script written without spaces
-    (Chinese, Japanese, Korean) may stand anywhere."""
+    """Occurrences of any of ``words`` in a lowercased text, as whole words.
 
-    def __init__(self, words: Iterable[str]) -> None:
+    A keyword of a script written with spaces must not continue a word on its left; on its right
+    it may take up to ``suffix_letters`` letters (inflections: "passwords", "lösenordet",
+    "salasanani") when it has four letters at least. A keyword written without spaces (Chinese,
+    Japanese, Korean, Thai) may stand anywhere.
+    """
+
+    def __init__(self, words: Iterable[str], *, suffix_letters: int = 0) -> None:
+        self._suffix = suffix_letters
         self._automaton = ahocorasick.Automaton()
         for word in {w.lower() for w in words}:
-            spaced = not any("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or
-                             "\uac00" <= ch <= "\ud7af" for ch in word)  # fmt: skip
-            self._automaton.add_word(word, (word, spaced))
+            self._automaton.add_word(word, (word, not _written_without_spaces(word)))
         self._automaton.make_automaton()
 
     def find(self, lower: str) -> Iterator[tuple[int, int, str]]:
-        """(start, end, keyword) of each whole-word occurrence, by end position; at one end, the
-        longest keyword only ("wifi password" rather than "password")."""
-        last_start = -1
+        """(start, end, keyword) of each whole-word occurrence, ``end`` after any suffix; where
+        keywords overlap, the longest ("wifi password" rather than "password")."""
         for end_index, (word, spaced) in self._automaton.iter_long(lower):
             end = end_index + 1
             start = end - len(word)
-            if spaced and (
-                (start > 0 and _is_word_char(lower[start - 1]))
-                or (end < len(lower) and _is_word_char(lower[end]))
-            ):
+            if not spaced:
+                yield start, end, word
                 continue
-            if start == last_start:
+            if start > 0 and _is_word_char(lower[start - 1]):
                 continue
-            last_start = start
-            yield start, end, word
+            stop = end
+            if len(word) >= 4:
+                while stop < len(lower) and stop - end < self._suffix and lower[stop].isalpha():
+                    stop += 1
+            if stop < len(lower) and _is_word_char(lower[stop]):
+                continue
+            yield start, stop, word

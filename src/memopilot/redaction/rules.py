@@ -504,8 +504,11 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
         return True
     if v[0] in "{[(!&*|>" or "(" in v or "[" in v:
         return False
-    if _CODE_PREFIX.match(v) or _DOTTED_NAME.fullmatch(v) or _VAR_NAME.fullmatch(v):
+    if _CODE_PREFIX.match(v) or _VAR_NAME.fullmatch(v):
         return False
+    cased_with_digit = not (_UPPER.isdisjoint(v) or _LOWER.isdisjoint(v) or _DIGITS.isdisjoint(v))
+    if _DOTTED_NAME.fullmatch(v) and not cased_with_digit:
+        return False  # `settings.DB_PASSWORD` is code; `Willow.Glacier.5492` is a password
     if keyword.lower() == "pass" and not (_mixed(v) or not v.isalnum()):
         return False  # "pass: 12" in a test report
     if keyword.lower().endswith(("pwd", "pw")) and v[0] in "/~.":

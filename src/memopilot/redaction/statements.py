@@ -1,17 +1,22 @@
-"""Secrets that people state in words: passwords and codes in many languages and phrasings, values
-spaced out, dashed or spelled out, seed phrases, and passwords in SQL rows and command flags.
+"""Secrets that people state in words: passwords, codes and identity numbers said in any language
+and phrasing, values spaced out, dashed or spelled out, seed phrases, passwords in SQL and in the
+flags of common commands.
 
-A statement is a *name* ("password", "contraseña", "Passwort", "mot de passe", "密码", "暗証番号",
-"alarm code", "wifi key" ...), then within a few words a *link* ("is", "to", "=", ":", "es", "ist",
-"est", "lautet", "是", "は" ...), then the *value*. The value is taken when it is quoted, or looks
-like a password rather than a word (two kinds of character among lower case, upper case, digits
-and symbols, or 16 characters or more), so that "my password is too short" and "Mein Passwort ist
-abgelaufen" stay as they are. A value of short groups ("X 7 k 9 q 2", "4821 7730 1192") is taken
-whole, and digits spelled out in English words ("seven four one nine") count as a value.
+**Named values.** A name ("password", "contraseña", "Passwort", "mot de passe", "hasło", "пароль",
+"密码", "パスワード", "비밀번호", "alarm code", "wifi key" ... in about thirty languages, inflected
+forms such as "lösenordet" or "salasanani" included) is followed, within a few words, by its value.
+Rather than list every verb and preposition of every language that may stand between them ("is",
+"to", "lautet", "en", "na", "改成", "를", "olarak" ...), the words after the name are read until the
+first one that is not a plain word: that token is the value when it looks like one (quoted, or two
+kinds of character among lower case, upper case, digits and symbols; digits alone for a code), and
+it is not a date, a time, a version, an amount or a path. "My password is too short", "Mein
+Passwort ist abgelaufen" and "password expired on 2024-03-01" stay as they are.
 
-Seed phrases are runs of twelve or more words of the BIP-39 list (the ``mnemonic`` package's word
-list), whatever separates them (spaces, commas, numbering, line breaks): ordinary sentences do not
-run twelve words without one of the small words the list leaves out.
+**Shapes that are secrets wherever they stand**: a token mixing lower case, upper case, digits
+and a symbol (how generated and rule-following passwords look, and almost nothing else in chat);
+single characters spaced or dashed out ("X 7 k 9 q 2 m"); six or more digits spelled out in words
+(English, Spanish, French, German, Italian, Portuguese, or the NATO alphabet); product keys; runs
+of twelve or more BIP-39 words (the ``mnemonic`` package's list): seed phrases.
 """
 
 from __future__ import annotations
@@ -20,199 +25,99 @@ import functools
 import re
 from collections.abc import Iterator
 
-from .keywords import KeywordIndex
+from .keywords import KeywordIndex, word_list
 from .rules import P_CONTEXT, P_STRUCT, Span, plausible_password
 
 __all__ = ["detect"]
 
-# Names of a password or code, by language (lowercase). Multi-word names first where they overlap.
-_NAMES = [
-    # English
-    "password", "passwort", "passwd", "passcode", "passphrase", "pass phrase", "pin code", "pin",
-    "alarm code", "door code", "gate code", "safe code", "lock code", "garage code", "access code",
-    "entry code", "keypad code", "combination", "wifi key", "wi-fi key", "wifi password",
-    "network key", "wpa key", "recovery key", "recovery code", "recovery codes", "backup code",
-    "backup codes", "seed phrase", "recovery phrase", "mnemonic", "secret answer", "security answer",
-    # Spanish, Portuguese, Italian, French, Catalan, Romanian
-    "contraseña", "contrasena", "clave", "código", "codigo", "senha", "palavra-passe", "codice",
-    "parola d'ordine", "mot de passe", "mdp", "code d'accès", "code", "clé wifi", "cle wifi",
-    "contrasenya", "parola", "parolă",
-    # German, Dutch, Nordic
-    "kennwort", "zugangscode", "wlan-schlüssel", "wlan-passwort", "wlan schlüssel", "pin-code",
-    "wachtwoord", "toegangscode", "lösenord", "losenord", "passord", "adgangskode", "kodeord",
-    "salasana", "tunnussana", "lykilorð",
-    # Central and Eastern Europe, Greek, Turkish
-    "hasło", "haslo", "heslo", "jelszó", "jelszo", "lozinka", "geslo", "slaptažodis", "parole",
-    "пароль", "парола", "код", "κωδικός", "κωδικος", "συνθηματικό", "şifre", "sifre", "şifrem",
-    # Middle East and South Asia
-    "סיסמה", "סיסמא", "كلمة المرور", "كلمة السر", "الرقم السري", "رمز عبور", "पासवर्ड",
-    # East and South-East Asia
-    "密码", "密碼", "口令", "暗证", "パスワード", "暗証番号", "비밀번호", "비번", "암호", "패스워드",
-    "mật khẩu", "mat khau", "kata sandi", "kata laluan", "รหัสผ่าน",
-]  # fmt: skip
-# Short names that are ordinary words elsewhere ("pass the salt"): only with ":" or "=" after them.
-_TIGHT_NAMES = ["pass", "pw", "pwd", "psw", "pword", "kod", "kód", "mdp", "pass:"]
-# Links between a name and its value, by language: words (followed by a space, a quote or the
-# end), symbols, and the particles of Chinese, Japanese and Korean (written straight on).
-_WORD_LINKS = (
-    "is now|is|was|are|to|as|now|equals|reads|becomes|es|era|será|est|était|sera|ist|lautet|war|è|é|"
-    "foi|är|var|er|on|oli|jest|to|je|это|е|είναι|dır|dir|olarak|ini|adalah|là|ni|wynosi|zní|je to"
+
+# Names of a password or code, by language (lowercase); inflected forms are matched too.
+_PASSWORD_NAMES = word_list("""
+    password|passwort|passwd|passcode|passphrase|pass phrase|credentials|creds|login|
+    wifi key|wi-fi key|network key|wpa key|wpa2 key|secret answer|security answer|
+    contraseña|contrasena|contrasenya|clave|senha|palavra-passe|parola d'ordine|mot de passe|mdp|
+    mk|kennwort|wachtwoord|lösenord|losenord|passord|kodeord|adgangskode|salasana|tunnussana|
+    lykilorð|hasło|haslo|heslo|jelszó|jelszo|jelszav|lozinka|geslo|slaptažodis|parole|parola|
+    parolă|пароль|парола|κωδικός|κωδικος|συνθηματικό|şifre|sifre|סיסמה|סיסמא|كلمة المرور|
+    كلمة السر|رمز عبور|पासवर्ड|密码|密碼|口令|パスワード|비밀번호|비번|암호|패스워드|mật khẩu|mat khau|
+    kata sandi|kata laluan|รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
+    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi
+""")
+# Words that link a name to its value in the languages above; a value of only two kinds of
+# character must follow one of them (or the name itself): "password is abc123", not "password
+# is stored as an argon2id hash".
+_LINKS = frozenset(
+    word_list("""
+    is|was|are|to|as|now|equals|reads|be|es|era|sea|est|était|c'est|ist|lautet|war|wird|è|é|foi|
+    är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
+    para|naar|auf|zu|till|til|into|at|'s|:|=|->|→|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
+""")
 )
-_LINK = re.compile(
-    rf"(?:\s*(?:(?:{_WORD_LINKS})(?=[\s\"'`«„“「『(]|$)|=>|->|→|[=:：–—-]|'s|’s|是|为|為|は|が|を|는|은|이|가))+"
-)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u3000-\u303f\uff00-\uffef]")
-_QUOTES = {'"': '"', "'": "'", "`": "`", "«": "»", "„": "“", "“": "”", "「": "」", "『": "』", "‘": "’"}
-_TRAILING = ".,;:!?)]}>'\"`’”»」』。，、；：！？"
-_NUMBER_WORDS = frozenset(
-    [
-        "zero",
-        "oh",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "hundred",
-    ]
-)
-_SMALL_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "my",
-        "our",
-        "your",
-        "his",
-        "her",
-        "their",
-        "for",
-        "of",
-        "to",
-        "at",
-        "in",
-        "on",
-        "and",
-        "or",
-        "with",
-        "from",
-        "by",
-        "new",
-        "old",
-        "guest",
-        "home",
-        "work",
-        "office",
-        "main",
-        "wifi",
-        "wi-fi",
-        "router",
-        "network",
-        "account",
-        "app",
-        "bank",
-        "phone",
-        "laptop",
-        "door",
-        "gate",
-        "alarm",
-        "safe",
-        "garage",
-        "front",
-        "back",
-        "de",
-        "la",
-        "el",
-        "los",
-        "las",
-        "del",
-        "du",
-        "des",
-        "le",
-        "les",
-        "der",
-        "die",
-        "das",
-        "den",
-        "dem",
-        "des",
-        "het",
-        "een",
-        "van",
-        "voor",
-        "para",
-        "por",
-        "pour",
-        "für",
-        "fur",
-        "zum",
-        "zur",
-        "per",
-        "di",
-        "da",
-        "do",
-        "dos",
-        "das",
-        "il",
-        "lo",
-        "gli",
-        "mi",
-        "mio",
-        "mia",
-        "ma",
-        "mon",
-        "mes",
-        "meu",
-        "minha",
-        "mein",
-        "meine",
-        "mijn",
-        "mitt",
-        "min",
-        "mój",
-        "moja",
-        "mój",
-        "moje",
-        "мой",
-        "моя",
-        "от",
-        "для",
-    ]
-)
-_NAMES_INDEX = KeywordIndex(_NAMES)
-# Words after a name that make it the name of something else ("password manager", "code review").
+# Names of a numeric code: a value of digits alone counts from four digits.
+_CODE_NAMES = word_list("""
+    pin|pin code|pin-code|passcode|code|alarm code|door code|gate code|safe code|lock code|
+    garage code|access code|entry code|keypad code|combination|código|codigo|codice|code d'accès|
+    zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode
+""")
+# Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
+_LIST_NAMES = word_list("backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes")
+_NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES, suffix_letters=6)
+_CODES = frozenset(_CODE_NAMES)
+_LISTS = frozenset(_LIST_NAMES)
+# Words right after a name that make it the name of something else ("password manager").
 _NOT_A_VALUE_AFTER = re.compile(
-    r"\s*(?:manager|managers|policy|policies|reset|resets|requirements?|rules?|field|fields|hash|hashes"
-    r"|hashing|length|strength|expiry|expired|change|changes|vault|generator|protected|protection|prompt"
-    r"|review|reviews|base|block|blocks|quality|style|editor|snippet|smell|coverage|path|paths|page"
-    r"|screen|form|box|input|dialog|hint|hints|recovery|update|updates|entry|sharing|leak|leaks)\b"
+    r"[\s-]*(?:managers?|polic(?:y|ies)|resets?|requirements?|rules?|fields?|hash(?:es|ing)?|length"
+    r"|strength|expiry|expired|changes?|vault|generator|protected|protection|prompt|reviews?|base"
+    r"|blocks?|quality|style|editor|snippets?|smells?|coverage|paths?|page|screen|form|box|input"
+    r"|dialog|hints?|update|updates|sharing|leaks?|of conduct|owners?|freeze|splitting|golf)\b"
 )
-_TIGHT_RE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in _TIGHT_NAMES) + r")\s*[:=]")
+# A token: a quoted string, a run of a script written without spaces, or a run of anything else.
+_NO_SPACE_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
+_TOKEN = re.compile(
+    rf"\"[^\"\n]{{1,80}}\"|'[^'\n]{{1,80}}'|`[^`\n]{{1,80}}`|«[^»\n]{{1,80}}»|“[^”\n]{{1,80}}”"
+    rf"|[{_NO_SPACE_SCRIPTS}]+|[^\s{_NO_SPACE_SCRIPTS}]+"
+)
+_NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
+_BARE_TOKEN = re.compile(rf"[^\s{_NO_SPACE_SCRIPTS}]+")
+_EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*"
+_STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
+# A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
+_CODE_BEFORE = frozenset("$@._")
+_WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
+# Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
+_NOT_A_SECRET = re.compile(
+    r"(?i)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|v?\d+(?:\.\d+){1,3}[a-z]?"
+    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*"
+    r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
+    r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
+)
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # PASSWORD_DEFAULT: a name in code
+_CODE_CHARS = frozenset("()[]{}<>/\\")
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", re.IGNORECASE)
+_SYMBOLS = frozenset("!@#$%^&*+=?~_.-/\\|:;,'\"`()[]{}<>")
+
+_NUMBER_WORDS = frozenset(
+    word_list("""
+    zero|oh|one|two|three|four|five|six|seven|eight|nine|
+    cero|uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|
+    zéro|un|une|deux|trois|quatre|cinq|sept|huit|neuf|
+    null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|
+    due|tre|quattro|cinque|sei|sette|otto|nove|um|uma|dois|duas|três|sete|oito|
+    alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett|juliet|kilo|lima|mike|
+    november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|xray|x-ray|yankee|zulu|
+    niner|capital|lowercase|uppercase|small
+""")
+)
+_SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
+_SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
+_PRODUCT_KEY = re.compile(r"\b(?=[A-Z0-9-]*\d)[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}\b")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _VALUE_FIRST = re.compile(
     r"(?<!\S)(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their)\s+(?:new\s+|current\s+|old\s+)?"
-    r"(?:password|passcode|passphrase|pin|code)\b",
+    r"(?:\w+\s+){0,3}?(?:password|passcode|passphrase|pin|code)\b",
     re.IGNORECASE,
 )
-# INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...)
-_SQL_INSERT = re.compile(
-    r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)", re.IGNORECASE
-)
-_SQL_LITERAL = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"|([^,\s][^,]*)")
-_SECRET_COLUMN = re.compile(r"pass|pwd|secret|token|api_?key|pin\b|passphrase", re.IGNORECASE)
-# -p VALUE after a command that takes a password that way (docker/podman/helm login, sshpass ...).
-_CLI_PASSWORD = re.compile(
-    r"\b(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?: registry)?)\s+login|sshpass|redis-cli"
-    r"|mysqladmin|mysqldump)\b[^\n|;&]{0,120}?\s(?:-p|--password|-a|--pass)(?:[ =]+)(\S+)"
-)
+_LETTER_WORD = re.compile(r"[a-z]+")
 
 
 @functools.cache
@@ -227,134 +132,174 @@ def _kinds(value: str) -> int:
         any(c.islower() for c in value)
         + any(c.isupper() for c in value)
         + any(c.isdigit() for c in value)
-        + any(not c.isalnum() for c in value)
+        + any(c in _SYMBOLS or not c.isalnum() for c in value)
     )
 
 
-def _looks_like_password(value: str, quoted: bool) -> bool:
-    if not plausible_password(value, quoted, "") or (not quoted and value[0] in "/~.@:"):
-        return False  # code, a path or a placeholder
-    if (
-        len(value) < 4
-        or value.startswith(("<", "${", "{{", "%", "[REDACTED"))
-        or set(value) <= set("*x.X#-_")
-    ):
+def _is_plain_word(token: str) -> bool:
+    """A word of any language (no digits, no symbols but an inner hyphen or apostrophe)."""
+    core = token.strip(_EDGE)
+    return bool(core) and all(c.isalpha() or c in "-'’" for c in core)
+
+
+def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool:
+    """Whether ``value``, found where a name's value goes, is the secret. ``linked``: right after
+    the name or after a link word; a value that only follows other words must look random."""
+    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@":
         return False
+    if value.isdigit() and not quoted:
+        return len(value) >= (4 if code else 6) and (linked or len(value) >= 8)
+    if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value):
+        return False
+    if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
+        return True  # lower and upper case, digits and symbols: nothing but a password looks so
+    if not plausible_password(value, quoted, ""):
+        return False  # code, a placeholder or a word of prose
     if quoted:
-        return True
-    if value.isalpha():  # a word, unless it is long (a passphrase run together)
-        return len(value) >= 16
-    return (_kinds(value) >= 2 and len(value) >= 6) or (value.isdigit() and len(value) >= 4)
+        return (linked and not value.isalpha()) or (linked and len(value) >= 8)
+    if value.isalpha():  # a word, unless long (a passphrase run together)
+        return linked and len(value) >= 16
+    if linked:
+        return len(value) >= 6 and _kinds(value) >= 2
+    return len(value) >= 8 and _kinds(value) >= 3 and not _STRONG_SYMBOLS.isdisjoint(value)
 
 
-def _value_at(text: str, pos: int) -> tuple[int, int, bool] | None:
-    """The value starting at ``pos`` (after white space): (start, end, quoted)."""
-    n = len(text)
-    while pos < n and text[pos] in " \t":
-        pos += 1
-    if pos >= n:
-        return None
-    close = _QUOTES.get(text[pos])
-    if close is not None:
-        end = text.find(close, pos + 1)
-        if end > pos + 1 and "\n" not in text[pos + 1 : end]:
-            return pos + 1, end, True
-    end = pos
-    while end < n and not text[end].isspace() and not _CJK.match(text, end):
-        end += 1
-    while end > pos and text[end - 1] in _TRAILING:
-        end -= 1
-    if end <= pos:
-        return None
-    return pos, _extend_groups(text, pos, end), False
-
-
-def _extend_groups(text: str, start: int, end: int) -> int:
-    """A value spaced out or written in short groups ("X 7 k 9", "4821 7730"): take the run."""
-    if end - start > 4:
-        return end
-    groups, pos = [text[start:end]], end
-    for m in re.finditer(r"[ \t]+(\S{1,4})(?=\s|$|[.,;])", text[end:]):
-        if (
-            m.start() != pos - end
-            or m.group(1).lower() in _SMALL_WORDS
-            or (m.group(1).isalpha() and len(m.group(1)) > 2)
-        ):
-            break
-        groups.append(m.group(1))
-        pos = end + m.end()
-    return pos if len(groups) >= 3 and sum(len(g) for g in groups) >= 6 else end
-
-
-def _spelled_digits(text: str, pos: int) -> int:
-    """End of a run of at least four English number words starting at ``pos``, else 0."""
-    count, end = 0, 0
-    for m in re.finditer(r"[\s,-]*([A-Za-z]+)", text[pos:]):
-        if m.start() != 0 and count and m.start() != (end - pos):
-            break
-        if m.group(1).lower() not in _NUMBER_WORDS:
-            break
-        count += 1
-        end = pos + m.end()
-    return end if count >= 4 else 0
-
-
-def _named_values(text: str, lower: str) -> Iterator[Span]:
-    for _, name_end, _ in _NAMES_INDEX.find(lower):
-        if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith("==", name_end):
+def _value_after(text: str, pos: int, *, code: bool) -> tuple[int, int] | None:
+    """The value of a name that ends at ``pos``: the first token after it that is not a plain word."""
+    words, linked = 0, True
+    for token in _TOKEN.finditer(text, pos, min(len(text), pos + 160)):
+        raw = token.group()
+        if raw[0] in "\"'`«“" and len(raw) >= 3:  # quoted: the value, whatever it holds
+            start, end = token.start() + 1, token.end() - 1
+            found = _secret_value(text[start:end], quoted=True, code=code, linked=linked)
+            return (start, end) if found else None
+        start, end = _core(text, token.start(), token.end())
+        if start >= end:
+            linked = linked or raw.strip() in _LINKS
+            continue  # punctuation alone (":", "=", "->")
+        value = text[start:end]
+        if _is_plain_word(value) and not _spelled_start(text, start):
+            words += 1
+            # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
+            # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
+            no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
+            linked = no_spaces or value.lower() in _LINKS or raw.rstrip().endswith((":", "：", "="))
+            if words > _WORDS_BEFORE_VALUE:
+                return None
             continue
-        link = _LINK.match(lower, name_end) or _link_after_fillers(lower, name_end)
-        if link is None:  # no link: a value after a space that cannot be a word ("Passwort Xy7#kq!2m")
-            found = _value_at(text, name_end) if text[name_end : name_end + 1] in (" ", "\t") else None
-            if found is not None and _kinds(text[found[0] : found[1]]) >= 3 and found[1] - found[0] >= 8:
-                yield found[0], found[1], "password", P_CONTEXT
-            continue
-        if "==" in link.group() or "!=" in lower[link.start() - 1 : link.end()]:
-            continue  # a comparison in code
-        start = link.end() + len(text[link.end() :]) - len(text[link.end() :].lstrip())
-        spelled = _spelled_digits(text, start)
+        spelled = _spelled_run(text, start)
         if spelled:
-            yield start, spelled, "password", P_CONTEXT
-            continue
-        found = _value_at(text, link.end())
-        if found is not None and _looks_like_password(text[found[0] : found[1]], found[2]):
-            yield found[0], found[1], "password", P_CONTEXT
-    for m in _TIGHT_RE.finditer(lower):
-        found = _value_at(text, m.end())
-        if found is not None and _looks_like_password(text[found[0] : found[1]], found[2]):
-            yield found[0], found[1], "password", P_CONTEXT
-
-
-def _link_after_fillers(lower: str, pos: int) -> re.Match[str] | None:
-    """A link after up to four small words ("for the guest network is", "del wifi es", "für das WLAN ist")."""
-    for _ in range(4):
-        word = re.compile(r"\s+([\w'-]+)").match(lower, pos)
-        if word is None or (word.group(1) not in _SMALL_WORDS and not word.group(1).isalpha()):
-            return None
-        pos = word.end()
-        link = _LINK.match(lower, pos)
-        if link is not None and link.end() > pos:
-            return link
+            return start, spelled
+        end = _spaced_run(text, start, end)
+        return (
+            (start, end) if _secret_value(text[start:end], quoted=False, code=code, linked=linked) else None
+        )
     return None
 
 
-_LETTER_WORD = re.compile(r"[a-z]+")
+def _core(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in _EDGE:
+        start += 1
+    while end > start and text[end - 1] in _EDGE:
+        end -= 1
+    return start, end
 
 
-def _seed_phrases(text: str, lower: str) -> Iterator[Span]:
+def _spaced_run(text: str, start: int, end: int) -> int:
+    """A value written in short groups ("V g 4 w", "4821 7730 1192"): the end of the whole run."""
+    if end - start > 4:
+        return end
+    pos, groups = end, 1
+    for m in re.finditer(r"[ \t]([^\s]{1,4})", text[end:]):
+        if end + m.start() != pos or (_is_plain_word(m.group(1)) and len(m.group(1)) > 1):
+            break
+        pos, groups = end + m.end(), groups + 1
+    return pos if groups >= 4 else end
+
+
+def _spelled_start(text: str, start: int) -> bool:
+    m = _SPELLED.match(text, start)
+    return bool(m) and m.group().lower() in _NUMBER_WORDS and bool(_spelled_run(text, start))
+
+
+def _spelled_run(text: str, start: int, least: int = 4) -> int:
+    """The end of a run of at least ``least`` spelled digits (or letters) from ``start``, else 0."""
+    count, end, pos = 0, 0, start
+    for m in _SPELLED.finditer(text, start):
+        gap = text[pos : m.start()]
+        if count and (len(gap) > 3 or gap.strip(" ,-")):
+            break
+        if m.group().lower() not in _NUMBER_WORDS:
+            break
+        count, end, pos = count + 1, m.end(), m.end()
+    return end if count >= least else 0
+
+
+def _named_values(text: str, lower: str) -> Iterator[Span]:
+    for name_start, name_end, name in _NAMES.find(lower):
+        if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(("_", "("), name_end):
+            continue
+        if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
+            continue
+        if name in _LISTS:
+            yield from _code_list(text, name_end)
+            continue
+        found = _value_after(text, name_end, code=name in _CODES)
+        if found is not None:
+            yield found[0], found[1], "password", P_CONTEXT
+
+
+def _code_list(text: str, pos: int) -> Iterator[Span]:
+    """Every code of a list ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j"): tokens holding digits."""
+    started = False
+    for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
+        start, end = _core(text, token.start(), token.end())
+        value = text[start:end]
+        if any(c.isdigit() for c in value) and len(value) >= 6:
+            started = True
+            yield start, end, "recovery_code", P_CONTEXT
+        elif started:
+            return
+
+
+def _strong_tokens(text: str) -> Iterator[Span]:
+    """Tokens that look like a generated or rule-following password, wherever they stand: lower and
+    upper case, a digit and a symbol such as ``!@#$%&*+=?`` (or capitalised words joined by ``_ . -``
+    with a number: ``Willow.Glacier.5492``), 8-40 characters, and not a path, URL, e-mail address,
+    assignment, label or piece of code."""
+    for token in _BARE_TOKEN.finditer(text):
+        raw = token.group()
+        if raw.endswith((":", "：")) or _ASSIGNMENT.match(raw):
+            continue  # a label ("X-Hub-Signature-256:") or a name given a value ("KEY=...")
+        start, end = _core(text, token.start(), token.end())
+        value = text[start:end]
+        if not 8 <= len(value) <= 40 or _kinds(value) < 4 or not _password_shaped(value):
+            continue
+        if any(c in value for c in '/\\()[]{}<>"`') or "://" in value or _EMAIL.fullmatch(value):
+            continue
+        if value.startswith(("$", "%", "-", "@", "[REDACTED")) or _NOT_A_SECRET.fullmatch(value):
+            continue
+        yield start, end, "password", P_CONTEXT
+
+
+_ASSIGNMENT = re.compile(r"[A-Z_][A-Z0-9_]*[=:]|[a-z_][a-z0-9_.-]*[=:]")  # NAME=..., name: ...
+_WORD_STYLE = re.compile(
+    r"[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,})+[_.-]\d{2,}|\d{2,}[_.-][A-Z][a-z]{2,}(?:[_.-][A-Z][a-z]{2,})+"
+)
+
+
+def _password_shaped(value: str) -> bool:
+    if not _STRONG_SYMBOLS.isdisjoint(value):
+        return True
+    return bool(_WORD_STYLE.fullmatch(value))
+
+
+def _seed_phrases(lower: str) -> Iterator[Span]:
     """Runs of 12+ BIP-39 words; what stands between them (numbers, commas, lines) does not matter."""
     words = _seed_words()
-    found = _LETTER_WORD.findall(lower)
-    if len(words.intersection(found)) < 11:  # a phrase of 12 words has 11 different ones at least
+    if len(words.intersection(_LETTER_WORD.findall(lower))) < 11:  # 12 words: 11 different at least
         return
-    run = best = 0
-    for word in found:
-        run = run + 1 if word in words else 0
-        best = max(best, run)
-    if best < 12:
-        return
-    run_start = None
-    count = 0
+    count, run_start, run_end = 0, 0, 0
     for m in _LETTER_WORD.finditer(lower):
         if m.group() in words:
             run_start = m.start() if count == 0 else run_start
@@ -367,29 +312,27 @@ def _seed_phrases(text: str, lower: str) -> Iterator[Span]:
         yield run_start, run_end, "seed_phrase", P_STRUCT
 
 
-def _sql_rows(text: str) -> Iterator[Span]:
-    for m in _SQL_INSERT.finditer(text):
-        columns = [c.strip(' "`[]').lower() for c in m.group(1).split(",")]
-        values = list(_SQL_LITERAL.finditer(m.group(2)))
-        for column, value in zip(columns, values, strict=False):
-            if _SECRET_COLUMN.search(column):
-                group = next(g for g in (1, 2, 3) if value.group(g) is not None)
-                start = m.start(2) + value.start(group)
-                end = m.start(2) + value.end(group)
-                if end - start >= 4 and not text[start:end].startswith(("$", ":", "?", "%s")):
-                    yield start, end, "password", P_CONTEXT
+def _obfuscated(text: str) -> Iterator[Span]:
+    for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
+        chars = m.group()[::2]
+        if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+            yield m.start(), m.end(), "password", P_CONTEXT
+    for m in _SPELLED.finditer(text):
+        if m.group().lower() in _NUMBER_WORDS:
+            end = _spelled_run(text, m.start(), least=6)
+            if end:
+                yield m.start(), end, "password", P_CONTEXT
+    for m in _PRODUCT_KEY.finditer(text):
+        yield m.start(), m.end(), "product_key", P_STRUCT
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
     if "pass" in lower or "pin" in lower or "code" in lower:
         for m in _VALUE_FIRST.finditer(text):
-            if _looks_like_password(m.group(1).strip(_TRAILING), False):
-                yield m.start(1), m.end(1), "password", P_CONTEXT
-    if "insert" in lower:
-        yield from _sql_rows(text)
-    if " -p" in lower or "--pass" in lower or " -a" in lower:
-        for m in _CLI_PASSWORD.finditer(text):
-            if _looks_like_password(m.group(1), False) or len(m.group(1)) >= 6:
-                yield m.start(1), m.end(1), "password", P_CONTEXT
-    yield from _seed_phrases(text, lower)
+            start, end = _core(text, m.start(1), m.end(1))
+            if _kinds(text[start:end]) >= 2 and not _NOT_A_SECRET.fullmatch(text[start:end]):
+                yield start, end, "password", P_CONTEXT
+    yield from _strong_tokens(text)
+    yield from _obfuscated(text)
+    yield from _seed_phrases(lower)

@@ -1,0 +1,74 @@
+"""Passwords in the places commands, SQL and config files keep them, when the place, not the word
+"password", says what the value is: ``docker login -p X``, ``sshpass -pX``, ``htpasswd -b file user
+X``, ``echo 'user:X' | chpasswd``, ``net user name X /add``, ``ldapsearch -w X``, ``keytool -storepass
+X``, ``smbclient -U user%X``, ``rabbitmqctl change_password user X``, ``--password=X``, ``echo 'X' |
+docker login --password-stdin``, ``CREATE USER ... IDENTIFIED BY 'X'``, ``INSERT INTO t (user,
+password) VALUES ('bob', 'X')``, ``<password>X</password>``, ``<add key="SmtpPassword" value="X"/>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .rules import P_CONTEXT, Span, plausible_password
+
+__all__ = ["detect"]
+
+_V = r"['\"]?([^\s'\"|;&]{4,128})['\"]?"  # a value, quoted or not
+# (substring that must be in the lowercased text, pattern whose group 1 is the password)
+_PLACES: list[tuple[str, re.Pattern[str]]] = [
+    ("login", re.compile(r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?: registry)?|az|oc)\s+login\b"
+                         rf"[^\n|;&]{{0,160}}?\s(?:-p|--password)(?:[ =]+){_V}")),
+    ("sshpass", re.compile(rf"\bsshpass\s+-p\s*{_V}")),
+    ("redis-cli", re.compile(rf"\bredis-cli\b[^\n|;&]{{0,120}}?\s-a\s+{_V}")),
+    ("mysql", re.compile(rf"\bmysql(?:admin|dump)?\b[^\n|;&]{{0,120}}?\s(?:-p|--password=){_V}")),
+    ("htpasswd", re.compile(rf"\bhtpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s+(?:-c\s+)?\S+\s+\S+\s+{_V}")),
+    ("chpasswd", re.compile(r"['\"]?[\w.-]+:([^\s'\":|]{4,128})['\"]?\s*\|\s*(?:sudo\s+)?chpasswd")),
+    ("net user", re.compile(rf"\bnet\s+user\s+\S+\s+{_V}\s+/add")),
+    ("ldap", re.compile(rf"\bldap\w+\b[^\n|;&]{{0,200}}?\s-w\s+{_V}")),
+    ("keytool", re.compile(rf"\s-(?:src|dest)?(?:store|key)pass\s+{_V}")),
+    ("smbclient", re.compile(r"\bsmbclient\b[^\n|;&]{0,160}?\s-U\s+['\"]?[\w.\\-]+%([^\s'\"]{4,128})")),
+    ("rabbitmqctl", re.compile(rf"\brabbitmqctl\s+(?:change_password|add_user)\s+\S+\s+{_V}")),
+    ("--pass", re.compile(rf"--(?:password|passwd|pass|pwd|storepass|keypass)(?:=|\s+){_V}")),
+    ("password-stdin", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|[^\n]{0,80}--password-stdin")),
+    ("identified", re.compile(r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+'([^'\n]{4,128})'")),
+    ("password '", re.compile(r"(?i)\b(?:with\s+)?(?:encrypted\s+)?password\s+'([^'\n]{4,128})'")),
+    ("<password>", re.compile(r"(?i)<(?:password|passwd|pwd|secret)>([^<\s]{4,128})")),
+    ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
+    ("@", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
+    (".", re.compile(r"(?<![\w-])([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # Discord bot
+    ("value=", re.compile(r"(?i)key\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret)[^\"]*\"\s+"
+                          r"value\s*=\s*\"([^\"]{4,128})\"")),
+]  # fmt: skip
+# INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...)
+_SQL_INSERT = re.compile(
+    r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)", re.IGNORECASE
+)
+_SQL_LITERAL = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"|([^,\s][^,]*)")
+_SECRET_COLUMN = re.compile(r"pass|pwd|secret|token|api_?key|\bpin\b|passphrase", re.IGNORECASE)
+
+
+def _sql_rows(text: str) -> Iterator[Span]:
+    for m in _SQL_INSERT.finditer(text):
+        columns = [c.strip(' "`[]').lower() for c in m.group(1).split(",")]
+        values = list(_SQL_LITERAL.finditer(m.group(2)))
+        for column, value in zip(columns, values, strict=False):
+            if not _SECRET_COLUMN.search(column):
+                continue
+            group = next(g for g in (1, 2, 3) if value.group(g) is not None)
+            start, end = m.start(2) + value.start(group), m.start(2) + value.end(group)
+            if end - start >= 4 and not text[start:end].startswith(("$", ":", "?", "%s")):
+                yield start, end, "password", P_CONTEXT
+
+
+def detect(text: str, lower: str) -> Iterator[Span]:
+    for hint, pattern in _PLACES:
+        if hint not in lower:
+            continue
+        for m in pattern.finditer(text):
+            value = m.group(1)
+            if plausible_password(value, False, "") and not value.startswith(("$", "<", "%")):
+                yield m.start(1), m.end(1), "password", P_CONTEXT
+    if "insert" in lower:
+        yield from _sql_rows(text)
