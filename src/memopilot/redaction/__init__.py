@@ -59,8 +59,7 @@ class Redaction:
 # A placeholder; its kind is lowercase letters, digits and underscores.
 _PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
-    *rules.DETECTORS,
+_WIDER_DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     providers.detect,
     identifiers.detect,
     statements.detect,
@@ -72,15 +71,14 @@ def _placeholder(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _own_spans_first(spans: list[Span]) -> list[Span]:
-    """Drop gitleaks findings that overlap one of the project's own: those are tuned to take the
-    secret alone (a webhook's token, not its host), gitleaks' often the whole line or URL."""
-    provided = [s for s in spans if s[3] == providers.PRIORITY]
-    if not provided:
+def _own_spans_first(spans: list[Span], own_count: int) -> list[Span]:
+    """Drop findings of the wider families (gitleaks, identifiers, prose, commands) that overlap
+    one of rules.py's (the first ``own_count``): those are tuned to take the secret alone (a
+    webhook's token, not its host; a password, not the user name before it)."""
+    if own_count == len(spans):
         return spans
-    own = [s for s in spans if s[3] != providers.PRIORITY]
-    kept = [p for p in provided if not any(p[0] < o[1] and o[0] < p[1] for o in own)]
-    return own + kept
+    own, wider = spans[:own_count], spans[own_count:]
+    return own + [w for w in wider if not any(w[0] < o[1] and o[0] < w[1] for o in own)]
 
 
 def _scan(text: str) -> list[Finding]:
@@ -89,10 +87,13 @@ def _scan(text: str) -> list[Finding]:
     if len(lower) != len(text):  # e.g. "İ" lowercases to two code points
         lower = text.translate(_ASCII_LOWER)
     spans: list[Span] = []
-    for detect in _DETECTORS:
+    for detect in rules.DETECTORS:
         spans.extend(detect(text, lower))
     spans.extend(list(rules.companions(text, spans)))
-    spans = _own_spans_first(spans)
+    own_count = len(spans)
+    for detect in _WIDER_DETECTORS:
+        spans.extend(detect(text, lower))
+    spans = _own_spans_first(spans, own_count)
     if not spans:
         return []
     if "[REDACTED:" in text:
@@ -115,8 +116,9 @@ def _scan(text: str) -> list[Finding]:
     return [Finding(kind, start, _wrapped_end(text, start, end)) for start, end, kind, _ in merged]
 
 
-# A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped.
-_CONTINUATION = re.compile(r"\r?\n([A-Za-z0-9+/=_\-]{8,})(?=\r?\n|$)")
+# A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped
+# (never an assignment such as the next line of an .env file: "=" only as base64 padding).
+_CONTINUATION = re.compile(r"\r?\n([A-Za-z0-9+/_\-]{8,}={0,2})(?=\r?\n|$)")
 
 
 def _wrapped_end(text: str, start: int, end: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .rules import P_CONTEXT, Span, plausible_password
+from .rules import P_PROSE, Span, plausible_password
 
 __all__ = ["detect"]
 
@@ -37,7 +37,7 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("<password>", re.compile(r"(?i)<(?:password|passwd|pwd|secret)>([^<\s]{4,128})")),
     ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
     ("@", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
-    (".", re.compile(r"(?<![\w-])([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # Discord bot
+    (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token
     ("value=", re.compile(r"(?i)key\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret)[^\"]*\"\s+"
                           r"value\s*=\s*\"([^\"]{4,128})\"")),
 ]  # fmt: skip
@@ -59,7 +59,7 @@ def _sql_rows(text: str) -> Iterator[Span]:
             group = next(g for g in (1, 2, 3) if value.group(g) is not None)
             start, end = m.start(2) + value.start(group), m.start(2) + value.end(group)
             if end - start >= 4 and not text[start:end].startswith(("$", ":", "?", "%s")):
-                yield start, end, "password", P_CONTEXT
+                yield start, end, "password", P_PROSE
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
@@ -69,6 +69,6 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         for m in pattern.finditer(text):
             value = m.group(1)
             if plausible_password(value, False, "") and not value.startswith(("$", "<", "%")):
-                yield m.start(1), m.end(1), "password", P_CONTEXT
+                yield m.start(1), m.end(1), "password", P_PROSE
     if "insert" in lower:
         yield from _sql_rows(text)

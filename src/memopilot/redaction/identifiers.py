@@ -48,6 +48,12 @@ _SHAPES = {
     "aadhaar": r"(?<!\d)[2-9]\d{3} \d{4} \d{4}(?!\d)",
 }
 _SHAPE_PATTERNS = {name: re.compile(pattern) for name, pattern in _SHAPES.items()}
+# What a window must hold for a shape to be worth looking for: (digits at least, letters needed).
+_NEEDS = {
+    "iban": (6, True), "card": (13, False), "ssn": (9, False), "nino": (6, True), "cpf": (11, False),
+    "dni": (8, True), "nie": (7, True), "codice": (7, True), "hetu": (9, True), "rrn": (13, False),
+    "pnr": (10, False), "aadhaar": (12, False),
+}  # fmt: skip
 _NAMED_KIND = {"iban": "iban", "card": "credit_card", "ssn": "us_ssn", "nino": "uk_nino"}
 _VALID: dict[str, Callable[[str], bool]] = {
     "ssn": ssn.is_valid, "nino": lambda _: True, "cpf": cpf.is_valid, "dni": dni.is_valid,
@@ -106,7 +112,12 @@ def _card(candidate: str) -> bool:
 def _shaped(text: str) -> Iterator[Span]:
     for window in _NUMBER_WINDOW.finditer(text):
         start, end = max(0, window.start() - 8), min(len(text), window.end() + 3)
+        area = text[start:end]
+        digits, letters = _digits(area), any(c.isalpha() for c in area)
         for shape, pattern in _SHAPE_PATTERNS.items():
+            least, needs_letters = _NEEDS[shape]
+            if digits < least or (needs_letters and not letters):
+                continue
             for m in pattern.finditer(text, start, end):
                 value, kind = m.group(), _NAMED_KIND.get(shape, "national_id")
                 if shape == "iban":

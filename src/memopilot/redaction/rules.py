@@ -82,6 +82,7 @@ P_FORMAT = 10  # a vendor prefix / fixed shape
 P_STRUCT = 20  # JWT, PEM block, card number
 P_CONTEXT = 30  # named by its context: password, header, connection string
 P_ENTROPY = 40  # random-looking value next to a keyword
+P_PROSE = 45  # a value stated in prose or in a command's place (statements.py, commands.py)
 
 _TRAILING_PUNCT = ".,;:!?)]}>'\"`’”"
 # After a password, "!" and "?" are more likely part of it than the end of the sentence.

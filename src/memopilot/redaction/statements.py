@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from .keywords import KeywordIndex, word_list
-from .rules import P_CONTEXT, P_STRUCT, Span, plausible_password
+from .rules import P_PROSE, P_STRUCT, Span, plausible_password
 
 __all__ = ["detect"]
 
@@ -79,7 +80,7 @@ _TOKEN = re.compile(
 )
 _NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
 _BARE_TOKEN = re.compile(rf"[^\s{_NO_SPACE_SCRIPTS}]+")
-_EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*"
+_EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*—–→-"
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
 _CODE_BEFORE = frozenset("$@._")
@@ -87,7 +88,7 @@ _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and it
 # Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
 _NOT_A_SECRET = re.compile(
     r"(?i)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|v?\d+(?:\.\d+){1,3}[a-z]?"
-    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*"
+    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*|[a-z]+(?:[_-][a-z]+)+"
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
@@ -110,7 +111,7 @@ _NUMBER_WORDS = frozenset(
 )
 _SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
-_PRODUCT_KEY = re.compile(r"\b(?=[A-Z0-9-]*\d)[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}\b")
+_PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _VALUE_FIRST = re.compile(
     r"(?<!\S)(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their)\s+(?:new\s+|current\s+|old\s+)?"
@@ -118,6 +119,7 @@ _VALUE_FIRST = re.compile(
     re.IGNORECASE,
 )
 _LETTER_WORD = re.compile(r"[a-z]+")
+_NOT_LETTERS = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}<>\"'`/\\|@#$%^&*+=~_-"})
 
 
 @functools.cache
@@ -137,9 +139,10 @@ def _kinds(value: str) -> int:
 
 
 def _is_plain_word(token: str) -> bool:
-    """A word of any language (no digits, no symbols but an inner hyphen or apostrophe)."""
+    """A word of any language (no digits, no symbols but an inner hyphen or apostrophe; combining
+    marks, as in Thai or Devanagari, belong to words)."""
     core = token.strip(_EDGE)
-    return bool(core) and all(c.isalpha() or c in "-'’" for c in core)
+    return bool(core) and all(c.isalpha() or c in "-'’" or unicodedata.category(c)[0] == "M" for c in core)
 
 
 def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool:
@@ -169,6 +172,8 @@ def _value_after(text: str, pos: int, *, code: bool) -> tuple[int, int] | None:
     words, linked = 0, True
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 160)):
         raw = token.group()
+        if "[REDACTED:" in raw:
+            return None  # its value is taken out already
         if raw[0] in "\"'`«“" and len(raw) >= 3:  # quoted: the value, whatever it holds
             start, end = token.start() + 1, token.end() - 1
             found = _secret_value(text[start:end], quoted=True, code=code, linked=linked)
@@ -239,6 +244,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
     for name_start, name_end, name in _NAMES.find(lower):
         if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(("_", "("), name_end):
             continue
+        if lower.endswith("[redacted:", 0, name_start):
+            continue  # the kind of a placeholder: "[REDACTED:password]"
         if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
             continue
         if name in _LISTS:
@@ -246,7 +253,7 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         found = _value_after(text, name_end, code=name in _CODES)
         if found is not None:
-            yield found[0], found[1], "password", P_CONTEXT
+            yield found[0], found[1], "password", P_PROSE
 
 
 def _code_list(text: str, pos: int) -> Iterator[Span]:
@@ -257,7 +264,7 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
         value = text[start:end]
         if any(c.isdigit() for c in value) and len(value) >= 6:
             started = True
-            yield start, end, "recovery_code", P_CONTEXT
+            yield start, end, "recovery_code", P_PROSE
         elif started:
             return
 
@@ -266,12 +273,17 @@ def _strong_tokens(text: str) -> Iterator[Span]:
     """Tokens that look like a generated or rule-following password, wherever they stand: lower and
     upper case, a digit and a symbol such as ``!@#$%&*+=?`` (or capitalised words joined by ``_ . -``
     with a number: ``Willow.Glacier.5492``), 8-40 characters, and not a path, URL, e-mail address,
-    assignment, label or piece of code."""
-    for token in _BARE_TOKEN.finditer(text):
-        raw = token.group()
+    assignment, label or piece of code. Candidates are found by two expressions (C speed); only
+    they are looked at in Python."""
+    for candidate in (*_STRONG_CANDIDATE.finditer(text), *_WORD_STYLE_CANDIDATE.finditer(text)):
+        if candidate.start() and (
+            text[candidate.start() - 1].isalnum() or text[candidate.start() - 1] in "_.-"
+        ):
+            continue  # inside a longer token
+        raw = candidate.group()
         if raw.endswith((":", "：")) or _ASSIGNMENT.match(raw):
             continue  # a label ("X-Hub-Signature-256:") or a name given a value ("KEY=...")
-        start, end = _core(text, token.start(), token.end())
+        start, end = _core(text, candidate.start(), candidate.end())
         value = text[start:end]
         if not 8 <= len(value) <= 40 or _kinds(value) < 4 or not _password_shaped(value):
             continue
@@ -279,10 +291,13 @@ def _strong_tokens(text: str) -> Iterator[Span]:
             continue
         if value.startswith(("$", "%", "-", "@", "[REDACTED")) or _NOT_A_SECRET.fullmatch(value):
             continue
-        yield start, end, "password", P_CONTEXT
+        yield start, end, "password", P_PROSE
 
 
-_ASSIGNMENT = re.compile(r"[A-Z_][A-Z0-9_]*[=:]|[a-z_][a-z0-9_.-]*[=:]")  # NAME=..., name: ...
+_STRONG_CANDIDATE = re.compile(r"(?<!\S)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)(?=\S*[!@#$%^&*+=?~])\S{8,44}(?!\S)")
+_WORD_STYLE_CANDIDATE = re.compile(r"[A-Z][a-z]{2,}(?:[_.-][A-Za-z]{3,}){1,3}[_.-]\d{2,}(?![\w-])")
+# NAME=..., name: ..., auth.rootPassword=... (a name of five characters at least, or dotted)
+_ASSIGNMENT = re.compile(r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]")
 _WORD_STYLE = re.compile(
     r"[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,})+[_.-]\d{2,}|\d{2,}[_.-][A-Z][a-z]{2,}(?:[_.-][A-Z][a-z]{2,})+"
 )
@@ -294,10 +309,10 @@ def _password_shaped(value: str) -> bool:
     return bool(_WORD_STYLE.fullmatch(value))
 
 
-def _seed_phrases(lower: str) -> Iterator[Span]:
+def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     """Runs of 12+ BIP-39 words; what stands between them (numbers, commas, lines) does not matter."""
     words = _seed_words()
-    if len(words.intersection(_LETTER_WORD.findall(lower))) < 11:  # 12 words: 11 different at least
+    if len(words.intersection(found)) < 11:  # a phrase of 12 words has 11 different ones at least
         return
     count, run_start, run_end = 0, 0, 0
     for m in _LETTER_WORD.finditer(lower):
@@ -312,18 +327,21 @@ def _seed_phrases(lower: str) -> Iterator[Span]:
         yield run_start, run_end, "seed_phrase", P_STRUCT
 
 
-def _obfuscated(text: str) -> Iterator[Span]:
+def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
     for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
         chars = m.group()[::2]
         if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
-            yield m.start(), m.end(), "password", P_CONTEXT
+            yield m.start(), m.end(), "password", P_PROSE
+    for m in _PRODUCT_KEY.finditer(text):
+        if any(c.isdigit() for c in m.group()) and not (m.start() and text[m.start() - 1].isalnum()):
+            yield m.start(), m.end(), "product_key", P_STRUCT
+    if len(_NUMBER_WORDS.intersection(found)) < 2 or sum(w in _NUMBER_WORDS for w in found) < 6:
+        return  # six spelled digits or letters at least
     for m in _SPELLED.finditer(text):
         if m.group().lower() in _NUMBER_WORDS:
             end = _spelled_run(text, m.start(), least=6)
             if end:
-                yield m.start(), end, "password", P_CONTEXT
-    for m in _PRODUCT_KEY.finditer(text):
-        yield m.start(), m.end(), "product_key", P_STRUCT
+                yield m.start(), end, "password", P_PROSE
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
@@ -332,7 +350,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         for m in _VALUE_FIRST.finditer(text):
             start, end = _core(text, m.start(1), m.end(1))
             if _kinds(text[start:end]) >= 2 and not _NOT_A_SECRET.fullmatch(text[start:end]):
-                yield start, end, "password", P_CONTEXT
+                yield start, end, "password", P_PROSE
     yield from _strong_tokens(text)
-    yield from _obfuscated(text)
-    yield from _seed_phrases(lower)
+    found = lower.translate(_NOT_LETTERS).split()
+    yield from _obfuscated(text, found)
+    yield from _seed_phrases(lower, found)
