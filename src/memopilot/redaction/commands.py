@@ -35,6 +35,9 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("identified", re.compile(r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+'([^'\n]{4,128})'")),
     ("password '", re.compile(r"(?i)\b(?:with\s+)?(?:encrypted\s+)?password\s+'([^'\n]{4,128})'")),
     ("<password>", re.compile(r"(?i)<(?:password|passwd|pwd|secret)>([^<\s]{4,128})")),
+    (":", re.compile(r"(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128})$")),  # a .pgpass line
+    ("cookie", re.compile(r"(?i)\b(?:set-)?cookie:[^\n]*?\b(?:session|sess|sid|auth|token|remember)[\w-]*"
+                          r"=([^;\s]{16,})")),
     ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
     ("@", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token

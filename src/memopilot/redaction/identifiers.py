@@ -11,6 +11,7 @@ run of digits is taken only after a word that names an identity number ("SSN", "
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator
 
@@ -74,6 +75,8 @@ _ID_WORDS = KeywordIndex(
     steueridentifikationsnummer|personalausweis|nir|numéro de sécurité sociale|sécu|aadhaar|sin|
     social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|rrn|
     rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
+    nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
+    pps|pps number|isikukood|personal code|personalnummer|numéro fiscal|steuernummer|
     आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
     paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
@@ -154,7 +157,30 @@ def _digits(text: str) -> int:
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
+    if len(text) >= 51:
+        yield from _crypto_keys(text)
     if _digits(text) < 3:  # every identifier here holds three digits at least (most hold six)
         return
     yield from _shaped(text)
     yield from _named(text, lower)
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+# A Bitcoin private key in wallet import format: 51-52 base58 characters from 5, K or L.
+_WIF = re.compile(r"(?<![1-9A-Za-z])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-Za-z])")
+
+
+def _base58check(value: str) -> bool:
+    """Whether ``value`` decodes as base58 with a valid 4-byte double-SHA-256 checksum."""
+    number = 0
+    for ch in value:
+        number = number * 58 + _BASE58.index(ch)
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    body, check = raw[:-4], raw[-4:]
+    return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
+
+
+def _crypto_keys(text: str) -> Iterator[Span]:
+    for m in _WIF.finditer(text):
+        if _base58check(m.group()):
+            yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT

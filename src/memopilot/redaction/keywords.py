@@ -45,20 +45,31 @@ class KeywordIndex:
         self._automaton.make_automaton()
 
     def find(self, lower: str) -> Iterator[tuple[int, int, str]]:
-        """(start, end, keyword) of each whole-word occurrence, ``end`` after any suffix; where
-        keywords overlap, the longest ("wifi password" rather than "password")."""
-        for end_index, (word, spaced) in self._automaton.iter_long(lower):
+        """(start, end, keyword) of each whole-word occurrence, in order, ``end`` after any suffix;
+        where whole-word occurrences overlap, the longest ("wifi password" rather than "password";
+        "code" in "unlock code", since "lock code" is not a whole word there)."""
+        found = []
+        for end_index, (word, spaced) in self._automaton.iter(lower):
             end = end_index + 1
             start = end - len(word)
-            if not spaced:
-                yield start, end, word
-                continue
-            if start > 0 and _is_word_char(lower[start - 1]):
-                continue
-            stop = end
-            if len(word) >= 4:
-                while stop < len(lower) and stop - end < self._suffix and lower[stop].isalpha():
-                    stop += 1
-            if stop < len(lower) and _is_word_char(lower[stop]):
-                continue
-            yield start, stop, word
+            stop = self._whole_word_end(lower, start, end) if spaced else end
+            if stop:
+                found.append((start, stop, word))
+        found.sort(key=lambda f: (f[0], f[0] - f[1]))
+        taken_until = -1
+        for start, stop, word in found:
+            if start >= taken_until:
+                taken_until = stop
+                yield start, stop, word
+
+    def _whole_word_end(self, lower: str, start: int, end: int) -> int:
+        """Where the word holding the keyword at ``start:end`` ends (with a suffix), or 0."""
+        if start > 0 and _is_word_char(lower[start - 1]):
+            return 0
+        stop = end
+        if end - start >= 4:
+            while stop < len(lower) and stop - end < self._suffix and lower[stop].isalpha():
+                stop += 1
+        if stop < len(lower) and _is_word_char(lower[stop]):
+            return 0
+        return stop

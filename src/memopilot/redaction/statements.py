@@ -188,7 +188,8 @@ def _value_after(text: str, pos: int, *, code: bool) -> tuple[int, int] | None:
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
-            linked = no_spaces or value.lower() in _LINKS or raw.rstrip().endswith((":", "：", "="))
+            linked = no_spaces or value.lower() in _LINKS or raw.lower() in _LINKS
+            linked = linked or raw.rstrip().endswith((":", "：", "="))
             if words > _WORDS_BEFORE_VALUE:
                 return None
             continue

@@ -1,0 +1,90 @@
+"""The families the outside review found missing (issue 15, finding 4), one written example each
+(in the team's own phrasing: the corpora measured by scripts/measure_redaction.py hold the rest).
+Each secret must leave no 8-character run behind; each look-alike must come out unchanged."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memopilot.redaction import redact
+
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+SECRETS = [
+    # passwords stated in other languages
+    ("Mi contraseña nueva es Girasol#4471", "Girasol#4471"),
+    ("Le mot de passe du wifi est Lune-Violette-2048", "Lune-Violette-2048"),
+    ("Das Kennwort für den Router lautet Fenster!Blau7", "Fenster!Blau7"),
+    ("La mia password della banca è Girasole#2024", "Girasole#2024"),
+    ("A senha do e-mail agora é Caju7!Verde", "Caju7!Verde"),
+    ("我的邮箱密码是Kx9!mP2qL7", "Kx9!mP2qL7"),
+    ("密码改成了Comet_Hazel_7423", "Comet_Hazel_7423"),
+    ("パスワードはSakura#8821です", "Sakura#8821"),
+    ("비밀번호는 Hangang2024! 입니다", "Hangang2024!"),
+    ("Мой пароль от почты — Zvezda!905", "Zvezda!905"),
+    ("Hasło do banku to Wisla#7731", "Wisla#7731"),
+    ("Wifi-lösenordet är Falun.Snow.4402", "Falun.Snow.4402"),
+    # English phrasings
+    ("I changed my password to Tr0ub4dor&3x", "Tr0ub4dor&3x"),
+    ("set my password to maple_Leaf_2291 please remember", "maple_Leaf_2291"),
+    ("the router password's qx7Lm29vTz", "qx7Lm29vTz"),
+    ("docker login -u ci -p Dk8!reg0PassZ registry.example.com", "Dk8!reg0PassZ"),
+    ("the alarm code is 48213377", "48213377"),
+    ("lemon.kettle.sable.7 is my password for the library", "lemon.kettle.sable.7"),
+    # identifiers with checksums
+    ("my IBAN is DE89 3704 0044 0532 0130 00", "DE89 3704 0044 0532 0130 00"),
+    ("pay to gb82west12345698765432 please", "gb82west12345698765432"),
+    ("My SSN is 078-05-1120 for the form", "078-05-1120"),
+    ("PESEL: 44051401359", "44051401359"),
+    ("Mi DNI es 12345678Z", "12345678Z"),
+    # split or obfuscated
+    ("the key, spaced: g h p _ a B 3 d E f 9 K 1 m", "g h p _ a B 3 d E f 9 K 1 m"),
+    ("pin spelled out: seven four one nine two eight three five", "seven four one nine two eight three five"),
+    ("unlock code 4 8 1 5 9 2 6 3", "4 8 1 5 9 2 6 3"),
+    ("card 4111.1111.1111.1111 expires soon", "4111.1111.1111.1111"),
+    ("card 4111 1111\n1111 1111 was declined", "4111 1111\n1111 1111"),
+    ("seed: abandon ability able about above absent absorb abstract absurd abuse access accident",
+     "abandon ability able about above absent absorb abstract absurd abuse access accident"),
+    # provider tokens and SQL rows
+    ("shopify token 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", "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"),
+    ("INSERT INTO users (name, password) VALUES ('bob', 'Xq7!vLm29p')", "Xq7!vLm29p"),
+    ("CREATE USER app IDENTIFIED BY 'Ora7le#Pass'", "Ora7le#Pass"),
+]  # fmt: skip
+
+LOOK_ALIKES = [
+    "My password expired yesterday, how do I reset it?",
+    "Mi contraseña es demasiado corta",
+    "Mein Passwort ist abgelaufen",
+    "忘记密码了怎么办？",
+    "The password must have 12 characters, a digit and a symbol.",
+    "The password is hashed with PBKDF2-SHA256 and Argon2id, not MD5.",
+    "password = request.form['password']",
+    "$hash = password_hash($password, PASSWORD_DEFAULT);",
+    "Use a password manager such as Bitwarden.",
+    "Order 4111-2222-3333-4444 shipped on 2026-03-04.",
+    "Call me at +44 20 7946 0958 after 6pm.",
+    "The commit 9fceb02d0ae598e95dc970b74767f19372d61af8 fixed it.",
+    "Version v2.14.1-rc.3+build.77 is out.",
+    "Error code 0x80070005 when installing the update.",
+    "The flight is BA2490, booking reference QX7R2M.",
+    "I paid 1,250.00 EUR for rent this month.",
+]
+
+
+def _survives(secret: str, text: str) -> bool:
+    value, text = _SEPARATORS.sub("", secret), _SEPARATORS.sub("", text)
+    return any(value[i : i + 8] in text for i in range(max(1, len(value) - 7)))
+
+
+@pytest.mark.parametrize(("message", "secret"), SECRETS, ids=[m[:30] for m, _ in SECRETS])
+def test_each_family_is_taken_out(message: str, secret: str) -> None:
+    assert secret in message
+    red = redact(message).text
+    assert not _survives(secret, red), red
+
+
+@pytest.mark.parametrize("message", LOOK_ALIKES, ids=[m[:30] for m in LOOK_ALIKES])
+def test_look_alikes_are_left_alone(message: str) -> None:
+    assert redact(message).text == message
