@@ -275,7 +275,7 @@ def test_priority_candidates_are_capped_by_similarity(mp: MemoPilot) -> None:
 def test_line_tokens_counted_from_parts_equal_the_rendered_lines(content: str, label: str) -> None:
     from memopilot import context_builder as cb
 
-    quoted = cb._quote(content)
+    quoted = cb.quote(content)
     line = f"- [{label}, 2026-03-04] {quoted}"
     assert cb._line_tokens(cb._memory_prefix(label, "2026-03-04"), content) == count_tokens("\n" + line)
     assert cb._line_tokens("- [4 March 2026]", content) == count_tokens(f"\n- [4 March 2026] {quoted}")

@@ -72,13 +72,18 @@ def _placeholder(kind: str) -> str:
 
 
 def _own_spans_first(spans: list[Span], own_count: int) -> list[Span]:
-    """Drop findings of the wider families (gitleaks, identifiers, prose, commands) that overlap
-    one of rules.py's (the first ``own_count``): those are tuned to take the secret alone (a
-    webhook's token, not its host; a password, not the user name before it)."""
+    """Drop gitleaks and prose findings that overlap one of rules.py's (the first ``own_count``):
+    those are tuned to take the secret alone (a webhook's token, not its host; a password, not the
+    user name before it). Identifiers stay and merge: an IBAN holds a card-like run of digits."""
     if own_count == len(spans):
         return spans
     own, wider = spans[:own_count], spans[own_count:]
-    return own + [w for w in wider if not any(w[0] < o[1] and o[0] < w[1] for o in own)]
+    return own + [
+        w for w in wider if w[3] not in _YIELDING or not any(w[0] < o[1] and o[0] < w[1] for o in own)
+    ]
+
+
+_YIELDING = frozenset({providers.PRIORITY, rules.P_PROSE})
 
 
 def _scan(text: str) -> list[Finding]:
@@ -113,7 +118,20 @@ def _scan(text: str) -> list[Finding]:
             merged[-1] = (start, end, kind, prio)
         else:
             merged.append(span)
-    return [Finding(kind, start, _wrapped_end(text, start, end)) for start, end, kind, _ in merged]
+    return [
+        Finding(kind, start, _wrapped_end(text, start, end))
+        for start, end, kind, _ in merged
+        if not _documentation_example(text[start:end])
+    ]
+
+
+def _documentation_example(value: str) -> bool:
+    """A documented example rather than a secret: ``x`` or ``*`` repeated after its prefix
+    (``ghp_xxxxxxxx...``) or marked as an example (``AKIAIOSFODNN7EXAMPLE``)."""
+    if "EXAMPLE" in value or "example" in value:
+        return True
+    tail = value[-16:]
+    return len(value) >= 12 and max(tail.count(c) for c in "xX*") >= 13
 
 
 # A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped

@@ -38,6 +38,12 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     (":", re.compile(r"(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128})$")),  # a .pgpass line
     ("cookie", re.compile(r"(?i)\b(?:set-)?cookie:[^\n]*?\b(?:session|sess|sid|auth|token|remember)[\w-]*"
                           r"=([^;\s]{16,})")),
+    ("client(", re.compile(r"Client\(\s*['\"]AC[0-9a-f]{32}['\"]\s*,\s*['\"]([0-9a-f]{32})['\"]")),  # Twilio
+    ("key-", re.compile(r"\b(key-[0-9a-f]{32})\b")),  # Mailgun
+    ("://", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:([^\s@/'\"]{4,128})@[\w.-]+")),  # user:pass@host
+    ("\n", re.compile(  # a prefixed token that a mail client or terminal wrapped onto the next line
+        r"\b((?:ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abposr]-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|AKIA|AIza"
+        r"|hf_|npm_|pypi-|shp[a-z]{2}_)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})")),
     ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
     ("@", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token

@@ -46,7 +46,7 @@ _SHAPES = {
     "hetu": r"\b\d{6}[-+A]\d{3}[0-9A-Ya-y]\b",
     "rrn": r"(?<![\d-])\d{6}-\d{7}(?![\d-])",
     "pnr": r"(?<![\d-])(?:\d{2})?\d{6}[-+]\d{4}(?![\d-])",
-    "aadhaar": r"(?<!\d)[2-9]\d{3} \d{4} \d{4}(?!\d)",
+    "aadhaar": r"(?<!\d)(?<!\d )(?<!\d-)[2-9]\d{3} \d{4} \d{4}(?![ -]?\d)",
 }
 _SHAPE_PATTERNS = {name: re.compile(pattern) for name, pattern in _SHAPES.items()}
 # What a window must hold for a shape to be worth looking for: (digits at least, letters needed).

@@ -55,7 +55,7 @@ class KeywordIndex:
             stop = self._whole_word_end(lower, start, end) if spaced else end
             if stop:
                 found.append((start, stop, word))
-        found.sort(key=lambda f: (f[0], f[0] - f[1]))
+        found.sort(key=lambda f: (f[0], f[0] - f[1], -len(f[2])))  # at one start: longest, then most specific
         taken_until = -1
         for start, stop, word in found:
             if start >= taken_until:
@@ -68,7 +68,12 @@ class KeywordIndex:
             return 0
         stop = end
         if end - start >= 4:
-            while stop < len(lower) and stop - end < self._suffix and lower[stop].isalpha():
+            while (
+                stop < len(lower)
+                and stop - end < self._suffix
+                and lower[stop].isalpha()
+                and not _written_without_spaces(lower[stop])  # "wifi密码" is two words
+            ):
                 stop += 1
         if stop < len(lower) and _is_word_char(lower[stop]):
             return 0

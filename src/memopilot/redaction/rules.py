@@ -118,7 +118,7 @@ def _wordiness(value: str) -> float:
     return covered / letters
 
 
-def _looks_random(value: str, min_len: int = 16) -> bool:
+def looks_random(value: str, min_len: int = 16) -> bool:
     """A random-looking token: long, mixed classes, >= 3 bits/char, not made of words."""
     if len(value) < min_len:
         return False
@@ -166,8 +166,8 @@ def _is_placeholder(value: str) -> bool:
     low = v.lower()
     if low in _PLACEHOLDER_WORDS:
         return True
-    if _ENV_REF.fullmatch(v) or _TEMPLATE.fullmatch(v):
-        return True
+    if _ENV_REF.fullmatch(v) or _TEMPLATE.fullmatch(v) or v.startswith(("${", "{{", "%(", "<%")):
+        return True  # also the opening of a template cut off by a space: "${{ secrets.X }}"
     return bool(_EXAMPLE_WORD.fullmatch(v)) and not any(c.isdigit() for c in v)
 
 
@@ -645,7 +645,7 @@ def _auth_headers(text: str, lower: str) -> Iterator[Span]:
             yield s, e, "basic_auth" if scheme == "basic" else "bearer_token", P_CONTEXT
     if "bearer" in lower:
         for m in _BEARER.finditer(text):
-            if _looks_random(m.group(1)) or (_mixed(m.group(1)) and "." in m.group(1)):
+            if looks_random(m.group(1)) or (_mixed(m.group(1)) and "." in m.group(1)):
                 yield m.start(1), m.end(1), "bearer_token", P_CONTEXT
     if "basic" in lower:
         for m in _BASIC.finditer(text):
@@ -694,7 +694,7 @@ def companions(text: str, spans: list[Span]) -> Iterator[Span]:
     if "aws_access_key" in kinds:
         for m in _BASE64_40.finditer(text):
             v = m.group()
-            if _both_cases_and_digit(v) or (("/" in v or "+" in v) and _looks_random(v)):
+            if _both_cases_and_digit(v) or (("/" in v or "+" in v) and looks_random(v)):
                 yield m.start(), m.end(), "aws_secret_key", P_CONTEXT
     if "alibaba_access_key" in kinds:
         for m in _ALNUM_30.finditer(text):
@@ -760,7 +760,7 @@ def _entropy_value(text: str, s: int, e: int) -> int:
     while e > s and text[e - 1] in ".,-_~":
         e -= 1
     value = text[s:e]
-    if not _looks_random(value) or _is_placeholder(value):
+    if not looks_random(value) or _is_placeholder(value):
         return -1
     if value.startswith("eyJ") and "." not in value:
         return -1  # one base64 JSON object: a pagination cursor or state blob, not a key

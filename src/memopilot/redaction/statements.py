@@ -21,13 +21,15 @@ of twelve or more BIP-39 words (the ``mnemonic`` package's list): seed phrases.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import re
 import unicodedata
 from collections.abc import Iterator
 
 from .keywords import KeywordIndex, word_list
-from .rules import P_PROSE, P_STRUCT, Span, plausible_password
+from .rules import P_PROSE, P_STRUCT, Span, looks_random, plausible_password
 
 __all__ = ["detect"]
 
@@ -58,11 +60,23 @@ _LINKS = frozenset(
 _CODE_NAMES = word_list("""
     pin|pin code|pin-code|passcode|code|alarm code|door code|gate code|safe code|lock code|
     garage code|access code|entry code|keypad code|combination|código|codigo|codice|code d'accès|
-    zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode
+    zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode|
+    alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination
 """)
+# Words before "code" that make it a code of something public ("booking code", "VS Code").
+_PUBLIC_CODE_BEFORE = re.compile(
+    r"(?:reservation|booking|confirmation|promo|discount|coupon|voucher|gift|tracking|postal|zip|area|"
+    r"country|error|status|exit|return|source|reference|product|item|sku|color|colour|dress|friend|"
+    r"referral|invite|invitation|qr|bar|morse|tax|billing|course|class|flight|fare|vs|sort|swift|bic|"
+    r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd)[\s-]*$"
+)
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes")
-_NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES, suffix_letters=6)
+# Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
+# them must look random (three kinds of character), unless ":" or "=" stands between.
+_WEAK_NAMES = word_list("pass|pw|pwd|psw|wifi|wi-fi|wlan|network")
+_NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES, suffix_letters=6)
+_WEAK = frozenset(_WEAK_NAMES)
 _CODES = frozenset(_CODE_NAMES)
 _LISTS = frozenset(_LIST_NAMES)
 # Words right after a name that make it the name of something else ("password manager").
@@ -70,7 +84,8 @@ _NOT_A_VALUE_AFTER = re.compile(
     r"[\s-]*(?:managers?|polic(?:y|ies)|resets?|requirements?|rules?|fields?|hash(?:es|ing)?|length"
     r"|strength|expiry|expired|changes?|vault|generator|protected|protection|prompt|reviews?|base"
     r"|blocks?|quality|style|editor|snippets?|smells?|coverage|paths?|page|screen|form|box|input"
-    r"|dialog|hints?|update|updates|sharing|leaks?|of conduct|owners?|freeze|splitting|golf)\b"
+    r"|dialog|hints?|update|updates|sharing|leaks?|of conduct|owners?|freeze|splitting|golf|names?|ssid"
+    r"|speed|signal|router|coverage|outage|card|adapter|settings|calls?)\b"
 )
 # A token: a quoted string, a run of a script written without spaces, or a run of anything else.
 _NO_SPACE_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
@@ -92,6 +107,8 @@ _NOT_A_SECRET = re.compile(
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
+_DIGIT_GROUPS = re.compile(r"\d{2,4}(?:[-.]\d{2,4}){1,3}")
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # PASSWORD_DEFAULT: a name in code
 _CODE_CHARS = frozenset("()[]{}<>/\\")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[a-z]{2,}", re.IGNORECASE)
@@ -148,10 +165,14 @@ def _is_plain_word(token: str) -> bool:
 def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool:
     """Whether ``value``, found where a name's value goes, is the secret. ``linked``: right after
     the name or after a link word; a value that only follows other words must look random."""
-    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@":
+    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
+        return False
+    if "\\" in value or _WINDOWS_PATH.match(value):
         return False
     if value.isdigit() and not quoted:
         return len(value) >= (4 if code else 6) and (linked or len(value) >= 8)
+    if code and _DIGIT_GROUPS.fullmatch(value):
+        return True  # "0415-1584", "36-24-36": a code in groups
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value):
         return False
     if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
@@ -167,9 +188,10 @@ def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool
     return len(value) >= 8 and _kinds(value) >= 3 and not _STRONG_SYMBOLS.isdisjoint(value)
 
 
-def _value_after(text: str, pos: int, *, code: bool) -> tuple[int, int] | None:
-    """The value of a name that ends at ``pos``: the first token after it that is not a plain word."""
-    words, linked = 0, True
+def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tuple[int, int] | None:
+    """The value of a name that ends at ``pos``: the first token after it that is not a plain word.
+    After a weak name only ":" or "=" links it to its value."""
+    words, linked = 0, not weak
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 160)):
         raw = token.group()
         if "[REDACTED:" in raw:
@@ -188,8 +210,9 @@ def _value_after(text: str, pos: int, *, code: bool) -> tuple[int, int] | None:
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
-            linked = no_spaces or value.lower() in _LINKS or raw.lower() in _LINKS
-            linked = linked or raw.rstrip().endswith((":", "：", "="))
+            linked = (
+                not weak and (no_spaces or value.lower() in _LINKS or raw.lower() in _LINKS)
+            ) or raw.rstrip().endswith((":", "：", "="))
             if words > _WORDS_BEFORE_VALUE:
                 return None
             continue
@@ -249,10 +272,12 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # the kind of a placeholder: "[REDACTED:password]"
         if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
             continue
+        if name in _CODES and _PUBLIC_CODE_BEFORE.search(lower, max(0, name_start - 16), name_start):
+            continue
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
-        found = _value_after(text, name_end, code=name in _CODES)
+        found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
 
@@ -296,18 +321,56 @@ def _strong_tokens(text: str) -> Iterator[Span]:
 
 
 _STRONG_CANDIDATE = re.compile(r"(?<!\S)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)(?=\S*[!@#$%^&*+=?~])\S{8,44}(?!\S)")
-_WORD_STYLE_CANDIDATE = re.compile(r"[A-Z][a-z]{2,}(?:[_.-][A-Za-z]{3,}){1,3}[_.-]\d{2,}(?![\w-])")
+_WORD_STYLE_CANDIDATE = re.compile(
+    r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]\d{2,}(?![\w-])"
+    r"|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}(?![\w-])"
+)
 # NAME=..., name: ..., auth.rootPassword=... (a name of five characters at least, or dotted)
 _ASSIGNMENT = re.compile(r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]")
-_WORD_STYLE = re.compile(
-    r"[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,})+[_.-]\d{2,}|\d{2,}[_.-][A-Z][a-z]{2,}(?:[_.-][A-Z][a-z]{2,})+"
+
+
+# Letters of both cases and digits, 12-64 of them and nothing else: a generated password or token.
+_MIXED_ALNUM = re.compile(
+    r"(?<![\w/+=.@:-])(?=[^\s\d]*\d)(?=[^\sA-Z]*[A-Z])(?=[^\sa-z]*[a-z])[A-Za-z0-9]{12,64}(?![\w/+=@-])"
 )
 
 
+def _random_tokens(text: str) -> Iterator[Span]:
+    """Mixed-case letters and digits that look random (entropy, few pronounceable chunks) and are
+    not base64 of ordinary text: generated passwords and keys said without a name."""
+    for m in _MIXED_ALNUM.finditer(text):
+        value = m.group()
+        if not looks_random(value, 12) or _base64_of_text(value):
+            continue
+        if _PUBLIC_ID_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue  # "playlist 37i9dQZF...", "file id 10MX7IHR...": an identifier, not a secret
+        yield m.start(), m.end(), "password", P_PROSE
+
+
+# What public identifiers are called: a random-looking token right after one of these is an id.
+_PUBLIC_ID_BEFORE = re.compile(
+    r"(?i)\b(?:ids?|playlists?|tracks?|albums?|videos?|files?|folders?|docs?|documents?|sheets?"
+    r"|spreadsheets?|commits?|builds?|orders?|tickets?|invoices?|requests?|traces?|issues?|ref"
+    r"|reference|asin|sku|isbn|tracking|booking|reservation|confirmation|channels?|posts?|tweets?"
+    r"|messages?|threads?|links?|urls?|slugs?|hash|fingerprint|checksum|digest|uuid|guid|number|no\.?"
+    r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project)"
+    r"[\s:#=]*$"
+)
+
+
+def _base64_of_text(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return decoded.isascii() and decoded.isprintable()  # words or JSON, not random bytes
+
+
 def _password_shaped(value: str) -> bool:
+    """A strong symbol, or words joined with a number, one of them capitalised ("walrus_Harbor_686")."""
     if not _STRONG_SYMBOLS.isdisjoint(value):
         return True
-    return bool(_WORD_STYLE.fullmatch(value))
+    return bool(_WORD_STYLE_CANDIDATE.fullmatch(value)) and any(c.isupper() for c in value)
 
 
 def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
@@ -353,6 +416,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             if _kinds(text[start:end]) >= 2 and not _NOT_A_SECRET.fullmatch(text[start:end]):
                 yield start, end, "password", P_PROSE
     yield from _strong_tokens(text)
+    yield from _random_tokens(text)
     found = lower.translate(_NOT_LETTERS).split()
     yield from _obfuscated(text, found)
     yield from _seed_phrases(lower, found)
