@@ -295,58 +295,42 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
             return
 
 
-def _strong_tokens(text: str) -> Iterator[Span]:
-    """Tokens that look like a generated or rule-following password, wherever they stand: lower and
-    upper case, a digit and a symbol such as ``!@#$%&*+=?`` (or capitalised words joined by ``_ . -``
-    with a number: ``Willow.Glacier.5492``), 8-40 characters, and not a path, URL, e-mail address,
-    assignment, label or piece of code. Candidates are found by two expressions (C speed); only
-    they are looked at in Python."""
-    for candidate in (*_STRONG_CANDIDATE.finditer(text), *_WORD_STYLE_CANDIDATE.finditer(text)):
-        if candidate.start() and (
-            text[candidate.start() - 1].isalnum() or text[candidate.start() - 1] in "_.-"
-        ):
-            continue  # inside a longer token
-        raw = candidate.group()
-        if raw.endswith((":", "：")) or _ASSIGNMENT.match(raw):
-            continue  # a label ("X-Hub-Signature-256:") or a name given a value ("KEY=...")
-        start, end = _core(text, candidate.start(), candidate.end())
+def _shaped_tokens(text: str) -> Iterator[Span]:
+    """Tokens that look like a generated or rule-following password, wherever they stand:
+
+    * lower and upper case, a digit and a symbol such as ``!@#$%&*+=?``, or capitalised words
+      joined by ``_ . -`` with a number (``Willow.Glacier.5492``), 8-40 characters;
+    * letters of both cases and digits only, 12-64 of them, that look random (entropy, few
+      pronounceable chunks) and are not base64 of text or right after an identifier's name
+      ("playlist 37i9dQZF...", "file id 10MX7IHR...").
+
+    Paths, URLs, e-mail addresses, assignments ("KEY=..."), labels ("X-Hub-Signature-256:") and
+    code are not. One pass finds the long tokens; only those holding a digit are looked at.
+    """
+    for token in _LONG_TOKEN.finditer(text):
+        raw = token.group()
+        if not _DIGIT.search(raw) or raw.endswith((":", "：")) or _ASSIGNMENT.match(raw):
+            continue
+        start, end = _core(text, token.start(), token.end())
         value = text[start:end]
-        if not 8 <= len(value) <= 40 or _kinds(value) < 4 or not _password_shaped(value):
-            continue
-        if any(c in value for c in '/\\()[]{}<>"`') or "://" in value or _EMAIL.fullmatch(value):
-            continue
-        if value.startswith(("$", "%", "-", "@", "[REDACTED")) or _NOT_A_SECRET.fullmatch(value):
-            continue
-        yield start, end, "password", P_PROSE
+        kinds = _kinds(value)
+        shaped = (
+            kinds == 4 and 8 <= len(value) <= 40 and _password_shaped(value) and not _not_a_password(value)
+        )
+        generated = (
+            kinds == 3 and value.isalnum() and 12 <= len(value) <= 64 and _random_secret(text, start, value)
+        )
+        if shaped or generated:
+            yield start, end, "password", P_PROSE
 
 
-_STRONG_CANDIDATE = re.compile(r"(?<!\S)(?=\S*[a-z])(?=\S*[A-Z])(?=\S*\d)(?=\S*[!@#$%^&*+=?~])\S{8,44}(?!\S)")
-_WORD_STYLE_CANDIDATE = re.compile(
-    r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]\d{2,}(?![\w-])"
-    r"|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}(?![\w-])"
-)
+_LONG_TOKEN = re.compile(rf"[^\s{_NO_SPACE_SCRIPTS}]{{8,}}")
+_DIGIT = re.compile(r"\d")
 # NAME=..., name: ..., auth.rootPassword=... (a name of five characters at least, or dotted)
 _ASSIGNMENT = re.compile(r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]")
-
-
-# Letters of both cases and digits, 12-64 of them and nothing else: a generated password or token.
-_MIXED_ALNUM = re.compile(
-    r"(?<![\w/+=.@:-])(?=[^\s\d]*\d)(?=[^\sA-Z]*[A-Z])(?=[^\sa-z]*[a-z])[A-Za-z0-9]{12,64}(?![\w/+=@-])"
+_WORD_STYLE = re.compile(
+    r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]\d{2,}|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}"
 )
-
-
-def _random_tokens(text: str) -> Iterator[Span]:
-    """Mixed-case letters and digits that look random (entropy, few pronounceable chunks) and are
-    not base64 of ordinary text: generated passwords and keys said without a name."""
-    for m in _MIXED_ALNUM.finditer(text):
-        value = m.group()
-        if not looks_random(value, 12) or _base64_of_text(value):
-            continue
-        if _PUBLIC_ID_BEFORE.search(text, max(0, m.start() - 24), m.start()):
-            continue  # "playlist 37i9dQZF...", "file id 10MX7IHR...": an identifier, not a secret
-        yield m.start(), m.end(), "password", P_PROSE
-
-
 # What public identifiers are called: a random-looking token right after one of these is an id.
 _PUBLIC_ID_BEFORE = re.compile(
     r"(?i)\b(?:ids?|playlists?|tracks?|albums?|videos?|files?|folders?|docs?|documents?|sheets?"
@@ -356,6 +340,22 @@ _PUBLIC_ID_BEFORE = re.compile(
     r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project)"
     r"[\s:#=]*$"
 )
+
+
+def _not_a_password(value: str) -> bool:
+    return (
+        any(c in value for c in '/\\()[]{}<>"`')
+        or "://" in value
+        or bool(_EMAIL.fullmatch(value))
+        or value.startswith(("$", "%", "-", "@", "[REDACTED"))
+        or bool(_NOT_A_SECRET.fullmatch(value))
+    )
+
+
+def _random_secret(text: str, start: int, value: str) -> bool:
+    if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
+        return False  # "SHA256:nThbg6k..." is a fingerprint
+    return not _PUBLIC_ID_BEFORE.search(text, max(0, start - 24), start)
 
 
 def _base64_of_text(value: str) -> bool:
@@ -370,7 +370,7 @@ def _password_shaped(value: str) -> bool:
     """A strong symbol, or words joined with a number, one of them capitalised ("walrus_Harbor_686")."""
     if not _STRONG_SYMBOLS.isdisjoint(value):
         return True
-    return bool(_WORD_STYLE_CANDIDATE.fullmatch(value)) and any(c.isupper() for c in value)
+    return bool(_WORD_STYLE.fullmatch(value)) and any(c.isupper() for c in value)
 
 
 def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
@@ -415,8 +415,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             start, end = _core(text, m.start(1), m.end(1))
             if _kinds(text[start:end]) >= 2 and not _NOT_A_SECRET.fullmatch(text[start:end]):
                 yield start, end, "password", P_PROSE
-    yield from _strong_tokens(text)
-    yield from _random_tokens(text)
+    yield from _shaped_tokens(text)
     found = lower.translate(_NOT_LETTERS).split()
     yield from _obfuscated(text, found)
     yield from _seed_phrases(lower, found)
