@@ -25,6 +25,7 @@ import base64
 import binascii
 import functools
 import re
+import string
 import unicodedata
 from collections.abc import Iterator
 
@@ -127,7 +128,7 @@ _NUMBER_WORDS = frozenset(
 """)
 )
 _SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
-_SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
+_SPACED_OUT = re.compile(r"(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")  # at a token start: checked in Python
 _PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _VALUE_FIRST = re.compile(
@@ -147,12 +148,28 @@ def _seed_words() -> frozenset[str]:
 
 
 def _kinds(value: str) -> int:
+    """How many of lower case, upper case, digits and symbols ``value`` holds (set operations for
+    ASCII, which is almost every value; a character test per character otherwise)."""
+    chars = set(value)
+    if value.isascii():
+        return (
+            (not chars.isdisjoint(_ASCII_LOWER))
+            + (not chars.isdisjoint(_ASCII_UPPER))
+            + (not chars.isdisjoint(_ASCII_DIGITS))
+            + (not chars <= _ASCII_ALNUM)
+        )
     return (
-        any(c.islower() for c in value)
-        + any(c.isupper() for c in value)
-        + any(c.isdigit() for c in value)
-        + any(c in _SYMBOLS or not c.isalnum() for c in value)
+        any(c.islower() for c in chars)
+        + any(c.isupper() for c in chars)
+        + any(c.isdigit() for c in chars)
+        + any(c in _SYMBOLS or not c.isalnum() for c in chars)
     )
+
+
+_ASCII_LOWER = frozenset(string.ascii_lowercase)
+_ASCII_UPPER = frozenset(string.ascii_uppercase)
+_ASCII_DIGITS = frozenset(string.digits)
+_ASCII_ALNUM = _ASCII_LOWER | _ASCII_UPPER | _ASCII_DIGITS
 
 
 def _is_plain_word(token: str) -> bool:
@@ -394,11 +411,13 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
     for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
         chars = m.group()[::2]
-        if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+        at_token_start = m.start() == 0 or text[m.start() - 1].isspace()
+        if at_token_start and any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
             yield m.start(), m.end(), "password", P_PROSE
-    for m in _PRODUCT_KEY.finditer(text):
-        if any(c.isdigit() for c in m.group()) and not (m.start() and text[m.start() - 1].isalnum()):
-            yield m.start(), m.end(), "product_key", P_STRUCT
+    if text.count("-") >= 4:
+        for m in _PRODUCT_KEY.finditer(text):
+            if any(c.isdigit() for c in m.group()) and not (m.start() and text[m.start() - 1].isalnum()):
+                yield m.start(), m.end(), "product_key", P_STRUCT
     if len(_NUMBER_WORDS.intersection(found)) < 2 or sum(w in _NUMBER_WORDS for w in found) < 6:
         return  # six spelled digits or letters at least
     for m in _SPELLED.finditer(text):
