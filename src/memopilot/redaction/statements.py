@@ -128,7 +128,7 @@ _NUMBER_WORDS = frozenset(
 """)
 )
 _SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
-_SPACED_OUT = re.compile(r"(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")  # at a token start: checked in Python
+_SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 _PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _VALUE_FIRST = re.compile(
@@ -411,8 +411,7 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
     for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
         chars = m.group()[::2]
-        at_token_start = m.start() == 0 or text[m.start() - 1].isspace()
-        if at_token_start and any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+        if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
             yield m.start(), m.end(), "password", P_PROSE
     if text.count("-") >= 4:
         for m in _PRODUCT_KEY.finditer(text):
