@@ -11,7 +11,7 @@ and ``benign_messages.jsonl`` (``{"message"}``). Two are kept:
 A secret counts as removed when no 8-character run of its value remains in the redacted text, with
 spaces, dashes and line breaks taken out of both (a value shorter than 8 such characters must not
 remain whole). A benign message counts as altered when redaction changes it at all. Speed: median
-and p95 microseconds per :func:`memopilot.redaction.redact` call over typical 300-character
+and p95 microseconds per :func:`memopilot.write.redaction.redact` call over typical 300-character
 messages (benign sentences joined up to 300 characters), without and with one secret.
 
 Run from the repository root::
@@ -32,7 +32,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from memopilot.redaction import redact
+from memopilot.write.redaction import redact
 
 ROOT = Path(__file__).resolve().parents[1]
 TUNE = ROOT / "tests" / "data"

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memopilot.contradictions import Supersession, find_supersessions, slot_of
 from memopilot.domain import SUMMARY_TAG, Memory, MemoryState, MemoryType
+from memopilot.write.contradictions import Supersession, find_supersessions, slot_of
 
 T = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 P, J, D, C, DL, TK, CR, LG, EP = (

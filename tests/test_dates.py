@@ -1,4 +1,4 @@
-"""Date expressions for deadlines and temporary notes (memopilot.dates), against a fixed `now`."""
+"""Date expressions for deadlines and temporary notes (memopilot.write.dates), against a fixed `now`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from memopilot.dates import FOR_NOW_DAYS, SESSION_HOURS, deadline_from, find_date, temporary_expiry
+from memopilot.write.dates import FOR_NOW_DAYS, SESSION_HOURS, deadline_from, find_date, temporary_expiry
 
 # Wednesday, 4 March 2026, noon UTC.
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
@@ -225,7 +225,7 @@ def test_fast_after_warm_up() -> None:
 
 def test_dateparser_is_imported_lazily() -> None:
     code = (
-        "import sys, datetime as d; import memopilot.dates as m; "
+        "import sys, datetime as d; import memopilot.write.dates as m; "
         "assert 'dateparser' not in sys.modules, 'imported eagerly'; "
         "now = d.datetime(2026, 3, 4, tzinfo=d.UTC); m.deadline_from('by Friday', now); "
         "assert 'dateparser' not in sys.modules, 'weekdays need no dateparser'; "

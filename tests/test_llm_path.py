@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from memopilot import MemoPilot, MemoryState, Settings
-from memopilot.chat import ASSISTANT_SYSTEM_PROMPT
+from memopilot.engine.chat import ASSISTANT_SYSTEM_PROMPT
 from memopilot.llm import ChatClient
-from memopilot.llm_editor import EDITOR_SYSTEM_PROMPT
+from memopilot.write.llm_editor import EDITOR_SYSTEM_PROMPT
 
 from .llm_server import Reply, ScriptedLLM
 

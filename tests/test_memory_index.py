@@ -22,12 +22,12 @@ import pytest
 
 from memopilot import FixedClock, MemoPilot, Memory, MemoryState, MemoryType, Privacy, Settings
 from memopilot.embedding import StaticEmbedder
-from memopilot.memory_index import MemoryIndex, ScopeMatches, indexed_terms
-from memopilot.scorer import COMPONENTS, ScoreTable, score_memory
+from memopilot.read.index import MemoryIndex, ScopeMatches, indexed_terms
+from memopilot.read.scorer import COMPONENTS, ScoreTable, score_memory
+from memopilot.read.trace import readable_trace
 from memopilot.store import ChangeSet
 from memopilot.store.sqlite import sqlite_path_from_url
 from memopilot.text import content_terms
-from memopilot.trace import readable_trace
 
 from .conftest import T0
 

@@ -8,7 +8,7 @@ import pytest
 
 from memopilot import InvalidInputError, MemoPilot
 from memopilot.domain import Memory
-from memopilot.portability import imported_id
+from memopilot.engine.portability import imported_id
 
 
 def _populate(mp: MemoPilot) -> None:

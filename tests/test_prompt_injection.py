@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from memopilot import MemoPilot, Settings
-from memopilot.chat import ASSISTANT_SYSTEM_PROMPT
-from memopilot.context_builder import CONTEXT_HEADER
-from memopilot.llm_editor import EDITOR_SYSTEM_PROMPT
+from memopilot.engine.chat import ASSISTANT_SYSTEM_PROMPT
+from memopilot.read.context import CONTEXT_HEADER
 from memopilot.server import create_app
+from memopilot.write.llm_editor import EDITOR_SYSTEM_PROMPT
 
 from .llm_server import ScriptedLLM
 

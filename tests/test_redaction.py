@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memopilot.redaction import Finding, Redaction, looks_secret, redact
+from memopilot.write.redaction import Finding, Redaction, looks_secret, redact
 
 DATA = Path(__file__).parent / "data"
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from memopilot.redaction import redact
+from memopilot.write.redaction import redact
 
 _SEPARATORS = re.compile(r"[\s\-]+")
 

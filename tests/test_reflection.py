@@ -6,7 +6,7 @@ import pytest
 
 from memopilot import MemoPilot, MemoryState
 from memopilot.domain import SUMMARY_TAG
-from memopilot.reflection import text_ratio
+from memopilot.text import text_ratio
 
 BASE = "I prefer using pytest with fixtures for every test suite"
 

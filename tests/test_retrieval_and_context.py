@@ -11,9 +11,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from memopilot import MemoPilot, Memory, MemoryState, MemoryType, Settings, count_tokens
-from memopilot.context_builder import CONTEXT_HEADER, pack_context
-from memopilot.retriever import Candidate, hybrid_similarity, keyword_overlap
-from memopilot.scorer import score_memory
+from memopilot.read.context import CONTEXT_HEADER, pack_context
+from memopilot.read.retriever import Candidate, hybrid_similarity, keyword_overlap
+from memopilot.read.scorer import score_memory
 from memopilot.text import content_terms
 
 from .conftest import T0
@@ -273,7 +273,7 @@ def test_priority_candidates_are_capped_by_similarity(mp: MemoPilot) -> None:
 @hsettings(max_examples=300, deadline=None)
 @given(content=st.text(min_size=1, max_size=200), label=st.sampled_from(["preference", "pinned critical"]))
 def test_line_tokens_counted_from_parts_equal_the_rendered_lines(content: str, label: str) -> None:
-    from memopilot import context_builder as cb
+    from memopilot.read import context as cb
 
     quoted = cb.quote(content)
     line = f"- [{label}, 2026-03-04] {quoted}"

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memopilot.domain import DEFAULT_IMPORTANCE, Memory, MemoryType
-from memopilot.memory_editor import EditorContext, EditorOutput, NewMemory
-from memopilot.rule_editor import RuleEditor, classify
+from memopilot.write.editor import EditorContext, EditorOutput, NewMemory
+from memopilot.write.rule_editor import RuleEditor, classify
 
 # Wednesday, 4 March 2026, noon UTC.
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)

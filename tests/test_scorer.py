@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from memopilot import Memory, MemoryState, MemoryType, Privacy, Settings
-from memopilot.scorer import COMPONENTS, recency, score_memory, usage
+from memopilot.read.scorer import COMPONENTS, recency, score_memory, usage
 
 from .conftest import T0
 

@@ -13,7 +13,7 @@ from .client import APIError, AsyncClient, AuthenticationError, Client, RateLimi
 from .clock import Clock, FixedClock, SystemClock
 from .domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
 from .embedding import Embedder, make_embedder
-from .engine import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
+from .engine.facade import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
 from .errors import (
     ConfigError,
     ConflictError,
@@ -27,10 +27,10 @@ from .errors import (
     SchemaTooNewError,
     StoreError,
 )
+from .read.tokens import count_tokens
+from .read.trace import Trace, TraceItem
 from .results import ContextResult, ForgettingReport, ImportReport, Page, ReflectionReport, SearchResult
 from .settings import Settings
-from .tokens import count_tokens
-from .trace import Trace, TraceItem
 
 __version__ = "0.1.0"
 

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .domain import Memory
-from .engine import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
+from .engine.facade import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
 from .errors import InvalidInputError, MemoPilotError
 from .results import ContextResult, SearchResult
 from .settings import Settings

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .clock import FixedClock, SystemClock
-from .engine import MemoPilot
+from .engine.facade import MemoPilot
 from .settings import Settings
 
 __all__ = ["run_demo"]

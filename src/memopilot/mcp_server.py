@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from .engine import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
+from .engine.facade import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
 from .errors import MemoPilotError
 
 __all__ = ["build_mcp_server"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .domain import Memory
-from .trace import Trace
+from .read.trace import Trace
 
 __all__ = ["ContextResult", "ForgettingReport", "ImportReport", "Page", "ReflectionReport", "SearchResult"]
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from difflib import SequenceMatcher
 
 import snowballstemmer
 
-__all__ = ["content_terms", "query_words", "stem", "term_counts"]
+__all__ = ["content_terms", "query_words", "stem", "term_counts", "text_ratio"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Function words that carry no topic; kept short on purpose so that topic words such as
@@ -183,3 +184,8 @@ def term_counts(text: str) -> dict[str, int]:
         term = stem(word)
         counts[term] = counts.get(term, 0) + 1
     return counts
+
+
+def text_ratio(a: str, b: str) -> float:
+    """SequenceMatcher similarity of two texts, case-insensitive (near-duplicates, restatements)."""
+    return SequenceMatcher(None, a.lower(), b.lower(), autojunk=False).ratio()

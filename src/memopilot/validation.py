@@ -5,7 +5,7 @@ message names the field, what was given and what is allowed.
 
 :func:`clean_content` and :func:`clean_tags` are the one gate every stored text passes
 (direct adds, edits, imports, the write path): they also take secrets out with
-:func:`~memopilot.redaction.redact`, so no path can store a secret the detectors know.
+:func:`~memopilot.write.redaction.redact`, so no path can store a secret the detectors know.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import TypeVar
 
 from .domain import MemoryState, MemoryType, Privacy
 from .errors import ContentTooLongError, InvalidInputError
-from .redaction import redact
 from .settings import Settings
+from .write.redaction import redact
 
 __all__ = [
     "clean_content",

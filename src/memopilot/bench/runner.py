@@ -92,7 +92,7 @@ def measure_size(
     url: str, size: int, *, seed: int = 7, queries: int = 200, writes: int = 100, background_rows: int = 0
 ) -> dict[str, Any]:
     """Build a store of ``size`` memories for one user (plus background users) and measure it."""
-    from ..engine import MemoPilot
+    from ..engine.facade import MemoPilot
     from ..settings import Settings
 
     now = datetime.now(UTC)

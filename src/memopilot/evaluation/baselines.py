@@ -20,7 +20,7 @@ import numpy as np
 import snowballstemmer
 
 from ..errors import InvalidInputError
-from ..tokens import count_tokens
+from ..read.tokens import count_tokens
 
 __all__ = ["RRF_K", "BM25Ranker", "DenseRanker", "Packed", "pack_lines", "rrf_fuse"]
 

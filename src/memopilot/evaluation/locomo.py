@@ -29,11 +29,11 @@ from typing import Any
 from ..clock import FixedClock
 from ..domain import Memory
 from ..embedding import Embedder, make_embedder
-from ..engine import MemoPilot
+from ..engine.facade import MemoPilot
 from ..llm import ChatClient
-from ..retriever import SPEAKER_TAG
+from ..read.retriever import SPEAKER_TAG
+from ..read.tokens import count_tokens
 from ..settings import Settings
-from ..tokens import count_tokens
 from .baselines import BM25Ranker, DenseRanker, pack_lines, rrf_fuse
 from .locomo_data import LocomoConversation, LocomoQuestion, render_turn
 from .metrics import mean, percentile

@@ -31,12 +31,12 @@ from typing import Any
 
 from ..clock import FixedClock
 from ..embedding import Embedder, make_embedder
-from ..engine import MemoPilot
+from ..engine.facade import MemoPilot
 from ..errors import LLMError
 from ..llm import ChatClient
+from ..read.tokens import count_tokens
 from ..settings import Settings
 from ..text import content_terms
-from ..tokens import count_tokens
 from .metrics import contains_phrase, groups_present, mean, percentile
 from .scenarios import SCENARIO_TIME, Scenario
 

@@ -1,6 +1,6 @@
 """The FastAPI application factory: identity, limits, error mapping, the web app.
 
-``create_app`` builds one :class:`~memopilot.engine.MemoPilot` from settings (or takes
+``create_app`` builds one :class:`~memopilot.engine.facade.MemoPilot` from settings (or takes
 one) and mounts the REST routes and the static web app. Identity: the authentication mode
 is decided once, when the app is built (``MEMOPILOT_AUTH``, else ``keys`` if any API key
 exists then, else ``local``), and never changes while the process runs. In local mode the
@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..engine import MemoPilot
+from ..engine.facade import MemoPilot
 from ..errors import (
     ConflictError,
     ContentTooLongError,
@@ -39,8 +39,8 @@ from ..errors import (
     NotFoundError,
     StoreError,
 )
-from ..redaction import redact
 from ..settings import Settings
+from ..write.redaction import redact
 from .keys import ApiKeyStore
 
 __all__ = ["Identity", "IdentityDep", "auth_mode", "create_app"]

@@ -34,9 +34,9 @@ from ..api_models import (
     UserDeletionOut,
 )
 from ..domain import EventKind, MemoryState, MemoryType
-from ..engine import DEFAULT_PROJECT, MemoPilot
+from ..engine.facade import DEFAULT_PROJECT, MemoPilot
+from ..engine.portability import ExportDocument
 from ..errors import InvalidInputError, NotFoundError
-from ..portability import ExportDocument
 from .app import IdentityDep
 from .keys import ApiKeyStore
 

@@ -18,28 +18,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from . import insights, portability
-from .chat import ChatResult, run_chat_turn
-from .clock import Clock, ensure_utc
-from .context_builder import pack_context
-from .domain import DEFAULT_IMPORTANCE, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
-from .embedding import Embedder, make_embedder
-from .engine_core import DEFAULT_PROJECT, DEFAULT_USER
-from .errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
-from .extractor import WriteOutcome, WritePath
-from .lifecycle import LifecycleOps
-from .llm import ChatClient, make_chat_client
-from .llm_editor import LLMEditor
-from .maintenance import MaintenanceOps
-from .memory_editor import MemoryEditor
-from .redaction import redact
-from .results import ContextResult, ImportReport, Page, SearchResult
-from .rule_editor import RuleEditor, classify
-from .scorer import ScoreTable
-from .settings import Settings
-from .store import ChangeSet, MemoryQuery, Store, open_store
-from .trace import Trace, readable_trace
-from .validation import (
+from ..clock import Clock, ensure_utc
+from ..domain import DEFAULT_IMPORTANCE, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
+from ..embedding import Embedder, make_embedder
+from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
+from ..llm import ChatClient, make_chat_client
+from ..read.context import pack_context
+from ..read.scorer import ScoreTable
+from ..read.trace import Trace, readable_trace
+from ..results import ContextResult, ImportReport, Page, SearchResult
+from ..settings import Settings
+from ..store import ChangeSet, MemoryQuery, Store, open_store
+from ..validation import (
     clean_content,
     clean_tags,
     clean_unit,
@@ -48,6 +38,16 @@ from .validation import (
     parse_state,
     parse_type,
 )
+from ..write.editor import MemoryEditor
+from ..write.llm_editor import LLMEditor
+from ..write.planner import WriteOutcome, WritePath
+from ..write.redaction import redact
+from ..write.rule_editor import RuleEditor, classify
+from . import insights, portability
+from .chat import ChatResult, run_chat_turn
+from .core import DEFAULT_PROJECT, DEFAULT_USER
+from .lifecycle import LifecycleOps
+from .maintenance import MaintenanceOps
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
 

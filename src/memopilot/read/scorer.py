@@ -17,8 +17,8 @@ from datetime import datetime
 
 import numpy as np
 
-from .domain import Memory, MemoryState, MemoryType, Privacy
-from .settings import Settings
+from ..domain import Memory, MemoryState, MemoryType, Privacy
+from ..settings import Settings
 
 __all__ = [
     "COMPONENTS",

@@ -1,7 +1,7 @@
 """The rule-based Memory Editor: deterministic, offline extraction of typed memories.
 
 :class:`RuleEditor` reads one (already redacted) user message and answers with the same strict
-:class:`~memopilot.memory_editor.EditorOutput` an LLM editor gives. It works sentence by sentence:
+:class:`~memopilot.write.editor.EditorOutput` an LLM editor gives. It works sentence by sentence:
 
 1. Fenced code blocks are dropped; the rest is split into lines, then sentences (and ";" clauses).
 2. Leading fillers ("btw", "also,", "oh and") are trimmed; the remainder is the memory's content,
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
+from ..text import content_terms, query_words, stem
 from . import dates
-from .domain import DEFAULT_IMPORTANCE, Memory, MemoryType
-from .memory_editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
-from .text import content_terms, query_words, stem
+from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
 
 __all__ = ["RuleEditor", "classify"]
 

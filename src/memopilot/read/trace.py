@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .domain import new_id
+from ..domain import new_id
 from .scorer import Score
 
 __all__ = ["Trace", "TraceItem", "readable_trace"]

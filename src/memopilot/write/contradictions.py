@@ -64,9 +64,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .domain import CONTEXT_STATES, Memory, MemoryType
-from .reflection import text_ratio
-from .text import STOPWORDS, stem
+from ..domain import CONTEXT_STATES, Memory, MemoryType
+from ..text import STOPWORDS, stem, text_ratio
 
 __all__ = ["Supersession", "find_supersessions", "slot_of"]
 

@@ -16,18 +16,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from ..domain import EventKind, Memory, MemoryState, MemoryType, jsonable
+from ..errors import InvalidInputError
+from ..store import ChangeSet
+from ..text import text_ratio
+from ..validation import clean_content, clean_tags
 from . import dates
 from .contradictions import find_supersessions
-from .domain import EventKind, Memory, MemoryState, MemoryType, jsonable
-from .errors import InvalidInputError
-from .memory_editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
+from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import looks_secret, redact
-from .reflection import text_ratio
-from .store import ChangeSet
-from .validation import clean_content, clean_tags
 
 if TYPE_CHECKING:
-    from .engine import MemoPilot
+    from ..engine.facade import MemoPilot
 
 __all__ = ["WriteOutcome", "WritePath"]
 

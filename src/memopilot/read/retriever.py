@@ -3,7 +3,7 @@
     similarity = max(dense, (1 - b) * dense + b * keyword_overlap)      b = 0.5 by default
 
 Candidates are the user's active and pinned memories in scope (the asking project's
-and user-wide ones), gathered by the in-memory :class:`~memopilot.memory_index.MemoryIndex`
+and user-wide ones), gathered by the in-memory :class:`~memopilot.read.index.MemoryIndex`
 from three sources, so the cost does not grow with a Python loop over every row:
 - the top ``candidate_limit`` by cosine;
 - the top ``candidate_limit`` by Okapi BM25 over stemmed topic words;
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .domain import Memory, MemoryType
-from .memory_index import MemoryIndex
+from ..domain import Memory, MemoryType
+from ..settings import Settings
+from ..text import content_terms
+from .index import MemoryIndex
 from .scorer import ScoreInputs
-from .settings import Settings
-from .text import content_terms
 
 __all__ = [
     "SPEAKER_TAG",

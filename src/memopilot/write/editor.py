@@ -9,8 +9,8 @@ memories and answers with strict JSON::
                        "supersede"?, "reason"}],
      "forget":       [{"id", "reason"}]}
 
-validated with the pydantic models below. Editors: :class:`~memopilot.rule_editor.RuleEditor`
-(offline, deterministic, the default) and :class:`~memopilot.llm_editor.LLMEditor`
+validated with the pydantic models below. Editors: :class:`~memopilot.write.rule_editor.RuleEditor`
+(offline, deterministic, the default) and :class:`~memopilot.write.llm_editor.LLMEditor`
 (an OpenAI-compatible chat model, falling back to the rule editor on any failure).
 """
 
@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .domain import Memory
+from ..domain import Memory
 
 __all__ = [
     "EditorContext",

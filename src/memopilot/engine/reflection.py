@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
 
-from .domain import SUMMARY_TAG, Memory, MemoryState, MemoryType
-from .settings import Settings
+from ..domain import SUMMARY_TAG, Memory, MemoryState, MemoryType
+from ..settings import Settings
 
-__all__ = ["Merge", "ReflectionPlan", "plan_reflection", "summary_content", "text_ratio"]
+__all__ = ["Merge", "ReflectionPlan", "plan_reflection", "summary_content"]
 
 _SUMMARY_ITEM_CHARS = 90
 _SUMMARY_MAX_ITEMS = 12
@@ -54,11 +54,6 @@ class ReflectionPlan:
             or self.summaries_refreshed
             or self.summaries_retired
         )
-
-
-def text_ratio(a: str, b: str) -> float:
-    """SequenceMatcher similarity of two texts, case-insensitive."""
-    return SequenceMatcher(None, a.lower(), b.lower(), autojunk=False).ratio()
 
 
 def plan_reflection(

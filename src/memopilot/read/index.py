@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from .domain import Memory, MemoryState
+from ..domain import Memory, MemoryState
+from ..store import ChangeSet, Store, Uses
+from ..text import term_counts
 from .scorer import SCORE_FIELDS, USAGE_FIELD, ScoreInputs, score_fields
-from .store import ChangeSet, Store, Uses
-from .text import term_counts
 
 __all__ = ["BM25_B", "BM25_K1", "MemoryIndex", "ScopeMatches", "indexed_terms"]
 

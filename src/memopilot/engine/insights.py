@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .domain import EventKind, Memory, MemoryState, MemoryType
-from .store import MemoryQuery, Store
-from .tokens import count_tokens
+from ..domain import EventKind, Memory, MemoryState, MemoryType
+from ..read.tokens import count_tokens
+from ..store import MemoryQuery, Store
 
 __all__ = ["build_analytics", "build_graph"]
 

@@ -14,10 +14,10 @@ import re
 
 from pydantic import ValidationError
 
-from .errors import LLMError
-from .llm import ChatClient
-from .memory_editor import EditorContext, EditorOutput, EditorResult, MemoryEditor
-from .quoting import neutralise_json
+from ..errors import LLMError
+from ..llm import ChatClient
+from ..quoting import neutralise_json
+from .editor import EditorContext, EditorOutput, EditorResult, MemoryEditor
 
 __all__ = ["EDITOR_SYSTEM_PROMPT", "LLMEditor"]
 

@@ -1,4 +1,4 @@
-"""The project's own secret detectors (the first of the detector families of :mod:`memopilot.redaction`).
+"""The project's own secret detectors (the first detector family of :mod:`memopilot.write.redaction`).
 
 Each detector takes ``(text, lower)`` and yields spans ``(start, end, kind, priority)``; lower
 priority numbers are more specific and win a merge.

@@ -1,4 +1,5 @@
-"""The lifecycle operations of :class:`~memopilot.engine.MemoPilot`: edit, pin, archive, supersede, Forget.
+"""The lifecycle operations of :class:`~memopilot.engine.facade.MemoPilot`: edit, pin, archive,
+supersede, Forget.
 
 Each operation checks ownership (another user's id is "not found"), refuses transitions
 that make no sense with a :class:`ConflictError`, and writes the change with its
@@ -11,13 +12,13 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from ..clock import ensure_utc
+from ..domain import SUMMARY_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
+from ..errors import ConflictError, InvalidInputError
+from ..store import ChangeSet, MemoryQuery
+from ..validation import clean_content, clean_tags, clean_unit, parse_privacy, parse_state, parse_type
 from . import reflection
-from .clock import ensure_utc
-from .domain import SUMMARY_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
-from .engine_core import DEFAULT_USER, EngineCore
-from .errors import ConflictError, InvalidInputError
-from .store import ChangeSet, MemoryQuery
-from .validation import clean_content, clean_tags, clean_unit, parse_privacy, parse_state, parse_type
+from .core import DEFAULT_USER, EngineCore
 
 __all__ = ["LifecycleOps"]
 

@@ -4,7 +4,7 @@ Order: critical and pinned memories first (by score), then the rest by score, ea
 taken while it fits. Non-priority memories must also clear a relevance floor and
 the top-k limit. Episodes (verbatim conversation turns, not pinned) come next: they are the
 evidence behind the other memories, so they are ranked by their conversational relevance to the
-question (:func:`~memopilot.retriever.episode_relevance`; score breaks ties) rather than by a
+question (:func:`~memopilot.read.retriever.episode_relevance`; score breaks ties) rather than by a
 score in which recency and importance weigh as much as the question does, and they fill the rest of
 the budget (relevance floor, no top-k). Their lines carry the day they happened and are shown in
 the order they happened. Consolidation summaries are considered last and skipped when all
@@ -22,11 +22,11 @@ import functools
 from dataclasses import dataclass, field
 from datetime import date
 
-from .domain import Memory, MemoryState, MemoryType
-from .quoting import quote, was_neutralised
+from ..domain import Memory, MemoryState, MemoryType
+from ..quoting import quote, was_neutralised
+from ..settings import Settings
 from .retriever import Candidate, EpisodeRelevance, episode_relevance
 from .scorer import Score
-from .settings import Settings
 from .tokens import count_tokens, token_pieces, tokens_from
 from .trace import TraceItem
 

@@ -17,17 +17,17 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .context_builder import CONTEXT_HEADER, render_memory
-from .domain import new_id
-from .errors import ContentTooLongError, InvalidInputError, LLMError
-from .extractor import WriteOutcome
-from .llm import ChatClient
-from .redaction import redact
-from .store import ChangeSet
-from .trace import Trace
+from ..domain import new_id
+from ..errors import ContentTooLongError, InvalidInputError, LLMError
+from ..llm import ChatClient
+from ..read.context import CONTEXT_HEADER, render_memory
+from ..read.trace import Trace
+from ..store import ChangeSet
+from ..write.planner import WriteOutcome
+from ..write.redaction import redact
 
 if TYPE_CHECKING:
-    from .engine import MemoPilot
+    from .facade import MemoPilot
 
 __all__ = ["ASSISTANT_SYSTEM_PROMPT", "ChatResult", "run_chat_turn"]
 

@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from ..domain import Memory
+from ..settings import Settings
+from ..store import Store
 from . import forgetting
-from .domain import Memory
-from .settings import Settings
-from .store import Store
 
 __all__ = ["SweepSchedule"]
 

@@ -1,6 +1,6 @@
 """What every part of the engine shares: its collaborators, the one commit path, events, ownership.
 
-:class:`~memopilot.engine.MemoPilot` is assembled from this core and the operation
+:class:`~memopilot.engine.facade.MemoPilot` is assembled from this core and the operation
 groups built on it (``lifecycle.py``, ``maintenance.py``), so that each file stays
 about one thing while callers see one object.
 """
@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from .clock import Clock, SystemClock
-from .domain import EventKind, Memory, MemoryState, TimelineEvent
-from .embedding import Embedder
-from .errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
-from .memory_index import MemoryIndex
-from .retriever import Retriever
-from .settings import Settings
-from .store import ChangeSet, MemoryQuery, Store
+from ..clock import Clock, SystemClock
+from ..domain import EventKind, Memory, MemoryState, TimelineEvent
+from ..embedding import Embedder
+from ..errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
+from ..read.index import MemoryIndex
+from ..read.retriever import Retriever
+from ..settings import Settings
+from ..store import ChangeSet, MemoryQuery, Store
 from .sweep_schedule import SweepSchedule
 from .usage_buffer import UsageBuffer
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable
 from datetime import datetime
 
-from .store import Uses
+from ..store import Uses
 
 __all__ = ["UsageBuffer"]
 

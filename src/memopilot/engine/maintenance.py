@@ -1,4 +1,5 @@
-"""The maintenance operations of :class:`~memopilot.engine.MemoPilot`: forgetting, reflection, re-embedding.
+"""The maintenance operations of :class:`~memopilot.engine.facade.MemoPilot`: forgetting,
+reflection, re-embedding.
 
 The policies (``forgetting.py``, ``reflection.py``) decide; these methods apply their
 decisions with one timeline event per change, in one transaction per run.
@@ -8,12 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..domain import EventKind, MemoryState
+from ..results import ForgettingReport, ReflectionReport
+from ..store import ChangeSet, MemoryQuery
+from ..write.redaction import redact, redact_values
 from . import forgetting, reflection
-from .domain import EventKind, MemoryState
-from .engine_core import DEFAULT_PROJECT, DEFAULT_USER, EngineCore
-from .redaction import redact, redact_values
-from .results import ForgettingReport, ReflectionReport
-from .store import ChangeSet, MemoryQuery
+from .core import DEFAULT_PROJECT, DEFAULT_USER, EngineCore
 
 __all__ = ["MaintenanceOps"]
 

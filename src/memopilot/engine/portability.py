@@ -14,14 +14,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .clock import ensure_utc
-from .domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent, new_id
-from .errors import InvalidInputError
-from .redaction import redact, redact_values
-from .results import ImportReport
-from .settings import Settings
-from .store import MemoryQuery, Store
-from .validation import clean_content, clean_tags
+from ..clock import ensure_utc
+from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent, new_id
+from ..errors import InvalidInputError
+from ..results import ImportReport
+from ..settings import Settings
+from ..store import MemoryQuery, Store
+from ..validation import clean_content, clean_tags
+from ..write.redaction import redact, redact_values
 
 __all__ = ["EXPORT_FORMAT", "ExportDocument", "ImportPlan", "export_user", "imported_id", "plan_import"]
 

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .domain import EventKind, Memory, MemoryState, MemoryType
-from .settings import Settings
+from ..domain import EventKind, Memory, MemoryState, MemoryType
+from ..settings import Settings
 
 __all__ = [
     "Transition",
