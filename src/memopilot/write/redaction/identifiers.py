@@ -157,7 +157,7 @@ def _digits(text: str) -> int:
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
-    if len(text) >= 51:
+    if len(text) >= 51 and max(map(len, text.split())) >= 51:
         yield from _crypto_keys(text)
     if _digits(text) < 3:  # every identifier here holds three digits at least (most hold six)
         return

@@ -408,7 +408,12 @@ def _card_network(digits: str) -> bool:
     return False
 
 
+_NOT_DIGITS = str.maketrans("", "", "0123456789")
+
+
 def _cards(text: str, lower: str) -> Iterator[Span]:
+    if len(text) - len(text.translate(_NOT_DIGITS)) < 13:
+        return  # a card number has 13 digits at least
     for m in _CARD.finditer(text):
         if not _starts_token(text, m.start(), _NOT_BEFORE_CARD):
             continue

@@ -131,9 +131,10 @@ _SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 _PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
 # "Tr0ub4dor&3 is my password": the value before the name.
-_VALUE_FIRST = re.compile(
+_VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
+_VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
     r"(?<!\S)(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their)\s+(?:new\s+|current\s+|old\s+)?"
-    r"(?:\w+\s+){0,3}?(?:password|passcode|passphrase|pin|code)\b",
+    r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
 _LETTER_WORD = re.compile(r"[a-z]+")
@@ -294,9 +295,22 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
+        if name in _VALUE_FIRST_NAMES:
+            yield from _value_before(text, name_start)
         found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
+
+
+def _value_before(text: str, name_start: int) -> Iterator[Span]:
+    """ "Tr0ub4dor&3 is my password": a value stated before the name."""
+    window_start = max(0, name_start - 100)
+    m = _VALUE_FIRST.search(text, window_start, name_start)
+    if m is None:
+        return
+    start, end = _core(text, m.start(1), m.end(1))
+    if _secret_value(text[start:end], quoted=False, code=False, linked=True):
+        yield start, end, "password", P_PROSE
 
 
 def _code_list(text: str, pos: int) -> Iterator[Span]:
@@ -409,10 +423,8 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 
 
 def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
-    for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
-        chars = m.group()[::2]
-        if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
-            yield m.start(), m.end(), "password", P_PROSE
+    if text.count(" ") + text.count("-") >= 7 and _ONE_CHAR_TOKENS.search(text):
+        yield from _spaced_out(text)
     if text.count("-") >= 4:
         for m in _PRODUCT_KEY.finditer(text):
             if any(c.isdigit() for c in m.group()) and not (m.start() and text[m.start() - 1].isalnum()):
@@ -426,13 +438,19 @@ def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
                 yield m.start(), end, "password", P_PROSE
 
 
+# Four one-character tokens in a row (cheap to find): where a spaced-out value can be.
+_ONE_CHAR_TOKENS = re.compile(r"(?:^|[ -])\S[ -]\S[ -]\S[ -]\S(?:[ -]|$)")
+
+
+def _spaced_out(text: str) -> Iterator[Span]:
+    for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
+        chars = m.group()[::2]
+        if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+            yield m.start(), m.end(), "password", P_PROSE
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
-    if "pass" in lower or "pin" in lower or "code" in lower:
-        for m in _VALUE_FIRST.finditer(text):
-            start, end = _core(text, m.start(1), m.end(1))
-            if _kinds(text[start:end]) >= 2 and not _NOT_A_SECRET.fullmatch(text[start:end]):
-                yield start, end, "password", P_PROSE
     yield from _shaped_tokens(text)
     found = lower.translate(_NOT_LETTERS).split()
     yield from _obfuscated(text, found)
