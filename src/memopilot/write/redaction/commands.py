@@ -45,11 +45,14 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
         r"\b((?:ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abposr]-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|AKIA|AIza"
         r"|hf_|npm_|pypi-|shp[a-z]{2}_)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})")),
     ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
-    ("@", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
+    ("://", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token
     ("value=", re.compile(r"(?i)key\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret)[^\"]*\"\s+"
                           r"value\s*=\s*\"([^\"]{4,128})\"")),
 ]  # fmt: skip
+# Hints found in most texts: the place needs at least this many of them (a .pgpass line has four
+# colons, a Discord bot token two dots).
+_COUNTED_HINTS = {":": 4, ".": 2}
 # INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...)
 _SQL_INSERT = re.compile(
     r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)", re.IGNORECASE
@@ -73,7 +76,7 @@ def _sql_rows(text: str) -> Iterator[Span]:
 
 def detect(text: str, lower: str) -> Iterator[Span]:
     for hint, pattern in _PLACES:
-        if hint not in lower:
+        if hint not in lower or (hint in _COUNTED_HINTS and lower.count(hint) < _COUNTED_HINTS[hint]):
             continue
         for m in pattern.finditer(text):
             value = m.group(1)

@@ -61,6 +61,11 @@ _VALID: dict[str, Callable[[str], bool]] = {
     "nie": nie.is_valid, "codice": codicefiscale.is_valid, "hetu": hetu.is_valid, "rrn": rrn.is_valid,
     "pnr": personnummer.is_valid, "aadhaar": aadhaar.is_valid,
 }  # fmt: skip
+# A character the shape cannot do without (a CPF's dot, a HETU's or personnummer's sign ...).
+_NEEDS_CHARS = {
+    "cpf": frozenset("."), "hetu": frozenset("-+A"), "rrn": frozenset("-"), "pnr": frozenset("-+"),
+    "nie": frozenset("XYZxyz"), "ssn": frozenset("- "), "aadhaar": frozenset(" "),
+}  # fmt: skip
 # Where an identifier can be: six digits or more, each within six characters of the next (the
 # shapes are then looked for there, with a few characters more on each side for their letters).
 _NUMBER_WINDOW = re.compile(r"\d(?:\D{0,6}\d){5,}")
@@ -120,6 +125,8 @@ def _shaped(text: str) -> Iterator[Span]:
         for shape, pattern in _SHAPE_PATTERNS.items():
             least, needs_letters = _NEEDS[shape]
             if digits < least or (needs_letters and not letters):
+                continue
+            if shape in _NEEDS_CHARS and _NEEDS_CHARS[shape].isdisjoint(area):
                 continue
             for m in pattern.finditer(text, start, end):
                 value, kind = m.group(), _NAMED_KIND.get(shape, "national_id")

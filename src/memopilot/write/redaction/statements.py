@@ -423,7 +423,7 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 
 
 def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
-    if text.count(" ") + text.count("-") >= 7 and _ONE_CHAR_TOKENS.search(text):
+    if _ONE_CHAR_TOKENS.search(text):
         yield from _spaced_out(text)
     if text.count("-") >= 4:
         for m in _PRODUCT_KEY.finditer(text):
