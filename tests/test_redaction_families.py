@@ -107,6 +107,8 @@ def _measure():
         ("tests/data", 0.99, 0.01),
         ("tests/data/redaction_tune", 0.97, 0.02),
         ("tests/data/redaction_tune2", 0.96, 0.02),
+        # Written last, in many styles: tuned on least (RELIABILITY.md gives its misses).
+        ("tests/data/redaction_tune3", 0.89, 0.06),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check", 0.92, 0.02),

@@ -44,6 +44,12 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("\n", re.compile(  # a prefixed token that a mail client or terminal wrapped onto the next line
         r"\b((?:ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abposr]-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|AKIA|AIza"
         r"|hf_|npm_|pypi-|shp[a-z]{2}_)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})")),
+    ("@tcp(", re.compile(r"[\w.-]+:([^\s@/'\"]{4,128})@tcp\(")),  # Go's MySQL DSN
+    ("define", re.compile(r"(?i)define\(\s*['\"]\w*pass\w*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
+    ("securestring", re.compile(r"(?i)convertto-securestring\s+['\"]([^'\"]{4,128})['\"]")),
+    ("some(", re.compile(r"(?i)pass\w*\s*[:=]\s*some\(\s*\"([^\"]{4,128})\"")),
+    ("(", re.compile(r"(?i)\b(?:new\s+pdo|getconnection|mysqli_connect|mysqli)\s*\(\s*['\"][^'\"]*['\"]\s*,"
+                        r"\s*['\"][^'\"]*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
     ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
     ("://", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token

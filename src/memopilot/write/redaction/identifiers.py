@@ -12,12 +12,14 @@ run of digits is taken only after a word that names an identity number ("SSN", "
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 from collections.abc import Callable, Iterator
 
 from stdnum import iban, luhn
 from stdnum.br import cpf
 from stdnum.es import dni, nie
+from stdnum.exceptions import InvalidLength, ValidationError
 from stdnum.fi import hetu
 from stdnum.in_ import aadhaar
 from stdnum.it import codicefiscale
@@ -80,7 +82,10 @@ _ID_WORDS = KeywordIndex(
     steueridentifikationsnummer|personalausweis|nir|numéro de sécurité sociale|sécu|aadhaar|sin|
     social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|rrn|
     rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
-    nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
+    acct|acct#|acc no|routing|rtg|card number|номер карты|
+    número de tarjeta|numéro de carte|kartennummer|nomor kartu|卡号|инн|снилс|рнокпп|іпн|cccd|nik|
+    curp|rfc|cpr|cpr-nummer|αμκα|αφμ|cnp|pan|pan card|रक्षा|رقم الهوية|الهوية الوطنية|תעודת זהות|
+    เลขบัตรประชาชน|nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
     pps|pps number|isikukood|personal code|personalnummer|numéro fiscal|steuernummer|
     आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
@@ -97,6 +102,7 @@ _PASSPORT_WORDS = frozenset(
 # The number: digits with single separators, or (passports) a code of letters and digits.
 _ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}(?![A-Za-z0-9])")
 _PASSPORT_CODE = re.compile(r"[A-Za-z0-9]{6,14}(?![A-Za-z0-9])")
+_DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
 _WORDS_BEFORE_NUMBER = 5
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
@@ -145,10 +151,14 @@ def _named(text: str, lower: str) -> Iterator[Span]:
         passport = word in _PASSPORT_WORDS
         for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
             at = token.start()
-            while at < token.end() and not text[at].isalnum():  # "：E42692959", "#019"
-                at += 1
+            while at < token.end() and not (
+                text[at].isdigit() or (text[at].isascii() and text[at].isalpha())
+            ):
+                at += 1  # "：E42692959", "#019", "是330106..."
             number = _ID_NUMBER.match(text, at)
-            if number and _digits(number.group()) >= 6:
+            if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
+                if not _passes_its_checksum(word, number.group()):
+                    break  # "CPF 967.773.386-80 é inválido": the word names a number that fails
                 yield number.start(), number.end(), "national_id", P_CONTEXT
                 break
             code = _PASSPORT_CODE.match(text, at) if passport else None
@@ -157,6 +167,38 @@ def _named(text: str, lower: str) -> Iterator[Span]:
                 break
             if position >= _WORDS_BEFORE_NUMBER or any(c.isdigit() for c in token.group()):
                 break
+
+
+# Identity words whose number has a checksum python-stdnum knows (module under stdnum).
+_CHECKSUM_OF = {
+    "cpf": "br.cpf", "pesel": "pl.pesel", "bsn": "nl.bsn", "burgerservicenummer": "nl.bsn",
+    "tc kimlik": "tr.tckimlik", "kimlik": "tr.tckimlik", "aadhaar": "in_.aadhaar", "आधार": "in_.aadhaar",
+    "sin": "ca.sin", "social insurance number": "ca.sin", "nhs": "gb.nhs", "nhs number": "gb.nhs",
+    "personnummer": "se.personnummer", "hetu": "fi.hetu", "henkilötunnus": "fi.hetu",
+    "fødselsnummer": "no.fodselsnummer", "rrn": "kr.rrn", "주민등록번호": "kr.rrn", "cnp": "ro.cnp",
+    "cpr": "dk.cpr", "cpr-nummer": "dk.cpr", "αμκα": "gr.amka", "curp": "mx.curp", "nik": "id.nik",
+    "инн": "ru.inn", "steueridentifikationsnummer": "de.idnr", "identifikationsnummer": "de.idnr",
+    "steuer-id": "de.idnr", "steuerid": "de.idnr", "rijksregisternummer": "be.nn", "ahv": "ch.ssn",
+    "avs": "ch.ssn", "身份证": "cn.ric", "身份证号": "cn.ric", "身份证号码": "cn.ric",
+    "תעודת זהות": "il.idnr",
+    "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc",
+}  # fmt: skip
+
+
+def _passes_its_checksum(word: str, number: str) -> bool:
+    """Whether ``number`` is valid for the identity ``word`` names (True when no checksum is known,
+    or the number has another length than the word's: it may be some other number of the person)."""
+    module_name = _CHECKSUM_OF.get(word)
+    if module_name is None:
+        return True
+    module = importlib.import_module(f"stdnum.{module_name}")
+    try:
+        module.validate(number)
+    except InvalidLength:
+        return True
+    except ValidationError:
+        return False
+    return True
 
 
 def _digits(text: str) -> int:

@@ -62,7 +62,9 @@ _CODE_NAMES = word_list("""
     pin|pin code|pin-code|passcode|code|alarm code|door code|gate code|safe code|lock code|
     garage code|access code|entry code|keypad code|combination|código|codigo|codice|code d'accès|
     zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode|
-    alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination
+    alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination|keypad|padlock|lockbox|
+    locker|gate|kode|kode brankas|رمز|رمز الخزنة|número secreto|numero secreto|secret number|
+    geheimzahl|code secret|codice segreto|pincode|pin-kode
 """)
 # Words before "code" that make it a code of something public ("booking code", "VS Code").
 _PUBLIC_CODE_BEFORE = re.compile(
@@ -104,7 +106,7 @@ _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and it
 # Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
 _NOT_A_SECRET = re.compile(
     r"(?i)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|v?\d+(?:\.\d+){1,3}[a-z]?"
-    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*|[a-z]+(?:[_-][a-z]+)+"
+    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*|[a-z]+(?:[_-][a-z]+)+|[0-9a-f]{7,12}|[\w.+-]+@(?:\d{1,3}\.){3}\d{1,3}"
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
@@ -131,6 +133,7 @@ _SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 _PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
 # "Tr0ub4dor&3 is my password": the value before the name.
+_KEY_OF_VALUE = re.compile(r"\s*[:=]")  # after a quoted key: "password": "..."
 _VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
     r"(?<!\S)(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their)\s+(?:new\s+|current\s+|old\s+)?"
@@ -143,9 +146,14 @@ _NOT_LETTERS = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}<>\"'`/\\|@
 
 @functools.cache
 def _seed_words() -> frozenset[str]:
+    """Every BIP-39 word list the ``mnemonic`` package carries (English, Spanish, French, Italian,
+    Portuguese, Czech, Japanese, Korean, Chinese ...): a wallet's words may be in any of them."""
     from mnemonic import Mnemonic
 
-    return frozenset(Mnemonic("english").wordlist)
+    words: set[str] = set()
+    for language in Mnemonic.list_languages():
+        words.update(w.lower() for w in Mnemonic(language).wordlist)
+    return frozenset(words)
 
 
 def _kinds(value: str) -> int:
@@ -286,6 +294,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
     for name_start, name_end, name in _NAMES.find(lower):
         if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(("_", "("), name_end):
             continue
+        if name_start and lower[name_start - 1] in "\"'" and lower[name_end : name_end + 1] in ('"', "'"):
+            continue  # a string literal: type="password"
         if lower.endswith("[redacted:", 0, name_start):
             continue  # the kind of a placeholder: "[REDACTED:password]"
         if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
@@ -355,10 +365,13 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
 
 
-_LONG_TOKEN = re.compile(rf"[^\s{_NO_SPACE_SCRIPTS}]{{8,}}")
+# Long tokens, split at what separates values in code and tables (quotes, brackets, commas, pipes).
+_LONG_TOKEN = re.compile(rf"[^\s,;|()\[\]{{}}\"'`<>{_NO_SPACE_SCRIPTS}]{{8,}}")
 _DIGIT = re.compile(r"\d")
 # NAME=..., name: ..., auth.rootPassword=... (a name of five characters at least, or dotted)
-_ASSIGNMENT = re.compile(r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]")
+_ASSIGNMENT = re.compile(
+    r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]|[a-z_][a-z0-9_]*=|[A-Z_][A-Z0-9_]*="
+)
 _WORD_STYLE = re.compile(
     r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]\d{2,}|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}"
 )
@@ -378,7 +391,7 @@ def _not_a_password(value: str) -> bool:
         any(c in value for c in '/\\()[]{}<>"`')
         or "://" in value
         or bool(_EMAIL.fullmatch(value))
-        or value.startswith(("$", "%", "-", "@", "[REDACTED"))
+        or value.startswith(("-", "@", "[REDACTED"))
         or bool(_NOT_A_SECRET.fullmatch(value))
     )
 
@@ -405,13 +418,18 @@ def _password_shaped(value: str) -> bool:
 
 
 def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
-    """Runs of 12+ BIP-39 words; what stands between them (numbers, commas, lines) does not matter."""
+    """Runs of 12+ words of one of the BIP-39 lists (any language), whatever stands between them
+    (numbers, commas, line breaks, ideographic spaces)."""
     words = _seed_words()
-    if len(words.intersection(found)) < 11:  # a phrase of 12 words has 11 different ones at least
+    tokens = [t.strip(_EDGE + "0123456789") for t in lower.split()]
+    if len(words.intersection(tokens)) < 11:  # a phrase of 12 words has 11 different ones at least
         return
     count, run_start, run_end = 0, 0, 0
-    for m in _LETTER_WORD.finditer(lower):
-        if m.group() in words:
+    for m in _WHITESPACE_TOKEN.finditer(lower):
+        token = m.group().strip(_EDGE + "0123456789")
+        if not token:
+            continue  # "1." between numbered words
+        if token in words:
             run_start = m.start() if count == 0 else run_start
             count, run_end = count + 1, m.end()
             continue
@@ -420,6 +438,9 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
         count = 0
     if count >= 12:
         yield run_start, run_end, "seed_phrase", P_STRUCT
+
+
+_WHITESPACE_TOKEN = re.compile(r"\S+")
 
 
 def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
