@@ -66,7 +66,7 @@ def clean_unit(value: float, field: str) -> float:
     return number
 
 
-def clean_content(content: str, settings: Settings) -> str:
+def clean_content(content: str, settings: Settings, *, redacted: bool = False) -> str:
     if not isinstance(content, str):
         raise InvalidInputError(f"content must be text, got {type(content).__name__}")
     text = content.strip()
@@ -81,7 +81,7 @@ def clean_content(content: str, settings: Settings) -> str:
             f"content is {len(text)} characters; the limit is {settings.max_content_chars} "
             "(MEMOPILOT_MAX_CONTENT_CHARS)"
         )
-    return redact(text).text
+    return text if redacted else redact(text).text
 
 
 def _visible(text: str) -> bool:
@@ -90,7 +90,7 @@ def _visible(text: str) -> bool:
     return any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in text)
 
 
-def clean_tags(tags: Iterable[str] | None, settings: Settings) -> list[str]:
+def clean_tags(tags: Iterable[str] | None, settings: Settings, *, redacted: bool = False) -> list[str]:
     if tags is None:
         return []
     if isinstance(tags, str):
@@ -106,7 +106,7 @@ def clean_tags(tags: Iterable[str] | None, settings: Settings) -> list[str]:
             raise InvalidInputError("a tag contains a NUL character")
         if len(tag) > settings.max_tag_chars:
             raise InvalidInputError(f"tag {tag[:20]!r}... is longer than {settings.max_tag_chars} characters")
-        tag = redact(tag).text
+        tag = tag if redacted else redact(tag).text
         if tag not in cleaned:
             cleaned.append(tag)
     if len(cleaned) > settings.max_tags:

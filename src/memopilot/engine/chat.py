@@ -78,15 +78,16 @@ def run_chat_turn(
         )
     session = session_id or DEFAULT_SESSION
     message_id = new_id()
-    text = redact(message.strip()).text
+    redaction = redact(message.strip())  # once: the read path, the answer and the write path share it
+    text = redaction.text
     started = time.perf_counter()
-    context = mp.build_context(text, user_id=user_id, project_id=project_id, persist=False)
+    context = mp._context(text, user_id=user_id, project_id=project_id, budget_tokens=None, persist=False)
     history = mp.store.recent_turns(user_id, session, mp.settings.chat_history_turns)
     answered_at = time.perf_counter()
     answer, answered_by, llm_error = _answer(mp, llm, text, context.text, context.trace, history)
     write_at = time.perf_counter()
-    outcome = mp.remember(
-        message, user_id=user_id, project_id=project_id, session_id=session, message_id=message_id
+    outcome = mp._remember(
+        redaction, user_id=user_id, project_id=project_id, session_id=session, message_id=message_id
     )
     done = time.perf_counter()
 

@@ -41,7 +41,7 @@ from ..validation import (
 from ..write.editor import MemoryEditor
 from ..write.llm_editor import LLMEditor
 from ..write.planner import WriteOutcome, WritePath
-from ..write.redaction import redact
+from ..write.redaction import Redaction, redact
 from ..write.rule_editor import RuleEditor, classify
 from . import insights, portability
 from .chat import ChatResult, run_chat_turn
@@ -236,8 +236,11 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         occurred_at: datetime | None = None,
         session_id: str | None = None,
         message_id: str | None = None,
+        redacted: bool = False,
     ) -> Memory:
-        """A validated, unsaved memory (the write path builds on this)."""
+        """A validated, unsaved memory (the write path builds on this). ``redacted``: content and
+        tags were passed through the redaction already (the write path's, which checks each
+        proposed memory); every other caller leaves it False."""
         memory_type = parse_type(type)
         memory_state = parse_state(state)
         if memory_state not in (MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.ARCHIVED):
@@ -251,8 +254,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             project_id=project_id or None,
             type=memory_type,
             state=memory_state,
-            content=clean_content(content, self.settings),
-            tags=clean_tags(tags, self.settings),
+            content=clean_content(content, self.settings, redacted=redacted),
+            tags=clean_tags(tags, self.settings, redacted=redacted),
             importance=clean_unit(
                 DEFAULT_IMPORTANCE[memory_type] if importance is None else importance, "importance"
             ),
@@ -362,10 +365,31 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
 
         ``persist=False`` leaves storing the trace and counting uses to the caller (the chat turn).
         """
+        query = redact(_clean_query(query, self.settings)).text  # the question is stored in the trace
+        return self._context(
+            query,
+            user_id=user_id,
+            project_id=project_id,
+            budget_tokens=budget_tokens,
+            record_usage=record_usage,
+            persist=persist,
+        )
+
+    def _context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        project_id: str | None,
+        budget_tokens: int | None,
+        record_usage: bool = True,
+        persist: bool = True,
+    ) -> ContextResult:
+        """:meth:`build_context` for a question already cleaned and redacted (the chat turn
+        redacts its message once, for the read and the write path)."""
         budget = self.settings.context_budget if budget_tokens is None else int(budget_tokens)
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
-        query = redact(_clean_query(query, self.settings)).text  # the question is stored in the trace
         started = time.perf_counter()
         maintenance = self.sweep_if_due(user_id)
         swept = time.perf_counter()
@@ -441,6 +465,24 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         """
         if not isinstance(message, str) or not message.strip():
             raise InvalidInputError("the message is empty")
+        return self._remember(
+            redact(message),
+            user_id=user_id,
+            project_id=project_id,
+            session_id=session_id,
+            message_id=message_id,
+        )
+
+    def _remember(
+        self,
+        message: Redaction,
+        *,
+        user_id: str,
+        project_id: str | None,
+        session_id: str | None,
+        message_id: str | None,
+    ) -> WriteOutcome:
+        """:meth:`remember` for a message already redacted (the chat turn redacts it once)."""
         _check_ids(user_id, project_id)
         changes, outcome = self.write_path.plan(
             message, user_id=user_id, project_id=project_id, session_id=session_id, message_id=message_id

@@ -24,7 +24,7 @@ from ..validation import clean_content, clean_tags
 from . import dates
 from .contradictions import find_supersessions
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
-from .redaction import looks_secret, redact
+from .redaction import Redaction, looks_secret
 
 if TYPE_CHECKING:
     from ..engine.facade import MemoPilot
@@ -81,14 +81,14 @@ class WritePath:
 
     def plan(
         self,
-        message: str,
+        redaction: Redaction,
         *,
         user_id: str,
         project_id: str | None,
         session_id: str | None,
         message_id: str | None,
     ) -> tuple[ChangeSet, WriteOutcome]:
-        redaction = redact(message)
+        """The change set for one message, given redacted (the caller redacts it once)."""
         text = redaction.text
         now = self._mp.clock.now()
         existing = self._relevant(text, user_id, project_id)
@@ -156,6 +156,7 @@ class WritePath:
                 confidence=item.confidence,
                 expires_at=self._expiry(item, memory_type, plan.now),
                 occurred_at=plan.now,
+                redacted=True,  # looks_secret above passed the content and every tag
                 **provenance,
             )
         except InvalidInputError as exc:

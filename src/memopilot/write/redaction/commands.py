@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import ahocorasick
+
 from .rules import P_PROSE, Span, plausible_password
 
 __all__ = ["detect"]
@@ -80,13 +82,22 @@ def _sql_rows(text: str) -> Iterator[Span]:
                 yield start, end, "password", P_PROSE
 
 
+_HINTS = ahocorasick.Automaton()
+for _hint in {hint for hint, _ in _PLACES} | {"insert"}:
+    _HINTS.add_word(_hint, _hint)
+_HINTS.make_automaton()
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
+    present = {hint for _, hint in _HINTS.iter(lower)}  # every hint in one pass
+    if not present:
+        return
     for hint, pattern in _PLACES:
-        if hint not in lower or (hint in _COUNTED_HINTS and lower.count(hint) < _COUNTED_HINTS[hint]):
+        if hint not in present or (hint in _COUNTED_HINTS and lower.count(hint) < _COUNTED_HINTS[hint]):
             continue
         for m in pattern.finditer(text):
             value = m.group(1)
             if plausible_password(value, False, "") and not value.startswith(("$", "<", "%")):
                 yield m.start(1), m.end(1), "password", P_PROSE
-    if "insert" in lower:
+    if "insert" in present:
         yield from _sql_rows(text)

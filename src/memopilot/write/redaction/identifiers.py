@@ -68,6 +68,7 @@ _NEEDS_CHARS = {
     "cpf": frozenset("."), "hetu": frozenset("-+A"), "rrn": frozenset("-"), "pnr": frozenset("-+"),
     "nie": frozenset("XYZxyz"), "ssn": frozenset("- "), "aadhaar": frozenset(" "),
 }  # fmt: skip
+_LETTER = re.compile(r"[A-Za-z]")
 # Where an identifier can be: six digits or more, each within six characters of the next (the
 # shapes are then looked for there, with a few characters more on each side for their letters).
 _NUMBER_WINDOW = re.compile(r"\d(?:\D{0,6}\d){5,}")
@@ -126,8 +127,12 @@ def _card(candidate: str) -> bool:
 def _shaped(text: str) -> Iterator[Span]:
     for window in _NUMBER_WINDOW.finditer(text):
         start, end = max(0, window.start() - 8), min(len(text), window.end() + 3)
+        digits = _digits(window.group())
+        # letters that can belong to an identifier: inside the window or right before it
+        letters = _LETTER.search(text, max(0, window.start() - 2), window.end() + 1) is not None
+        if digits < 9 and not letters:
+            continue  # a date, a time, an amount: every shape of nine digits or fewer needs letters
         area = text[start:end]
-        digits, letters = _digits(area), any(c.isalpha() for c in area)
         for shape, pattern in _SHAPE_PATTERNS.items():
             least, needs_letters = _NEEDS[shape]
             if digits < least or (needs_letters and not letters):

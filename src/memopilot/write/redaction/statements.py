@@ -421,8 +421,7 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     """Runs of 12+ words of one of the BIP-39 lists (any language), whatever stands between them
     (numbers, commas, line breaks, ideographic spaces)."""
     words = _seed_words()
-    tokens = [t.strip(_EDGE + "0123456789") for t in lower.split()]
-    if len(words.intersection(tokens)) < 11:  # a phrase of 12 words has 11 different ones at least
+    if len(words.intersection(found)) < 11:  # a phrase of 12 words has 11 different ones at least
         return
     count, run_start, run_end = 0, 0, 0
     for m in _WHITESPACE_TOKEN.finditer(lower):
