@@ -185,6 +185,8 @@ def _is_plain_word(token: str) -> bool:
     """A word of any language (no digits, no symbols but an inner hyphen or apostrophe; combining
     marks, as in Thai or Devanagari, belong to words)."""
     core = token.strip(_EDGE)
+    if core.isalpha():
+        return True  # most words: one C call
     return bool(core) and all(c.isalpha() or c in "-'’" or unicodedata.category(c)[0] == "M" for c in core)
 
 
@@ -231,7 +233,7 @@ def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tupl
             linked = linked or raw.strip() in _LINKS
             continue  # punctuation alone (":", "=", "->")
         value = text[start:end]
-        if _is_plain_word(value) and not _spelled_start(text, start):
+        if _is_plain_word(value) and not _spelled_start(text, start, value):
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
@@ -272,9 +274,8 @@ def _spaced_run(text: str, start: int, end: int) -> int:
     return pos if groups >= 4 else end
 
 
-def _spelled_start(text: str, start: int) -> bool:
-    m = _SPELLED.match(text, start)
-    return bool(m) and m.group().lower() in _NUMBER_WORDS and bool(_spelled_run(text, start))
+def _spelled_start(text: str, start: int, word: str) -> bool:
+    return word.lower() in _NUMBER_WORDS and bool(_spelled_run(text, start))
 
 
 def _spelled_run(text: str, start: int, least: int = 4) -> int:
