@@ -105,6 +105,20 @@ def typical_messages(benign: list[str], size: int = 300) -> list[str]:
     return chunks
 
 
+def conversation_messages(size: int = 300, limit: int = 200) -> list[str]:
+    """Real chat: LoCoMo turns (../shared/data/locomo_dev.json, read in place) joined into chunks of
+    about ``size`` characters; empty when the file is not beside the repository."""
+    path = ROOT.parent / "shared" / "data" / "locomo_dev.json"
+    if not path.exists():
+        return []
+    turns = []
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        conversation = sample["conversation"]
+        for key in sorted(k for k in conversation if k.startswith("session_") and not k.endswith("date_time")):
+            turns += [t["text"] for t in conversation[key] if isinstance(t, dict) and t.get("text")]
+    return typical_messages(turns, size)[:limit]
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -144,6 +158,14 @@ def main() -> None:
         return
     report("tune", TUNE, args.repeat, args.show_misses)
     report("check", CHECK, args.repeat, show_misses=False)
+    chat = conversation_messages()
+    if chat:
+        redact(chat[0])
+        t_chat = time_us(chat, args.repeat)
+        print(
+            f"speed, {len(chat)} 300-char chunks of real conversation (LoCoMo dev): "
+            f"median {statistics.median(t_chat):.1f} µs, p95 {pct(t_chat, 0.95):.1f} µs"
+        )
 
 
 if __name__ == "__main__":
