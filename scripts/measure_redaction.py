@@ -114,7 +114,8 @@ def conversation_messages(size: int = 300, limit: int = 200) -> list[str]:
     turns = []
     for sample in json.loads(path.read_text(encoding="utf-8")):
         conversation = sample["conversation"]
-        for key in sorted(k for k in conversation if k.startswith("session_") and not k.endswith("date_time")):
+        sessions = sorted(k for k in conversation if k.startswith("session_") and not k.endswith("date_time"))
+        for key in sessions:
             turns += [t["text"] for t in conversation[key] if isinstance(t, dict) and t.get("text")]
     return typical_messages(turns, size)[:limit]
 
