@@ -166,9 +166,7 @@ def plan_import(
     try:
         doc = ExportDocument.model_validate(document)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InvalidInputError(f"not a MemoPilot export: {where}: {first['msg']}") from None
+        raise InvalidInputError(f"not a MemoPilot export: {_first_problem(exc)}") from None
     target = user_id or doc.user_id
     if not target.strip():
         raise InvalidInputError("not a MemoPilot export: user_id is empty")
@@ -207,6 +205,12 @@ def plan_import(
     return plan
 
 
+def _first_problem(exc: ValidationError) -> str:
+    """The first validation problem as "field: message" (pydantic lists them all)."""
+    first = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc']) or 'record'}: {first['msg']}"
+
+
 def _valid_records(raw: list[dict[str, Any]], settings: Settings, report: ImportReport) -> list[MemoryRecord]:
     """The records that pass the API's checks, in order; the others go to ``report.rejected``."""
     records: list[MemoryRecord] = []
@@ -216,9 +220,7 @@ def _valid_records(raw: list[dict[str, Any]], settings: Settings, report: Import
             record = MemoryRecord.model_validate(item)
             _check_record(record, settings)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "record"
-            report.reject("memory", index, f"{where}: {first['msg']}")
+            report.reject("memory", index, _first_problem(exc))
             continue
         except InvalidInputError as exc:
             report.reject("memory", index, str(exc))
@@ -250,8 +252,7 @@ def _valid_events(raw: list[dict[str, Any]], report: ImportReport) -> dict[str, 
         try:
             event = EventRecord.model_validate(item)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            report.reject("event", index, f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}")
+            report.reject("event", index, _first_problem(exc))
             continue
         if event.memory_id:
             events.setdefault(event.memory_id, []).append(event)
