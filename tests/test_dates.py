@@ -34,13 +34,13 @@ DEADLINES = [
     ("EOD", eod(2026, 3, 4)),
     ("end of week", eod(2026, 3, 6)),
     # weekdays
-    ("The report is due Wednesday", eod(2026, 3, 4)),  # today is Wednesday: today
+    ("The report is due Wednesday", eod(2026, 3, 11)),  # today is Wednesday: the next one after today
     ("by Monday", eod(2026, 3, 9)),
-    ("next Friday", eod(2026, 3, 6)),
+    ("next Friday", eod(2026, 3, 13)),  # the Friday of the following calendar week
     ("this Friday", eod(2026, 3, 6)),
     ("Friday next week", eod(2026, 3, 13)),
     ("next week on Tuesday", eod(2026, 3, 10)),
-    ("by wed", eod(2026, 3, 4)),
+    ("by wed", eod(2026, 3, 11)),
     ("before Friday", eod(2026, 3, 5)),
     # times
     ("by Friday 5pm", datetime(2026, 3, 6, 17, 0, tzinfo=UTC)),
@@ -118,10 +118,42 @@ def test_no_date_gives_none(text: str) -> None:
     assert deadline_from(text, NOW) is None
 
 
-def test_weekday_said_on_that_weekday_means_today() -> None:
-    assert deadline_from("by Friday", FRIDAY_NOW) == eod(2026, 3, 6)
+def test_weekday_said_on_that_weekday() -> None:
+    assert deadline_from("by Friday", FRIDAY_NOW) == eod(2026, 3, 13)  # the next one after today
+    assert deadline_from("this Friday", FRIDAY_NOW) == eod(2026, 3, 6)  # this week's: today
     assert deadline_from("next Friday", FRIDAY_NOW) == eod(2026, 3, 13)
     assert deadline_from("by Thursday", FRIDAY_NOW) == eod(2026, 3, 12)
+
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# Monday 30 November 2026 to Sunday 6 December 2026: the week of the issue's example.
+WEEK = [datetime(2026, 11, 30 + i, 10, 0, tzinfo=UTC) if i < 1 else datetime(2026, 12, i, 10, 0, tzinfo=UTC)
+        for i in range(7)]  # fmt: skip
+
+
+@pytest.mark.parametrize("said_on", range(7), ids=WEEKDAYS)
+@pytest.mark.parametrize("named", range(7), ids=WEEKDAYS)
+def test_every_weekday_pair(said_on: int, named: int) -> None:
+    """next X: X in the following calendar week; this X: this week's, or the next one once passed;
+    a bare X: its next occurrence after today (weeks run Monday to Sunday)."""
+    now = WEEK[said_on]
+    monday = now.date() - timedelta(days=said_on)
+    name = WEEKDAYS[named]
+    following = monday + timedelta(weeks=1, days=named)
+    after_today = now.date() + timedelta(days=(named - said_on) % 7 or 7)
+    this_week = monday + timedelta(days=named) if named >= said_on else after_today
+    for phrase, day in ((f"next {name}", following), (f"this {name}", this_week), (f"by {name}", after_today),
+                        (f"next {name[:3]}", following), (f"on {name[:3]}", after_today)):  # fmt: skip
+        assert deadline_from(phrase, now) == eod(day.year, day.month, day.day), (phrase, now)
+
+
+def test_the_issue_example() -> None:
+    thursday = datetime(2026, 12, 3, 15, 0, tzinfo=UTC)
+    assert deadline_from("The report is due next Friday", thursday) == eod(2026, 12, 11)
+    assert deadline_from("next Monday", thursday) == eod(2026, 12, 7)
+    assert deadline_from("this Friday", thursday) == eod(2026, 12, 4)
+    assert deadline_from("this Tuesday", thursday) == eod(2026, 12, 8)
+    assert deadline_from("by Thursday", thursday) == eod(2026, 12, 10)
 
 
 def test_end_of_week_on_a_weekend_is_sunday() -> None:
@@ -233,3 +265,13 @@ def test_dateparser_is_imported_lazily() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_deadlines_context_line_shows_its_due_date(tmp_path) -> None:
+    from memopilot import FixedClock, MemoPilot
+
+    thursday = datetime(2026, 12, 3, 15, 0, tzinfo=UTC)
+    with MemoPilot.open(f"sqlite:///{tmp_path / 'd.db'}", clock=FixedClock(thursday), llm=None) as mp:
+        mp.remember("The quarterly report is due next Friday.")
+        text = mp.build_context("When is the quarterly report due?").text
+    assert "[deadline, due 2026-12-11]" in text, text

@@ -49,8 +49,16 @@ class PackedContext:
 
 
 def render_memory(memory: Memory) -> str:
-    """One context line: ``- [type, date] "content"`` with the content JSON-escaped."""
-    return _memory_line(_label(memory), memory.reference_time.date().isoformat(), memory.content)
+    """One context line: ``- [type, date] "content"`` with the content JSON-escaped; a deadline
+    shows its due date: ``- [deadline, due 2026-12-11] "..."``."""
+    return _memory_line(_label(memory), _when(memory), memory.content)
+
+
+def _when(memory: Memory) -> str:
+    """The date a memory line shows: a deadline's due date, else the day it happened."""
+    if memory.type is MemoryType.DEADLINE and memory.expires_at is not None:
+        return f"due {memory.expires_at.date().isoformat()}"
+    return memory.reference_time.date().isoformat()
 
 
 _LABELS = {(t, False): t.value for t in MemoryType} | {(t, True): f"pinned {t.value}" for t in MemoryType}
@@ -244,7 +252,7 @@ class _Packing:
         header + parts, and never more than the budget.
         """
         if not episode:
-            when = memory.reference_time.date().isoformat()
+            when = _when(memory)
             return _memory_line_tokens(_label(memory), when, memory.content)
         group = _episode_group(memory)
         if group is not None and group in self.open_groups:
@@ -266,7 +274,7 @@ class _Packing:
                 self.open_groups.add(group)
         else:
             reason = _inclusion_reason(memory, score, self.taken_ranked)
-            label, when = _label(memory), memory.reference_time.date().isoformat()
+            label, when = _label(memory), _when(memory)
             self.lines.append(_memory_line(label, when, memory.content))
             self.pieces += _prefix_stats(_memory_prefix(label, when))[1]
             if not score.priority:

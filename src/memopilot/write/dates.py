@@ -14,9 +14,11 @@ never turn into dates. ``dateparser`` is imported lazily, on the first calendar 
 Conventions (all times are UTC; the user's own time zone is not known here):
 
 * A deadline means the *end* of the named day, 23:59:59, unless a time is given ("by 5pm").
-* A weekday name means the next such day on or after today: said on a Friday, "by Friday" means
-  today (someone who meant next week's Friday says "next Friday", which is strictly after today).
-  "next Friday" said on a Wednesday is the coming Friday, two days later.
+* Weekdays, as people mean them (weeks run Monday to Sunday): "next <weekday>" is that day in the
+  following calendar week (said on Thursday 3 December 2026, "next Friday" is 11 December and
+  "next Monday" 7 December); "this <weekday>" is the one in the current week, or the next one if
+  it has passed; a bare weekday ("by Friday", "on Tue", "the coming Friday") is its next
+  occurrence after today (said on a Friday, "by Friday" is a week later).
 * "before <day>" means the end of the day before it ("before March 3rd" -> March 2, 23:59:59).
 * Deadlines at the end of a week ("end of week", "EOW", "this week", "next week") mean that week's
   Friday, the end of the working week, so a reminder errs early; on a Saturday or Sunday it is
@@ -132,7 +134,7 @@ _WEEKDAY = _rx(
 )
 _WEEKDAY_AFTER_WEEK = _rx(rf"\b(?P<wk>next|this)\s+week(?:\s+on)?,?\s+(?P<wd>{_WEEKDAY_FULL})(?!s\b)")
 _WEEKDAY_ABBR_CUED = _rx(
-    rf"\b(?:by|on|until|till|before|due|next|this)\s+(?P<wd>{_WEEKDAY_ABBR})(?![a-z'’])(?!\.\w)"
+    rf"\b(?:by|on|until|till|before|due|(?P<mod>next|this))\s+(?P<wd>{_WEEKDAY_ABBR})(?![a-z'’])(?!\.\w)"
 )
 _NAMED_DAY = _rx(r"\b(?P<word>the\s+day\s+after\s+tomorrow|tomorrow|tmrw|tmr|today|tonight|yesterday)\b")
 _PERIOD = _rx(
@@ -370,10 +372,12 @@ def _weekday(m: re.Match[str], now: datetime, today: date) -> Any:
     if week == "this":
         monday = today - timedelta(days=today.weekday())
         return monday + timedelta(days=target)
-    ahead = (target - today.weekday()) % 7
-    if ahead == 0 and mod == "next":
-        ahead = 7
-    return today + timedelta(days=ahead)
+    if mod == "next":  # that day of the following calendar week
+        monday = today - timedelta(days=today.weekday()) + timedelta(weeks=1)
+        return monday + timedelta(days=target)
+    if mod == "this" and target >= today.weekday():  # this week's, while it has not passed
+        return today + timedelta(days=target - today.weekday())
+    return today + timedelta(days=(target - today.weekday()) % 7 or 7)  # the next one after today
 
 
 def _named_day(m: re.Match[str], now: datetime, today: date) -> Any:
