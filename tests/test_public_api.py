@@ -66,6 +66,7 @@ def test_types_and_states_are_the_specs() -> None:
         "temporary",
         "outdated",
         "deleted_by_user",
+        "fact",
         "episode",
     ]
     assert [s.value for s in memopilot.MemoryState] == [
@@ -76,3 +77,18 @@ def test_types_and_states_are_the_specs() -> None:
         "superseded",
         "deleted",
     ]
+
+
+def test_fact_is_a_type_every_interface_takes(mp) -> None:
+    """SPEC section 1: `fact`, a stable fact about the user's life, stored and listed like any type."""
+    from fastapi.testclient import TestClient
+
+    from memopilot.server import create_app
+
+    made = mp.add("My daughter is called Lina", type="fact", project_id=None)
+    assert made.type.value == "fact" and made.importance == 0.6
+    with TestClient(create_app(mp=mp)) as client:
+        listed = client.get("/api/memories", params={"type": "fact"}).json()
+        assert [m["content"] for m in listed["items"]] == ["My daughter is called Lina"]
+        created = client.post("/api/memories", json={"content": "Our cat is Miso", "type": "fact"})
+        assert created.status_code == 201 and created.json()["type"] == "fact"

@@ -42,6 +42,9 @@ class MemoryType(StrEnum):
     TEMPORARY = "temporary"
     OUTDATED = "outdated"
     DELETED_BY_USER = "deleted_by_user"
+    # A stable fact about the user's life and world: people and relations, names, places, pets,
+    # work, health, past events ("my daughter is called Lina"). SPEC section 1.
+    FACT = "fact"
     # A verbatim conversation turn stored without interpretation (infer=False elsewhere).
     EPISODE = "episode"
 
@@ -96,6 +99,7 @@ DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
     MemoryType.PROJECT: 0.6,
     MemoryType.TASK: 0.6,
     MemoryType.LEARNING_GOAL: 0.55,
+    MemoryType.FACT: 0.6,
     MemoryType.TEMPORARY: 0.4,
     MemoryType.EPISODE: 0.3,
     MemoryType.OUTDATED: 0.2,

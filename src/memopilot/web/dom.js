@@ -46,7 +46,7 @@ export function clear(el, ...children) {
 
 export const MEMORY_TYPES = [
   "preference", "project", "decision", "mistake", "constraint", "deadline", "learning_goal",
-  "task", "critical", "temporary", "outdated", "deleted_by_user", "episode",
+  "task", "critical", "temporary", "outdated", "deleted_by_user", "fact", "episode",
 ];
 export const MEMORY_STATES = ["active", "pinned", "archived", "expired", "superseded", "deleted"];
 export const EVENT_KINDS = [
@@ -63,6 +63,7 @@ export const TYPE_COLORS = {
   constraint: "#c2410c",
   deadline: "#92400e",
   learning_goal: "#15803d",
+  fact: "#0e7490",
   task: "#0369a1",
   critical: "#9f1239",
   temporary: "#4b5563",

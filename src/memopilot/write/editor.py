@@ -44,6 +44,7 @@ EditableType = Literal[
     "constraint",
     "deadline",
     "learning_goal",
+    "fact",
     "task",
     "critical",
     "temporary",

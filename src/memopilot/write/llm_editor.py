@@ -30,7 +30,9 @@ Answer with one JSON object and nothing else, with exactly these keys:
    "tags": [str]|null, "expires_at": ISO-8601|null, "supersede": bool,
    "superseded_by_index": int|null, "reason": str}],
  "forget": [{"id": str, "reason": str}]}
-Types: preference, project, decision, mistake, constraint, deadline, learning_goal, task, critical, temporary.
+Types: preference, project, decision, mistake, constraint, deadline, learning_goal, fact, task, critical,
+temporary. A fact is a stable fact about the user's life and world: people and relations, names, places,
+pets, work, health, past events.
 Rules:
 - Store durable facts, preferences, decisions, constraints, deadlines, mistakes to avoid, learning goals,
   tasks and critical facts, in the user's own words. Do not store questions, small talk, or one-off commands.
