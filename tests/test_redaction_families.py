@@ -43,6 +43,8 @@ SECRETS = [
     ("the key, spaced: g h p _ a B 3 d E f 9 K 1 m", "g h p _ a B 3 d E f 9 K 1 m"),
     ("pin spelled out: seven four one nine two eight three five", "seven four one nine two eight three five"),
     ("unlock code 4 8 1 5 9 2 6 3", "4 8 1 5 9 2 6 3"),
+    ("my new password is capital k i w i seven seven two dollar sign, ok?",
+     "capital k i w i seven seven two dollar sign"),
     ("card 4111.1111.1111.1111 expires soon", "4111.1111.1111.1111"),
     ("card 4111 1111\n1111 1111 was declined", "4111 1111\n1111 1111"),
     ("seed: abandon ability able about above absent absorb abstract absurd abuse access accident",

@@ -129,6 +129,17 @@ _NUMBER_WORDS = frozenset(
     niner|capital|lowercase|uppercase|small
 """)
 )
+# Words that say a character when a password is read out: case, symbols (English, German, Spanish,
+# French). With the number words and single letters they make a spoken value ("capital z e p h
+# three two four dollar sign").
+_SPOKEN = _NUMBER_WORDS | frozenset(
+    word_list("""
+    big|upper|lower|case|großes|großer|kleines|mayúscula|minúscula|majuscule|minuscule|
+    dollar|sign|at|underscore|hash|hashtag|pound|dash|hyphen|dot|period|exclamation|mark|star|
+    asterisk|percent|ampersand|plus|equals|slash|unterstrich|punkt|bindestrich|ausrufezeichen|
+    almohadilla|guion|guión|bajo|arroba|punto|signo|tiret|arobase|dièse|point
+""")
+)
 _SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 _PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
@@ -244,7 +255,7 @@ def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tupl
             if words > _WORDS_BEFORE_VALUE:
                 return None
             continue
-        spelled = _spelled_run(text, start)
+        spelled = _spelled_run(text, start, spoken=True)
         if spelled:
             return start, spelled
         end = _spaced_run(text, start, end)
@@ -275,20 +286,26 @@ def _spaced_run(text: str, start: int, end: int) -> int:
 
 
 def _spelled_start(text: str, start: int, word: str) -> bool:
-    return word.lower() in _NUMBER_WORDS and bool(_spelled_run(text, start))
+    low = word.lower()
+    return (len(low) == 1 or low in _SPOKEN) and bool(_spelled_run(text, start, spoken=True))
 
 
-def _spelled_run(text: str, start: int, least: int = 4) -> int:
-    """The end of a run of at least ``least`` spelled digits (or letters) from ``start``, else 0."""
-    count, end, pos = 0, 0, start
+def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False) -> int:
+    """The end of a run of at least ``least`` spelled digits from ``start``, else 0. ``spoken``
+    (right after a password's name): single letters and the words for case and symbols count too,
+    with two digits or symbols at least among them."""
+    count, said, end, pos = 0, 0, 0, start
     for m in _SPELLED.finditer(text, start):
         gap = text[pos : m.start()]
         if count and (len(gap) > 3 or gap.strip(" ,-")):
             break
-        if m.group().lower() not in _NUMBER_WORDS:
+        word = m.group().lower()
+        if word in _NUMBER_WORDS:
+            said += 1
+        elif not (spoken and (len(word) == 1 or word in _SPOKEN)):
             break
         count, end, pos = count + 1, m.end(), m.end()
-    return end if count >= least else 0
+    return end if count >= least and (said >= 2 or not spoken) else 0
 
 
 def _named_values(text: str, lower: str) -> Iterator[Span]:
