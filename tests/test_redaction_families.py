@@ -53,6 +53,7 @@ SECRETS = [
     ("shopify token 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", "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"),
     ("INSERT INTO users (name, password) VALUES ('bob', 'Xq7!vLm29p')", "Xq7!vLm29p"),
     ("CREATE USER app IDENTIFIED BY 'Ora7le#Pass'", "Ora7le#Pass"),
+    ('{"user": "bob", "password": "Hunter2Hunter"}', "Hunter2Hunter"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -72,6 +73,7 @@ LOOK_ALIKES = [
     "Error code 0x80070005 when installing the update.",
     "The flight is BA2490, booking reference QX7R2M.",
     "I paid 1,250.00 EUR for rent this month.",
+    '<input type="password" name="password" autocomplete="current-password" minlength="12">',
 ]
 
 

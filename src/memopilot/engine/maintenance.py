@@ -8,8 +8,9 @@ decisions with one timeline event per change, in one transaction per run.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from ..domain import EventKind, MemoryState
+from ..domain import EventKind, MemoryState, TimelineEvent
 from ..results import ForgettingReport, ReflectionReport
 from ..store import ChangeSet, MemoryQuery
 from ..write.redaction import redact, redact_values
@@ -193,15 +194,12 @@ class MaintenanceOps(EngineCore):
             changes = self._redacted_memories(batch, report)
             if not dry_run:
                 self._commit(changes)
-        for kind, rewrite in (
-            ("events", self._redacted_events),
-            ("turns", self._redacted_turns),
-            ("traces", self._redacted_traces),
-        ):
+        for kind, field_name, rewrite in _TEXT_REWRITES:  # rows rewritten in place, no event
             for batch in self.store.scan(kind, batch_size):
-                changes = rewrite(batch, report)
-                if not dry_run:
-                    self.store.commit(changes)
+                rewritten = dict(r for r in map(rewrite, batch) if r is not None)
+                report[kind] += len(rewritten)
+                if rewritten and not dry_run:
+                    self.store.commit(ChangeSet(**{field_name: rewritten}))
         return {kind: report[kind] for kind in ("memories", "events", "turns", "traces")}
 
     def _redacted_memories(self, batch: list, report: Counter[str]) -> ChangeSet:
@@ -225,32 +223,27 @@ class MaintenanceOps(EngineCore):
             changes.vectors.update({m.id: v for m, v in zip(redone, vectors, strict=True)})
         return changes
 
-    @staticmethod
-    def _redacted_events(batch: list, report: Counter[str]) -> ChangeSet:
-        changes = ChangeSet()
-        for event in batch:
-            reason, details = redact(event.reason).text, redact_values(event.details)
-            if reason != event.reason or details != event.details:
-                changes.event_texts[event.id] = (reason, details)
-        report["events"] += len(changes.event_texts)
-        return changes
 
-    @staticmethod
-    def _redacted_turns(batch: list, report: Counter[str]) -> ChangeSet:
-        changes = ChangeSet()
-        for turn in batch:
-            content = redact(turn["content"] or "").text
-            if content != (turn["content"] or ""):
-                changes.turn_texts[turn["id"]] = content
-        report["turns"] += len(changes.turn_texts)
-        return changes
+# What redact_existing rewrites in place: (kind scanned, ChangeSet field, row -> (id, new value)
+# when the detectors change something, else None).
+def _event_text(event: TimelineEvent) -> tuple[str, tuple[str, dict[str, Any]]] | None:
+    reason, details = redact(event.reason).text, redact_values(event.details)
+    changed = reason != event.reason or details != event.details
+    return (event.id, (reason, details)) if changed else None
 
-    @staticmethod
-    def _redacted_traces(batch: list, report: Counter[str]) -> ChangeSet:
-        changes = ChangeSet()
-        for trace in batch:
-            query = redact(trace.get("query") or "").text
-            if query != (trace.get("query") or ""):
-                changes.trace_payloads[trace["id"]] = trace | {"query": query}
-        report["traces"] += len(changes.trace_payloads)
-        return changes
+
+def _turn_text(turn: dict[str, Any]) -> tuple[str, str] | None:
+    content = redact(turn["content"] or "").text
+    return (turn["id"], content) if content != (turn["content"] or "") else None
+
+
+def _trace_payload(trace: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    query = redact(trace.get("query") or "").text
+    return (trace["id"], trace | {"query": query}) if query != (trace.get("query") or "") else None
+
+
+_TEXT_REWRITES = (
+    ("events", "event_texts", _event_text),
+    ("turns", "turn_texts", _turn_text),
+    ("traces", "trace_payloads", _trace_payload),
+)

@@ -97,7 +97,6 @@ _TOKEN = re.compile(
     rf"|[{_NO_SPACE_SCRIPTS}]+|[^\s{_NO_SPACE_SCRIPTS}]+"
 )
 _NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
-_BARE_TOKEN = re.compile(rf"[^\s{_NO_SPACE_SCRIPTS}]+")
 _EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*—–→-"
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
@@ -145,13 +144,13 @@ _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 _PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _KEY_OF_VALUE = re.compile(r"\s*[:=]")  # after a quoted key: "password": "..."
+_CLOSING_QUOTE = re.compile(r"\"|'(?![a-z])")  # not the apostrophe of "password's"
 _VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
     r"(?<!\S)(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their)\s+(?:new\s+|current\s+|old\s+)?"
     r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
-_LETTER_WORD = re.compile(r"[a-z]+")
 _NOT_LETTERS = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}<>\"'`/\\|@#$%^&*+=~_-"})
 
 
@@ -312,8 +311,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
     for name_start, name_end, name in _NAMES.find(lower):
         if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(("_", "("), name_end):
             continue
-        if name_start and lower[name_start - 1] in "\"'" and lower[name_end : name_end + 1] in ('"', "'"):
-            continue  # a string literal: type="password"
+        if _CLOSING_QUOTE.match(lower, name_end) and not _KEY_OF_VALUE.match(lower, name_end + 1):
+            continue  # the end of a string literal (type="password", "current-password"), not a key
         if lower.endswith("[redacted:", 0, name_start):
             continue  # the kind of a placeholder: "[REDACTED:password]"
         if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
