@@ -6,9 +6,9 @@ The script creates one API key per user in the database, seeds each user with me
 the server on 127.0.0.1 and runs ``--clients`` asyncio clients (each acting as one of the users)
 for ``--seconds``: 20% chat turns, 45% searches, 25% new memories, 10% pins of their own
 memories. During the run the per-user rate limit is raised out of the way
-(MEMOPILOT_RATE_LIMIT_PER_MINUTE=1000000); any answer other than 2xx, and any transport error,
-is an error. It reports the requests, errors, throughput and latency percentiles, overall and
-per operation.
+(MEMOPILOT_RATE_LIMIT_PER_MINUTE=1000000); any answer other than 2xx (or 409 to a pin of a memory
+a chat turn has superseded meanwhile), and any transport error, is an error. It reports the
+requests, errors, throughput and latency percentiles, overall and per operation.
 
 Then it checks the rate limiter on a server started with MEMOPILOT_RATE_LIMIT_PER_MINUTE=60: one
 key's burst gets 429 with a Retry-After header once its 60 are spent, while another key is still
@@ -111,6 +111,13 @@ async def _client_loop(
             errors.append(f"{op}: {type(exc).__name__}: {exc}")
             continue
         elapsed = time.perf_counter() - started
+        if op == "pin" and response.status_code == 409:
+            # the chat traffic superseded it ("We decided to use tool 3 for billing" replaces
+            # "... option 3 for billing"): refusing to pin it is the right answer
+            latencies["pin_refused"].append(elapsed)
+            if memory_id in own:
+                own.remove(memory_id)
+            continue
         if response.is_success:
             latencies[op].append(elapsed)
             if op == "write":

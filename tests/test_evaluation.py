@@ -332,7 +332,7 @@ def test_cli_locomo_with_budgets_json_and_plot(tmp_path: Path) -> None:
     out, plot = tmp_path / "out.json", tmp_path / "plot.png"
     result = runner.invoke(
         app,
-        ["eval", "locomo", "--data", str(data), "--budget", "100,400", "--mode", "editor",
+        ["eval", "locomo", "--data", str(data), "--budget", "100,400", "--mode", "both",
          "--json", str(out), "--plot", str(plot)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output

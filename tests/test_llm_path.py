@@ -188,7 +188,11 @@ def test_secrets_never_reach_the_model_or_the_database(llm: ScriptedLLM, llm_mp:
 def test_forget_erases_the_source_message_too(mp: MemoPilot, storage) -> None:
     result = mp.chat("I prefer the Quuxolotl theme for my terminal.")
     (created,) = [m for m in result.outcome.created if "Quuxolotl" in m.content]
-    mp.forget(created.id)
+    (episode,) = result.outcome.episodes
+    assert created.source_ids == [episode.id]
+    tombstone, others = mp.forget_report(created.id, cascade=True)
+    assert tombstone.state.value == "deleted" and others == [episode.id]
+    assert mp.get(episode.id).state.value == "deleted"
     assert mp.get_trace(result.trace_id)["query"] == ""
     assert all(t["content"] == "" for t in mp.store.recent_turns("local", "default", 10))
     raw = storage()

@@ -38,7 +38,7 @@ async def _session_run(db: str) -> dict:
         seen["unpin"] = await call("unpin", memory_id=ids[0])
         seen["list"] = await call("list_memories")
         seen["history"] = await call("history", memory_id=ids[0])
-        seen["forget"] = await call("forget", memory_id=ids[1])
+        seen["forget"] = await call("forget", memory_id=ids[1], cascade=True)
         seen["other_user"] = await call("list_memories", user_id="someone-else")
         seen["bad"] = await call("forget", memory_id="no-such-id")
     return seen
@@ -51,8 +51,12 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     assert "Postgres" in seen["recall"]["context"] and seen["recall"]["trace"]["included"]
     assert seen["search"]["results"][0]["memory"]["content"].startswith("I prefer tabs")
     assert seen["pin"]["state"] == "pinned" and seen["unpin"]["state"] == "active"
-    assert seen["list"]["total"] == 2
+    assert seen["list"]["total"] == 3  # two typed memories and the message kept as an episode
+    (episode,) = seen["remembered"]["episodes"]
     assert [e["kind"] for e in seen["history"]["events"]] == ["created", "pinned", "unpinned"]
     assert seen["forget"]["state"] == "deleted" and seen["forget"]["content"] == ""
+    # cascade: the message it came from, and the other memory taken only from that message
+    preference = next(m["id"] for m in seen["remembered"]["created"] if m["type"] == "preference")
+    assert sorted(seen["forget"]["also_forgotten"]) == sorted([episode["id"], preference])
     assert seen["other_user"]["total"] == 0
     assert "no memory 'no-such-id'" in seen["bad"]["error"]

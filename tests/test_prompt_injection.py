@@ -100,7 +100,8 @@ def test_instructions_in_memories_stay_fenced_data(client: TestClient, llm: Scri
         assert [m["role"] for m in messages[1:]] == ["user", "assistant"] * turn + ["user"]
         assert all(m["role"] != "system" for m in messages[1:])
         fenced = _fenced_memories(messages[-1]["content"], MESSAGE)
-        assert set(fenced) == stored  # every injection is there, as data, verbatim once decoded
+        episodes = {MESSAGE} if turn else set()  # the first turn's message, kept as an episode
+        assert set(fenced) == stored | episodes  # every injection is there, as data, verbatim once decoded
         for text in INJECTIONS:  # and nowhere in a raw, instruction-shaped form
             raw_lines = [line for line in text.splitlines() if len(line) > 12]
             for m in messages:

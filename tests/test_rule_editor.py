@@ -1,4 +1,5 @@
-"""The rule-based Memory Editor: typed memories from plain English, offline and deterministic."""
+"""The cue rules of the rule-based Memory Editor (without its learned judgement): typed memories from
+plain English, offline and deterministic. The learned judgement is tested in test_learned_editor.py."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def context(existing: list[Memory] | None = None) -> EditorContext:
 
 
 def edit(message: str, existing: list[Memory] | None = None) -> EditorOutput:
-    result = RuleEditor().edit(message, context(existing))
+    result = RuleEditor(learned=False).edit(message, context(existing))
     assert result.editor == "rules"
     assert result.fallback_reason is None
     return result.output
@@ -123,9 +124,8 @@ POSITIVES: dict[str, list[str]] = {
         "Critical: never run migrations on prod without a backup.",
         "Always remember that the prod DB has no replica.",
         "Important: never share the admin token.",
-        "I'm allergic to peanuts.",
-        "Under no circumstances should you delete user data.",
         "I am severely allergic to penicillin.",
+        "Always remember: I have a heart condition.",
         "Never forget that the billing service is shared with finance.",
     ],
     "project": [
@@ -368,7 +368,7 @@ def test_project_preferences_stay_in_the_project(text: str) -> None:
 
 
 def test_scope_of_other_types() -> None:
-    assert only("I'm allergic to peanuts.").scope == "user"
+    assert only("I am severely allergic to peanuts.").scope == "user"
     assert only("I want to learn Rust.").scope == "user"
     assert only("Critical: never run migrations on prod without a backup.").scope == "project"
     assert only("We decided to use Redis.").scope == "project"
@@ -432,7 +432,7 @@ def test_forget_names_the_clearly_matching_memory(message: str, index: int, exis
     ["Forget my address", "Forget that I like pizza.", "Please forget everything", "Forget it.", "forget"],
 )
 def test_unclear_forget_names_nothing_and_stores_nothing(message: str, existing: list[Memory]) -> None:
-    result = RuleEditor().edit(message, context(existing))
+    result = RuleEditor(learned=False).edit(message, context(existing))
     assert result.output.forget == []
     assert result.output.new_memories == []
     assert any("forget request" in note for note in result.notes)
@@ -501,7 +501,7 @@ def test_odd_input_gives_an_empty_answer(message: str) -> None:
 
 
 def test_non_string_message_and_bad_context_never_raise() -> None:
-    editor = RuleEditor()
+    editor = RuleEditor(learned=False)
     assert editor.edit(None, context()).output == EditorOutput()  # type: ignore[arg-type]
     broken = EditorContext(now="yesterday", user_id="u1", project_id=None)  # type: ignore[arg-type]
     result = editor.edit("I prefer tabs.", broken)
@@ -529,7 +529,7 @@ def test_output_is_deterministic() -> None:
 
 
 def test_fast_enough() -> None:
-    editor = RuleEditor()
+    editor = RuleEditor(learned=False)
     message = "I prefer short answers with code examples. We decided to deploy the API on Fly.io by Friday."
     ctx = context()
     for _ in range(5):

@@ -127,9 +127,10 @@ def test_keyword_index_stays_consistent_through_every_kind_of_change(mp: MemoPil
     assert _keyword_hits(mp, "github") == set()
     mp.restore(second.id)
     assert _keyword_hits(mp, "github") == {second.id}
-    mp.remember("Please keep answers short and show code first!")  # a restatement rewrites the text
-    assert _keyword_hits(mp, "answers") == {first.id}
-    mp.forget(first.id)
+    said = mp.remember("Please keep answers short and show code first!")  # a restatement rewrites the text
+    (episode,) = said.episodes
+    assert _keyword_hits(mp, "answers") == {first.id, episode.id}
+    mp.forget(first.id, cascade=True)  # the restated memory and the message that restated it
     assert _keyword_hits(mp, "answers", "code") == set()
     if isinstance(mp.store, SQLiteStore):  # FTS5's own consistency check
         mp.store._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')")

@@ -207,8 +207,9 @@ def send_chat(page: Any, text: str) -> Any:
     return page.locator("#trace-panel .trace")
 
 
-def memory_card(page: Any, text: str) -> Any:
-    return page.locator("#memory-list .memory").filter(has_text=text)
+def memory_card(page: Any, text: str, type: str | None = None) -> Any:
+    cards = page.locator("#memory-list .memory").filter(has_text=text)
+    return cards if type is None else cards.and_(page.locator(f'#memory-list .memory[data-type="{type}"]'))
 
 
 # --- the tests -----------------------------------------------------------------------------------
@@ -238,8 +239,10 @@ def test_chat_message_shows_the_new_memory_and_the_trace(server: LiveServer, pag
     expect(trace.locator(".turn")).to_contain_text("stored nothing new")
 
     open_tab(page, "memories")
-    card = memory_card(page, "I prefer tabs over spaces")
+    card = memory_card(page, "I prefer tabs over spaces", type="preference")
     expect(card).to_have_count(1)
+    # the message itself is kept too, verbatim, as an episode
+    expect(memory_card(page, "I prefer tabs over spaces", type="episode")).to_have_count(1)
     expect(card.locator(".badge-type")).to_have_text("preference")
     expect(card.locator(".badge-state")).to_have_text("active")
 
@@ -311,6 +314,24 @@ def test_forget_removes_a_memory_from_the_list_and_the_context(server: LiveServe
     expect(page.locator("#messages")).not_to_contain_text("bluefinch")
     context = server.post("/api/context", {"query": "What is the project codename?"})
     assert "bluefinch" not in context["context"]
+
+
+def test_forget_can_take_the_message_a_memory_came_from(server: LiveServer, page: Any) -> None:
+    expect = sync_api.expect
+    page.goto(server.url)
+    send_chat(page, "My dog is called Biscuit.")
+    open_tab(page, "memories")
+    typed = memory_card(page, "Biscuit", type="fact")
+    expect(typed).to_have_count(1)
+    expect(memory_card(page, "Biscuit", type="episode")).to_have_count(1)
+    typed.locator('button[data-action="forget"]').click()
+    dialog = page.locator("dialog.modal[open]")
+    dialog.get_by_label("Also forget the message it came from").check()
+    dialog.get_by_role("button", name="Forget").click()
+    expect(page.locator("#memory-list")).not_to_contain_text("Biscuit")  # the episode went with it
+    items = server.get("/api/memories?state=deleted")["items"]
+    assert sorted(m["type"] for m in items) == ["episode", "fact"]
+    assert all(m["content"] == "" for m in items)
 
 
 def test_reflect_shows_a_summary_star_in_the_graph(server: LiveServer, page: Any) -> None:

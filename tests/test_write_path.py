@@ -7,8 +7,11 @@ from datetime import timedelta
 import pytest
 
 from memopilot import MemoPilot, MemoryState
+from memopilot.domain import MemoryType
 
 from .backends import failing_event_inserts
+
+TYPED = [t.value for t in MemoryType if t is not MemoryType.EPISODE]
 
 
 def test_questions_small_talk_and_commands_store_nothing(mp: MemoPilot) -> None:
@@ -20,7 +23,9 @@ def test_questions_small_talk_and_commands_store_nothing(mp: MemoPilot) -> None:
     ):
         outcome = mp.remember(message)
         assert outcome.created == [] and outcome.editor == "rules"
-    assert mp.list().total == 0
+        assert [e.content for e in outcome.episodes] == [message]  # kept verbatim, nothing typed
+    assert mp.list(types=TYPED).total == 0
+    assert mp.list(types=["episode"]).total == 4
 
 
 def test_typed_memories_with_provenance_and_one_event_each(mp: MemoPilot) -> None:
@@ -48,7 +53,7 @@ def test_restatement_updates_instead_of_duplicating(mp: MemoPilot, clock) -> Non
     stored = mp.get(first.id)
     assert stored.occurred_at == clock.now()  # recency refreshed by the restatement
     assert [e.kind.value for e in mp.history(first.id)] == ["created", "updated"]
-    assert mp.list().total == 1
+    assert mp.list(types=TYPED).total == 1
 
 
 @pytest.mark.parametrize(
@@ -82,7 +87,7 @@ def test_contradictions_supersede_the_old_memory(mp: MemoPilot, old: str, new: s
 def test_critical_memories_are_flagged_not_superseded(mp: MemoPilot) -> None:
     critical = mp.add("We never deploy on Fridays.", type="critical")
     outcome = mp.remember("We don't avoid Friday deploys anymore; we deploy on Fridays now.")
-    assert len(outcome.created) == 1 and outcome.superseded == []
+    assert outcome.created and outcome.superseded == []
     assert mp.get(critical.id).state is MemoryState.ACTIVE
     assert any(f"critical memory {critical.id}" in n for n in outcome.notes)
 
@@ -90,8 +95,10 @@ def test_critical_memories_are_flagged_not_superseded(mp: MemoPilot) -> None:
 def test_temporary_notes_expire(mp: MemoPilot, clock) -> None:
     (note,) = mp.remember("For today only, answer in French.").created
     assert note.type.value == "temporary" and note.expires_at is not None
+    (episode,) = mp.list(types=["episode"]).items
+    assert episode.expires_at == note.expires_at  # the message said only this short-lived thing
     clock.set(note.expires_at + timedelta(seconds=1))
-    assert mp.run_forgetting().expired == [note.id]
+    assert sorted(mp.run_forgetting().expired) == sorted([note.id, episode.id])
 
 
 def test_secret_is_dropped_and_preference_kept(mp: MemoPilot, storage) -> None:
@@ -110,7 +117,7 @@ def test_write_is_atomic(mp: MemoPilot) -> None:
     with failing_event_inserts(mp.store, "disk full"), pytest.raises(Exception, match="disk full"):
         mp.remember("We use GitHub Actions for CI instead of Jenkins.")
     assert mp.get(old.id).state is MemoryState.ACTIVE
-    assert mp.list().total == 1
-    assert len(mp.timeline()) == 1
+    assert mp.list(types=TYPED).total == 1
+    assert len(mp.timeline()) == 2  # the first message's memory and its episode
     outcome = mp.remember("We use GitHub Actions for CI instead of Jenkins.")
     assert [s["id"] for s in outcome.superseded] == [old.id]

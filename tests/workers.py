@@ -54,7 +54,8 @@ def write_many(url: str, worker: int, count: int, shared_id: str, start_at: floa
 
 
 def remember(url: str, message: str, message_id: str, start_at: float) -> list[str]:
-    """Run the write path on one message; the ids of the memories it created."""
+    """Run the write path on one message; the ids of the memories it created (its episode too)."""
     _wait_until(start_at)
     with _open(url) as mp:
-        return [m.id for m in mp.remember(message, message_id=message_id).created]
+        outcome = mp.remember(message, message_id=message_id)
+        return [m.id for m in outcome.episodes + outcome.created]

@@ -136,6 +136,12 @@ class MemoryOut(BaseModel):
     promoted_at: datetime | None
 
 
+class ForgottenOut(MemoryOut):
+    """The tombstone of a Forget, and the other memories forgotten with it."""
+
+    also_forgotten: list[str] = []
+
+
 class MemoryPage(BaseModel):
     items: list[MemoryOut]
     total: int

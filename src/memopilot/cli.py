@@ -305,8 +305,33 @@ app.command("pin")(_memory_command("pin", "pinned"))
 app.command("unpin")(_memory_command("unpin", "unpinned"))
 app.command("archive")(_memory_command("archive", "archived"))
 app.command("restore")(_memory_command("restore", "restored"))
-forget_doc = "Forget a memory: erase its content, tags and vector, keeping a content-free tombstone."
-app.command("forget", help=forget_doc)(_memory_command("forget", "forgot"))
+
+
+@app.command("forget")
+def forget_cmd(
+    memory_id: str,
+    cascade: Annotated[
+        bool, typer.Option("--cascade", help="also forget its source episode and what came only from that")
+    ] = False,
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+) -> None:
+    """Forget a memory: erase its content, tags and vector, keeping a content-free tombstone.
+
+    What was derived only from it is forgotten with it (listed as also_forgotten)."""
+
+    def body() -> None:
+        with _engine() as mp:
+            tombstone, others = mp.forget_report(memory_id, user_id=user, cascade=cascade)
+            if as_json:
+                _print_json({**tombstone.to_dict(), "also_forgotten": others})
+                return
+            _show_memory(tombstone, False, "forgot")
+            if others:
+                console.print(f"also forgot {len(others)}: {', '.join(others)}")
+
+    run(body)
 
 
 @app.command("list")

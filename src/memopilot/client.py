@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 from pydantic import TypeAdapter
 
-from .api_models import ChatReply, ContextReply, EventsOut, MemoryOut, MemoryPage, SearchHit
+from .api_models import ChatReply, ContextReply, EventsOut, ForgottenOut, MemoryOut, MemoryPage, SearchHit
 from .errors import ConflictError, InvalidInputError, MemoPilotError, NotFoundError
 
 __all__ = [
@@ -172,9 +172,11 @@ class _Calls:
     def restore(self, memory_id: str) -> Any:
         return self.update(memory_id, state="active")
 
-    def forget(self, memory_id: str) -> Any:
-        """The user's Forget: the server erases the content and answers with the tombstone."""
-        return self._run(_Call("DELETE", f"/api/memories/{memory_id}", _model(MemoryOut)))
+    def forget(self, memory_id: str, *, cascade: bool = False) -> Any:
+        """The user's Forget: the server erases the content and answers with the tombstone
+        (``also_forgotten``: what went with it; ``cascade`` adds the source episode)."""
+        path = f"/api/memories/{memory_id}" + ("?cascade=true" if cascade else "")
+        return self._run(_Call("DELETE", path, _model(ForgottenOut)))
 
     def history(self, memory_id: str) -> Any:
         return self._run(_Call("GET", f"/api/memories/{memory_id}/history", _model(EventsOut)))

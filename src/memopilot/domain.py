@@ -16,6 +16,7 @@ from typing import Any
 __all__ = [
     "CONTEXT_STATES",
     "DEFAULT_IMPORTANCE",
+    "SPEAKER_TAG",
     "SUMMARY_TAG",
     "USER_SETTABLE_STATES",
     "EventKind",
@@ -106,6 +107,7 @@ DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
     MemoryType.DELETED_BY_USER: 0.1,
 }
 # Tag carried by the deterministic summaries that reflection creates.
+SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
 SUMMARY_TAG = "consolidation-summary"
 
 

@@ -94,9 +94,15 @@ def build_mcp_server(
         return _json({"results": [r.to_dict() for r in results]})
 
     @server.tool()
-    def forget(memory_id: str, user_id: str | None = None, project_id: str | None = None) -> str:
-        """The user's Forget: erase a memory's content, keeping a content-free tombstone."""
-        return _json(_guard(lambda: mp.forget(memory_id, user_id=scope(user_id, project_id)[0])).to_dict())
+    def forget(
+        memory_id: str, cascade: bool = False, user_id: str | None = None, project_id: str | None = None
+    ) -> str:
+        """The user's Forget: erase a memory's content, keeping a content-free tombstone. What came
+        only from it goes too; cascade=true also forgets its source episode (the message it came
+        from) and what came only from that. also_forgotten lists the other ids."""
+        user = scope(user_id, project_id)[0]
+        tombstone, others = _guard(lambda: mp.forget_report(memory_id, user_id=user, cascade=cascade))
+        return _json({**tombstone.to_dict(), "also_forgotten": others})
 
     @server.tool()
     def pin(memory_id: str, user_id: str | None = None, project_id: str | None = None) -> str:

@@ -9,7 +9,7 @@ from difflib import SequenceMatcher
 
 import snowballstemmer
 
-__all__ = ["content_terms", "query_words", "stem", "term_counts", "text_ratio"]
+__all__ = ["content_terms", "query_words", "split_for_storage", "stem", "term_counts", "text_ratio"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Function words that carry no topic; kept short on purpose so that topic words such as
@@ -189,3 +189,22 @@ def term_counts(text: str) -> dict[str, int]:
 def text_ratio(a: str, b: str) -> float:
     """SequenceMatcher similarity of two texts, case-insensitive (near-duplicates, restatements)."""
     return SequenceMatcher(None, a.lower(), b.lower(), autojunk=False).ratio()
+
+
+def split_for_storage(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut after a sentence or at a space
+    where one is near the limit, so a long message is kept whole across several memories."""
+    pieces: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        window = rest[:limit]
+        cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("? "), window.rfind("! "))
+        if cut < limit // 2:
+            cut = window.rfind(" ")
+        if cut < limit // 2:
+            cut = limit - 1  # one long word: cut it
+        pieces.append(rest[: cut + 1].strip())
+        rest = rest[cut + 1 :].strip()
+    if rest:
+        pieces.append(rest)
+    return pieces

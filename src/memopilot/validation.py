@@ -22,6 +22,7 @@ from .write.redaction import redact
 
 __all__ = [
     "clean_content",
+    "clean_speaker",
     "clean_tags",
     "clean_unit",
     "parse_enum",
@@ -112,3 +113,18 @@ def clean_tags(tags: Iterable[str] | None, settings: Settings, *, redacted: bool
     if len(cleaned) > settings.max_tags:
         raise InvalidInputError(f"{len(cleaned)} tags given; the limit is {settings.max_tags}")
     return cleaned
+
+
+_MAX_SPEAKER_CHARS = 100
+
+
+def clean_speaker(speaker: str) -> str:
+    """Who said a message: a short single-line name, redacted like any stored text."""
+    if not isinstance(speaker, str):
+        raise InvalidInputError(f"speaker must be text, got {type(speaker).__name__}")
+    name = " ".join(speaker.split())
+    if not name or not _visible(name):
+        raise InvalidInputError("speaker is empty")
+    if len(name) > _MAX_SPEAKER_CHARS or any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise InvalidInputError(f"speaker must be one line of at most {_MAX_SPEAKER_CHARS} characters")
+    return redact(name).text

@@ -31,6 +31,7 @@ from ..settings import Settings
 from ..store import ChangeSet, MemoryQuery, Store, open_store
 from ..validation import (
     clean_content,
+    clean_speaker,
     clean_tags,
     clean_unit,
     parse_enum,
@@ -456,8 +457,12 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         project_id: str | None = DEFAULT_PROJECT,
         session_id: str | None = None,
         message_id: str | None = None,
+        speaker: str | None = None,
     ) -> WriteOutcome:
         """Run the write path on one user message (SPEC section 5) and commit what it decides.
+
+        The message is always kept verbatim (redacted) as an ``episode``; ``speaker`` names who
+        said it when several people share one memory (the episode reads "speaker: message").
 
         A message with a ``message_id`` is applied once: the store claims (user_id, message_id)
         in the transaction that writes its memories, so a retry, or the same message arriving at
@@ -471,6 +476,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             project_id=project_id,
             session_id=session_id,
             message_id=message_id,
+            speaker=speaker,
         )
 
     def _remember(
@@ -481,11 +487,19 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         project_id: str | None,
         session_id: str | None,
         message_id: str | None,
+        speaker: str | None = None,
     ) -> WriteOutcome:
         """:meth:`remember` for a message already redacted (the chat turn redacts it once)."""
         _check_ids(user_id, project_id)
+        if speaker is not None:
+            speaker = clean_speaker(speaker)
         changes, outcome = self.write_path.plan(
-            message, user_id=user_id, project_id=project_id, session_id=session_id, message_id=message_id
+            message,
+            user_id=user_id,
+            project_id=project_id,
+            session_id=session_id,
+            message_id=message_id,
+            speaker=speaker,
         )
         if message_id is not None:
             changes.messages.append((user_id, message_id))

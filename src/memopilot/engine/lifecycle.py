@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ..clock import ensure_utc
-from ..domain import SUMMARY_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
+from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
 from ..errors import ConflictError, InvalidInputError
 from ..store import ChangeSet, MemoryQuery
 from ..validation import clean_content, clean_tags, clean_unit, parse_privacy, parse_state, parse_type
@@ -183,36 +183,82 @@ class LifecycleOps(EngineCore):
         self._commit(changes)
         return replaced
 
-    def forget(self, memory_id: str, *, user_id: str = DEFAULT_USER, actor: str = "user") -> Memory:
+    def forget(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, actor: str = "user", cascade: bool = False
+    ) -> Memory:
+        """The user's Forget (see :meth:`forget_report`); returns the tombstone."""
+        return self.forget_report(memory_id, user_id=user_id, actor=actor, cascade=cascade)[0]
+
+    def forget_report(
+        self, memory_id: str, *, user_id: str = DEFAULT_USER, actor: str = "user", cascade: bool = False
+    ) -> tuple[Memory, list[str]]:
         """The user's Forget: erase content, tags and vector; keep a content-free tombstone.
 
-        Earlier events of the memory lose their details and reasons; summaries that listed
-        it are rewritten without it; the store then purges residue from its files.
+        What was derived only from the forgotten memory goes with it (an episode's typed
+        memories, unless another message stated them too); ``cascade`` also forgets the
+        memory's source episodes and what was derived only from them. Earlier events lose
+        their details and reasons; summaries that listed a forgotten memory are rewritten
+        without it; the store then purges residue from its files. Returns the tombstone and the
+        ids of the other memories forgotten with it (also in its event's ``also_forgotten``).
         """
         memory = self.get(memory_id, user_id=user_id)
         if memory.state is MemoryState.DELETED:
-            return memory
+            return memory, []
+        forgotten = self._forget_set(memory, cascade=cascade)
         now = self.clock.now()
-        tombstone = memory.copy(
-            content="", tags=[], source_ids=[], state=MemoryState.DELETED, updated_at=now, valid_to=now
-        )
-        changes = ChangeSet(vectors={memory.id: None}, scrub_events_of=[memory.id])
-        if memory.message_id:  # the logged message it came from, and that turn's trace question
-            changes.erase_messages.append((memory.user_id, memory.message_id))
-        changes.add(
-            tombstone,
-            self.make_event(
-                tombstone,
-                EventKind.DELETED,
-                "forgotten at the user's request",
-                actor,
-                from_state=memory.state.value,
-            ),
-        )
-        self._drop_from_summaries(memory, changes)
+        changes = ChangeSet(scrub_events_of=list(forgotten))
+        tombstones: dict[str, Memory] = {}
+        for target in forgotten.values():
+            tombstone = target.copy(
+                content="", tags=[], source_ids=[], state=MemoryState.DELETED, updated_at=now, valid_to=now
+            )
+            tombstones[target.id] = tombstone
+            changes.vectors[target.id] = None
+            if target.message_id:  # the logged message it came from, and that turn's trace question
+                changes.erase_messages.append((target.user_id, target.message_id))
+            if target.id == memory.id:
+                reason = "forgotten at the user's request"
+                details = {"also_forgotten": [i for i in forgotten if i != memory.id]}
+            else:
+                reason = f"forgotten with memory {memory.id}, from which it came or which came from it"
+                details = {}
+            event = self.make_event(
+                tombstone, EventKind.DELETED, reason, actor, from_state=target.state.value, **details
+            )
+            changes.add(tombstone, event)
+        self._drop_from_summaries(memory.user_id, set(forgotten), changes)
         self._commit(changes)
         self.store.purge_residue()
-        return tombstone
+        return tombstones[memory.id], [i for i in forgotten if i != memory.id]
+
+    def _forget_set(self, memory: Memory, *, cascade: bool) -> dict[str, Memory]:
+        """``memory``, its source episodes when ``cascade``, and everything derived only from
+        those (repeatedly: a summary of memories that all go, goes too)."""
+        chosen = {memory.id: memory}
+        if cascade and memory.type is not MemoryType.EPISODE:
+            for source in self.store.get_many(memory.source_ids, user_id=memory.user_id).values():
+                if source.type is MemoryType.EPISODE and source.state is not MemoryState.DELETED:
+                    chosen[source.id] = source
+        frontier = list(chosen)
+        while frontier:
+            added = [
+                derived
+                for derived in self.store.citing(frontier, user_id=memory.user_id)
+                if derived.id not in chosen
+                and derived.state is not MemoryState.DELETED
+                and self._only_from(derived, set(chosen))
+            ]
+            chosen.update((d.id, d) for d in added)
+            frontier = [d.id for d in added]
+        return chosen
+
+    def _only_from(self, derived: Memory, going: set[str]) -> bool:
+        """Whether every source of ``derived`` is going now or was forgotten before."""
+        others = [i for i in derived.source_ids if i not in going]
+        if not others:
+            return True
+        found = self.store.get_many(others, user_id=derived.user_id)
+        return all(i in found and found[i].state is MemoryState.DELETED for i in others)
 
     def delete_user(self, user_id: str, *, actor: str = "user", batch_size: int = 500) -> dict[str, Any]:
         """Erase all content of ``user_id``, leaving content-free tombstones (``DELETE /api/users/me``).
@@ -285,15 +331,12 @@ class LifecycleOps(EngineCore):
         self.store.purge_residue()
         return report
 
-    def _drop_from_summaries(self, forgotten: Memory, changes: ChangeSet) -> None:
-        summaries, _ = self.store.list_memories(
-            MemoryQuery(user_id=forgotten.user_id, all_projects=True, text=SUMMARY_TAG)
-        )
-        for summary in summaries:
-            if not summary.is_summary or forgotten.id not in summary.source_ids:
+    def _drop_from_summaries(self, user_id: str, forgotten: set[str], changes: ChangeSet) -> None:
+        for summary in self.store.citing(forgotten, user_id=user_id):
+            if not summary.is_summary or summary.id in forgotten:
                 continue
-            wanted = (i for i in summary.source_ids if i != forgotten.id)
-            sources = list(self.store.get_many(wanted, user_id=forgotten.user_id).values())
+            wanted = (i for i in summary.source_ids if i not in forgotten)
+            sources = list(self.store.get_many(wanted, user_id=user_id).values())
             sources.sort(key=lambda m: (m.created_at, m.id))
             state = (
                 summary.state if len(sources) >= self.settings.reflect_summary_min else MemoryState.ARCHIVED

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import InvalidInputError, MemoPilotError
-from ..llm import make_chat_client
+from ..llm import ChatClient, make_chat_client
 from ..settings import Settings
 
 __all__ = ["eval_app"]
@@ -23,6 +24,8 @@ eval_app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
+T = TypeVar("T")
+Tick = Callable[[int, int], None]  # progress: (done, total)
 progress_console = Console(stderr=True)
 
 
@@ -57,6 +60,17 @@ def _write_json(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     progress_console.print(f"wrote {path}")
+
+
+def _tracked(label: str, total: int | None, llm: ChatClient | None, work: Callable[[Tick], T]) -> T:
+    """Run ``work`` under a progress bar (it reports ``(done, total)``), then close the LLM client."""
+    try:
+        with _progress(label) as bar:
+            task = bar.add_task("run", total=total)
+            return work(lambda done, total: bar.update(task, completed=done, total=total))
+    finally:
+        if llm is not None:
+            llm.close()
 
 
 def _progress(label: str) -> Progress:
@@ -108,22 +122,21 @@ def scenarios_cmd(
             raise InvalidInputError(
                 "--answer needs an LLM: set MEMOPILOT_LLM_BASE_URL (and the model and key)"
             )
-        try:
-            with _progress("scenarios") as bar:
-                task = bar.add_task("run", total=len(suite))
-                run = run_scenarios(
-                    suite,
-                    strategies=chosen,
-                    settings=settings,
-                    llm=llm,
-                    answer=answer,
-                    budget=budget,
-                    progress=lambda done, total: bar.update(task, completed=done),
-                    keep_context=contexts,
-                )
-        finally:
-            if llm is not None:
-                llm.close()
+        run = _tracked(
+            "scenarios",
+            len(suite),
+            llm,
+            lambda tick: run_scenarios(
+                suite,
+                strategies=chosen,
+                settings=settings,
+                llm=llm,
+                answer=answer,
+                budget=budget,
+                progress=tick,
+                keep_context=contexts,
+            ),
+        )
         summary = run.summary(with_context=contexts)
         console.print(scenario_table(summary, f"{len(suite)} scenarios from {file or 'the built-in suite'}"))
         console.print(scenario_category_table(summary))
@@ -137,11 +150,50 @@ def scenarios_cmd(
         raise _fail(exc) from None
 
 
+@eval_app.command("extraction")
+def extraction_cmd(
+    file: Annotated[Path, typer.Option("--file", help="an extraction test file (SPEC Contracts)")],
+    locomo: Annotated[
+        Path | None, typer.Option("--locomo", help="the LoCoMo file that items with 'locomo' refer to")
+    ] = None,
+    split: Annotated[
+        str | None, typer.Option("--split", help="only the items of this split (e.g. tune or check)")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="write the results as JSON to this file")
+    ] = None,
+) -> None:
+    """Score the write path on labelled messages: precision, recall, false criticals, silence."""
+    from .extraction import load_items, run_extraction
+    from .report import extraction_table
+
+    try:
+        items = load_items(file, locomo)
+        if split is not None:
+            items = [i for i in items if i.split == split]
+            if not items:
+                raise InvalidInputError(f"no item of {file} is in split {split!r}")
+        settings = Settings.load()
+        llm = make_chat_client(settings)
+        run = _tracked(
+            "messages",
+            len(items),
+            llm,
+            lambda tick: run_extraction(items, settings=settings, llm=llm, progress=tick),
+        )
+        summary = run.summary()
+        console.print(extraction_table(summary, f"{file.name}" + (f" ({split})" if split else "")))
+        if json_out is not None:
+            _write_json(json_out, summary)
+    except MemoPilotError as exc:
+        raise _fail(exc) from None
+
+
 @eval_app.command("locomo")
 def locomo_cmd(
     data: Annotated[Path, typer.Option("--data", help="a LoCoMo-format JSON file")],
     budget: Annotated[str, typer.Option("--budget", help="token budget(s), comma-separated")] = "2500",
-    mode: Annotated[str, typer.Option("--mode", help="episodes | editor | both")] = "episodes",
+    mode: Annotated[str, typer.Option("--mode", help="episodes | both")] = "episodes",
     json_out: Annotated[
         Path | None, typer.Option("--json", help="write the results as JSON to this file")
     ] = None,
@@ -174,22 +226,21 @@ def locomo_cmd(
                 "--answer and --judge need an LLM: set MEMOPILOT_LLM_BASE_URL (model, key)"
             )
         answerer = LocomoAnswerer(llm, judge=judge) if (answer or judge) and llm is not None else None
-        try:
-            with _progress("questions") as bar:
-                task = bar.add_task("run", total=None)
-                run = run_locomo(
-                    conversations,
-                    budgets=budgets,
-                    mode=mode,
-                    settings=settings,
-                    llm=llm if mode != "episodes" else None,
-                    answerer=answerer,
-                    systems=wanted,
-                    progress=lambda done, total: bar.update(task, completed=done, total=total),
-                )
-        finally:
-            if llm is not None:
-                llm.close()
+        run = _tracked(
+            "questions",
+            None,
+            llm,
+            lambda tick: run_locomo(
+                conversations,
+                budgets=budgets,
+                mode=mode,
+                settings=settings,
+                llm=llm if mode != "episodes" else None,
+                answerer=answerer,
+                systems=wanted,
+                progress=tick,
+            ),
+        )
         summary = run.summary()
         per_budget = summary["budgets"] if "budgets" in summary else {str(budgets[0]): summary}
         for key, result in per_budget.items():

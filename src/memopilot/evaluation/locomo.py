@@ -4,8 +4,8 @@ Each conversation becomes one user. Its turns are ingested through the engine wi
 to the session's date (``occurred_at`` = the session date, provenance = the turn's ``dia_id``):
 
 - ``episodes``: each turn stored verbatim as an ``episode`` memory (one batch per session);
-- ``editor``: each turn run through the write path (the configured Memory Editor);
-- ``both``: both of the above.
+- ``both``: each turn run through the write path, which keeps it as the same episode and adds the
+  typed memories the configured Memory Editor derives from it.
 
 For each question of categories 1-4 with evidence, every system builds a context under the same
 token budget and is scored by **evidence_recall**: the share of the question's evidence turns
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 MAX_PROVENANCE = 3
-MODES = ("episodes", "editor", "both")
+MODES = ("episodes", "both")
 BASELINES = ("bm25", "dense", "hybrid_rrf", "recent")
 MEMOPILOT = "memopilot"
 FULL_HISTORY = "full_history"
@@ -186,7 +186,7 @@ def ingest(mp: MemoPilot, clock: FixedClock, conversation: LocomoConversation, m
         sessions.setdefault(turn.session, []).append(turn)
     for number in sorted(sessions):
         turns = sessions[number]
-        if mode in ("episodes", "both"):
+        if mode == "episodes":
             clock.set(turns[-1].at + timedelta(seconds=len(turns)))
             added = mp.add_many(
                 [
@@ -204,13 +204,17 @@ def ingest(mp: MemoPilot, clock: FixedClock, conversation: LocomoConversation, m
                 reason="LoCoMo turn",
             )
             stored += len(added)
-        if mode in ("editor", "both"):
+        else:
             for offset, t in enumerate(turns):
                 clock.set(t.at + timedelta(seconds=offset))  # one turn after the other within a session
                 outcome = mp.remember(
-                    t.content, user_id=user, session_id=f"session_{number}", message_id=t.dia_id
+                    t.said,
+                    user_id=user,
+                    session_id=f"session_{number}",
+                    message_id=t.dia_id,
+                    speaker=t.speaker,
                 )
-                stored += len(outcome.created)
+                stored += len(outcome.created) + len(outcome.episodes)
     return stored
 
 
@@ -230,7 +234,7 @@ def run_locomo(
 ) -> LocomoRun:
     """Ingest every conversation, then build each system's context for each question and budget.
 
-    ``llm`` is the chat model the ``editor`` mode's Memory Editor uses (None: the rule editor).
+    ``llm`` is the chat model the ``both`` mode's Memory Editor uses (None: the rule editor).
     ``answerer`` is called on each result row (``--answer``/``--judge``); it needs the context text,
     so rows keep it when an answerer is given or ``keep_context`` is set.
     """

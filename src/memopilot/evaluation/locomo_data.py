@@ -53,12 +53,17 @@ class LocomoTurn:
     caption: str | None = None
 
     @property
-    def content(self) -> str:
-        """The turn as every system stores it: speaker, words, and what a shared image showed."""
-        body = f"{self.speaker}: {self.text.strip()}"
+    def said(self) -> str:
+        """The turn's words, and what a shared image showed."""
+        body = self.text.strip()
         if self.caption:
             body += f" [shares an image: {self.caption.strip()}]"
         return body
+
+    @property
+    def content(self) -> str:
+        """The turn as every system stores it: "speaker: " and what was :attr:`said`."""
+        return f"{self.speaker}: {self.said}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ..errors import InvalidInputError
 
-__all__ = ["locomo_table", "plot_locomo", "plot_scenarios", "scenario_table"]
+__all__ = ["extraction_table", "locomo_table", "plot_locomo", "plot_scenarios", "scenario_table"]
 
 
 def _fmt(value: Any) -> str:
@@ -50,6 +50,23 @@ def scenario_category_table(summary: dict[str, Any], metric: str = "context_reca
         table.add_row(
             f"{category} ({per[strategies[0]]['n']})", *(_fmt(per[s].get(metric)) for s in strategies)
         )
+    return table
+
+
+def extraction_table(summary: dict[str, Any], title: str) -> Table:
+    """Per stored type and overall: what was stored, expected, precise and recalled."""
+    overall = summary["overall"]
+    table = Table(
+        title=f"extraction: {title}, {overall['items']} items; false_critical "
+        f"{overall['false_critical']}, stored_when_none_expected {_fmt(overall['stored_when_none_expected'])}"
+    )
+    for column in ("type", "stored", "expected", "precision", "recall"):
+        table.add_column(column, justify="left" if column == "type" else "right")
+    for name, row in summary["per_type"].items():
+        table.add_row(name, *(_fmt(row[c]) for c in ("stored", "expected", "precision", "recall")))
+    table.add_row(
+        "overall", *(_fmt(overall[c]) for c in ("stored", "expected", "precision", "recall")), style="bold"
+    )
     return table
 
 

@@ -7,7 +7,9 @@ evidence behind the other memories, so they are ranked by their conversational r
 question (:func:`~memopilot.read.retriever.episode_relevance`; score breaks ties) rather than by a
 score in which recency and importance weigh as much as the question does, and they fill the rest of
 the budget (relevance floor, no top-k). Their lines carry the day they happened and are shown in
-the order they happened. Consolidation summaries are considered last and skipped when all
+the order they happened. A typed memory taken from a turn (it cites the turn's episode) is ranked
+with the turns, just before its own turn, and once it is in, that turn is skipped as redundant: it
+says the turn's point in fewer tokens. Consolidation summaries are considered last and skipped when all
 their sources are already in. Every decision becomes a :class:`TraceItem`.
 
 Memory text is rendered as quoted data: each memory is one line whose content is a
@@ -25,7 +27,7 @@ from datetime import date
 from ..domain import Memory, MemoryState, MemoryType
 from ..quoting import quote, was_neutralised
 from ..settings import Settings
-from .retriever import Candidate, EpisodeRelevance, episode_relevance
+from .retriever import Candidate, EpisodeRelevance, episode_relevance, speaker_of
 from .scorer import Score
 from .tokens import count_tokens, token_pieces, tokens_from
 from .trace import TraceItem
@@ -55,10 +57,14 @@ def render_memory(memory: Memory) -> str:
 
 
 def _when(memory: Memory) -> str:
-    """The date a memory line shows: a deadline's due date, else the day it happened."""
+    """The date a memory line shows (a deadline's due date, else the day it happened), and who
+    said it when the conversation had several speakers."""
     if memory.type is MemoryType.DEADLINE and memory.expires_at is not None:
-        return f"due {memory.expires_at.date().isoformat()}"
-    return memory.reference_time.date().isoformat()
+        when = f"due {memory.expires_at.date().isoformat()}"
+    else:
+        when = memory.reference_time.date().isoformat()
+    speaker = speaker_of(memory)
+    return f"{when}, {speaker}" if speaker else when
 
 
 _LABELS = {(t, False): t.value for t in MemoryType} | {(t, True): f"pinned {t.value}" for t in MemoryType}
@@ -179,7 +185,10 @@ def pack_context(
                 reason = f"over budget: needs {tokens} tokens, {max(0, state.remaining)} left"
         if reason is None:
             state.include(candidate, score, rel, tokens)
-        elif explain:
+            continue
+        if not candidate.memory.is_summary:  # its turn is no longer said in full by what is in
+            state.left_out_sources.update(candidate.memory.source_ids)
+        if explain:
             state.skipped.append(_item(candidate, score, tokens, False, reason))
         else:
             state.unlisted += 1
@@ -205,15 +214,27 @@ def _packing_order(
     episodes: list[tuple[Candidate, Score]] = []
     summaries: list[tuple[Candidate, Score]] = []
     for item in scored:
-        if item[0].memory.id in relevance:
-            episodes.append(item)
-        elif item[0].memory.is_summary:
+        memory = item[0].memory
+        if memory.id in relevance or (memory.source_ids and not memory.is_summary and not item[1].priority):
+            episodes.append(item)  # a turn, or a memory taken from one: ranked as conversation
+        elif memory.is_summary:
             summaries.append(item)
         else:
             others.append(item)
     by_score = _by_score
     ordered = sorted(others, key=by_score)
-    ordered += sorted(episodes, key=lambda i: (-relevance[i[0].memory.id].value, -i[1].final, i[0].memory.id))
+
+    def conversational(item: tuple[Candidate, Score]) -> tuple[float, float, str]:
+        memory = item[0].memory
+        rel = relevance.get(memory.id)
+        if rel is not None:
+            value = rel.value
+        else:  # a memory taken from a turn ranks where that turn would, just before it
+            sources = [relevance[s].value for s in memory.source_ids if s in relevance]
+            value = max(sources) + DERIVED_BONUS if sources else item[0].similarity
+        return (-value, -item[1].final, item[0].memory.id)
+
+    ordered += sorted(episodes, key=conversational)
     ordered += sorted(summaries, key=by_score)
     return ordered
 
@@ -222,6 +243,10 @@ def _by_score(item: tuple[Candidate, Score]) -> tuple[bool, float]:
     """Score.sort_key without the method call (this sorts hundreds of candidates per read)."""
     return (not item[1].priority, -item[1].final)
 
+
+# A typed memory taken from a turn ranks just before that turn: it says the turn's point in fewer
+# words, and once it is in, the turn itself is redundant (measured on LoCoMo dev: see the README).
+DERIVED_BONUS = 0.05
 
 _EpisodeRow = tuple[tuple[object, ...], tuple[str, str] | None, Memory]
 
@@ -240,6 +265,9 @@ class _Packing:
     skipped: list[TraceItem] = field(default_factory=list)
     unlisted: int = 0  # skipped candidates without a trace item
     included_ids: set[str] = field(default_factory=set)
+    # the episodes that included typed memories were taken from, and those with one left out
+    cited_ids: set[str] = field(default_factory=set)
+    left_out_sources: set[str] = field(default_factory=set)
     taken_ranked: int = 0
     taken_episodes: int = 0
     pieces: int = 0  # token pieces of the lines taken
@@ -274,6 +302,8 @@ class _Packing:
                 self.open_groups.add(group)
         else:
             reason = _inclusion_reason(memory, score, self.taken_ranked)
+            if memory.source_ids and not memory.is_summary and not score.priority:
+                reason += "; ranked with the conversation, just before the turn it was taken from"
             label, when = _label(memory), _when(memory)
             self.lines.append(_memory_line(label, when, memory.content))
             self.pieces += _prefix_stats(_memory_prefix(label, when))[1]
@@ -284,6 +314,8 @@ class _Packing:
             reason += "; control, invisible or chat-template characters in it were escaped"
         self.remaining -= tokens
         self.included_ids.add(memory.id)
+        if not memory.is_summary:
+            self.cited_ids.update(memory.source_ids)
         self.included.append(_item(candidate, score, tokens, True, reason))
 
 
@@ -313,6 +345,8 @@ def _refusal(
     if memory.is_summary and memory.source_ids and set(memory.source_ids) <= state.included_ids:
         count = len(memory.source_ids)
         return f"summary redundant: all {count} of its sources are included" if explain else ""
+    if episode and memory.id in state.cited_ids and memory.id not in state.left_out_sources:
+        return "redundant: every memory taken from this message is included" if explain else ""
     if not score.priority:
         if candidate.similarity < settings.context_min_similarity:
             if not explain:

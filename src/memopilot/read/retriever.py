@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..domain import Memory, MemoryType
+from ..domain import SPEAKER_TAG, Memory, MemoryType
 from ..settings import Settings
 from ..text import content_terms
 from .index import MemoryIndex
@@ -43,8 +43,6 @@ __all__ = [
     "hybrid_similarity",
     "keyword_overlap",
 ]
-
-SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
 
 
 @dataclass(slots=True)

@@ -21,6 +21,7 @@ from ..api_models import (
     EvalRunRequest,
     EventsOut,
     ForgettingOut,
+    ForgottenOut,
     HealthOut,
     ImportOut,
     ItemsOut,
@@ -200,10 +201,20 @@ def patch_memory(request: Request, memory_id: str, body: MemoryUpdate, who: Iden
     return memory.to_dict()
 
 
-@router.delete("/api/memories/{memory_id}", response_model=MemoryOut, tags=["memories"])
-def forget_memory(request: Request, memory_id: str, who: IdentityDep) -> dict[str, Any]:
-    """The user's Forget: content, tags and vector erased; a content-free tombstone stays."""
-    return _mp(request).forget(memory_id, user_id=who.user_id).to_dict()
+@router.delete("/api/memories/{memory_id}", response_model=ForgottenOut, tags=["memories"])
+def forget_memory(
+    request: Request,
+    memory_id: str,
+    who: IdentityDep,
+    cascade: Annotated[
+        bool, Query(description="also forget the memory's source episode and what came only from it")
+    ] = False,
+) -> dict[str, Any]:
+    """The user's Forget: content, tags and vector erased; a content-free tombstone stays.
+
+    What was derived only from the memory goes with it; ``also_forgotten`` lists those ids."""
+    tombstone, others = _mp(request).forget_report(memory_id, user_id=who.user_id, cascade=cascade)
+    return {**tombstone.to_dict(), "also_forgotten": others}
 
 
 @router.get("/api/memories/{memory_id}/history", response_model=EventsOut, tags=["memories"])

@@ -165,6 +165,11 @@ class Store(ABC):
         """The memories among ``memory_ids`` that ``user_id`` owns, by id."""
 
     @abstractmethod
+    def citing(self, memory_ids: Iterable[str], *, user_id: str) -> list[Memory]:
+        """``user_id``'s memories whose ``source_ids`` name any of ``memory_ids`` (what was
+        derived from them: a typed memory from its episode, a summary from its sources)."""
+
+    @abstractmethod
     def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
         """Matching memories, newest first, and the total count before paging."""
 

@@ -272,6 +272,13 @@ class PostgresStore(SharedQueries, Store):
         rows = self._query(f"{_SELECT_MEMORY} WHERE id = ANY(%s) AND user_id = %s", (ids, user_id))
         return {m.id: m for m in map(_CODEC.memory_from_row, rows)}
 
+    def citing(self, memory_ids: Iterable[str], *, user_id: str) -> list[Memory]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return []
+        sql = f"{_SELECT_MEMORY} WHERE user_id = %s AND source_ids ?| %s::text[]"
+        return [_CODEC.memory_from_row(r) for r in self._query(sql, (user_id, ids))]
+
     def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
         where, params = memory_filter(query, mark="%s", tags_text="tags::text")
         total = self._query(f"SELECT COUNT(*) FROM memories WHERE {where}", params)[0][0]

@@ -319,6 +319,19 @@ class SQLiteStore(SharedQueries, Store):
                 found[memory.id] = memory
         return found
 
+    def citing(self, memory_ids: Iterable[str], *, user_id: str) -> list[Memory]:
+        ids = list(dict.fromkeys(memory_ids))
+        found: dict[str, Memory] = {}
+        for chunk, marks in id_batches(ids, "?"):
+            sql = (
+                f"{_SELECT_MEMORY} WHERE user_id = ? AND source_ids != '[]' AND EXISTS "
+                f"(SELECT 1 FROM json_each(memories.source_ids) WHERE json_each.value IN ({marks}))"
+            )
+            for row in self._query(sql, [user_id, *chunk]):
+                memory = _memory_from_row(row)
+                found[memory.id] = memory
+        return list(found.values())
+
     def list_memories(self, query: MemoryQuery) -> tuple[list[Memory], int]:
         where, params = memory_filter(query)
         total = self._query(f"SELECT COUNT(*) FROM memories WHERE {where}", params)[0][0]

@@ -77,7 +77,8 @@ export const api = {
   memory: (id) => request("GET", `/api/memories/${encodeURIComponent(id)}`),
   addMemory: (body) => request("POST", "/api/memories", { body: { project_id: settings.project, ...body } }),
   updateMemory: (id, body) => request("PATCH", `/api/memories/${encodeURIComponent(id)}`, { body }),
-  forgetMemory: (id) => request("DELETE", `/api/memories/${encodeURIComponent(id)}`),
+  forgetMemory: (id, cascade = false) =>
+    request("DELETE", `/api/memories/${encodeURIComponent(id)}${cascade ? "?cascade=true" : ""}`),
   history: (id) => request("GET", `/api/memories/${encodeURIComponent(id)}/history`),
   timeline: (query) => request("GET", "/api/timeline", { query: { project_id: settings.project, ...query } }),
   traces: (limit = 20) => request("GET", "/api/traces", { query: { limit } }),

@@ -195,22 +195,36 @@ function memoryCard(m) {
     }
   };
   const forget = async () => {
+    // SPEC's Forget cascade: a typed memory may take the message it came from (its episode) along.
+    const cascade = h("input", { type: "checkbox", id: "forget-cascade", name: "cascade" });
+    const cascadeRow = m.type !== "episode" && m.source_ids?.length
+      ? h("label", { class: "block", for: "forget-cascade" }, cascade,
+        " Also forget the message it came from, and everything derived only from that message.")
+      : null;
     const ok = await confirmDialog({
       title: "Forget this memory?",
       body: [
         h("blockquote", { class: "quote" }, contentText(m.content)),
-        "Forget erases its text, tags and vector everywhere, including earlier events and summaries. Only a content-free tombstone remains. This cannot be undone. (Archive hides a memory reversibly.)",
+        m.type === "episode"
+          ? "Forget erases this message and every memory derived only from it: text, tags and vectors everywhere, including earlier events and summaries. Only content-free tombstones remain. This cannot be undone. (Archive hides a memory reversibly.)"
+          : "Forget erases its text, tags and vector everywhere, including earlier events and summaries. Only a content-free tombstone remains. This cannot be undone. (Archive hides a memory reversibly.)",
+        ...(cascadeRow ? [cascadeRow] : []),
       ],
       confirmLabel: "Forget",
       danger: true,
     });
     if (!ok) return;
     try {
-      await api.forgetMemory(m.id);
+      const result = await api.forgetMemory(m.id, cascade.checked);
+      const others = result.also_forgotten || [];
       window.dispatchEvent(new CustomEvent("memopilot:forgotten", { detail: { id: m.id, content: m.content } }));
-      toast("Forgotten: the content is erased.");
+      toast(others.length
+        ? `Forgotten, with ${others.length} more that came from the same message: the content is erased.`
+        : "Forgotten: the content is erased.");
+      const gone = [m.id, ...others];
+      for (const id of gone) document.querySelector(`li[data-memory-id="${CSS.escape(id)}"]`)?.remove();
       li.remove();
-      els.summary.textContent = els.summary.textContent.replace(/^\d+/, (n) => String(Math.max(0, Number(n) - 1)));
+      els.summary.textContent = els.summary.textContent.replace(/^\d+/, (n) => String(Math.max(0, Number(n) - gone.length)));
     } catch (err) {
       toast(`Could not forget it: ${err.detail || err.message}`, "error");
     }

@@ -64,7 +64,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..domain import CONTEXT_STATES, Memory, MemoryType
+from ..domain import CONTEXT_STATES, SPEAKER_TAG, Memory, MemoryType
 from ..text import STOPWORDS, stem, text_ratio
 
 __all__ = ["Supersession", "find_supersessions", "slot_of"]
@@ -1326,6 +1326,25 @@ _CORRECTION_PREFIXES = _phrases(
 )
 
 
+# Leading time adjuncts that say the statement replaces an earlier one ("These days, I ...").
+_LEADING_CHANGES: tuple[tuple[str, ...], ...] = (
+    ("these", "days"),
+    ("from", "now", "on"),
+    ("going", "forward"),
+    ("as", "of", "today"),
+    ("starting", "today"),
+    ("since", "then"),
+    ("lately",),
+    ("nowadays",),
+)
+
+
+def _leading_change(toks: Sequence[_Tok]) -> int:
+    """How many tokens a leading change adjunct takes (0: none)."""
+    lows = tuple(t.low for t in toks[:3])
+    return next((len(p) for p in _LEADING_CHANGES if lows[: len(p)] == p), 0)
+
+
 def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
     corrected = False
     changed = True
@@ -1348,6 +1367,12 @@ def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
                 break
         while toks and toks[0].low in _LEADING_FILLERS and len(toks) > 1:
             toks = toks[1:]
+            changed = True
+        lead = _leading_change(toks)
+        if lead and len(toks) > lead:
+            toks = toks[lead:]  # "These days I prefer X": a time adjunct that marks a change
+            while toks and toks[0].low in {",", ":", ";", "-"}:
+                toks = toks[1:]
             changed = True
         if len(toks) > 2 and toks[1].low == ":" and toks[0].low[:1].isalpha():
             toks = toks[2:]  # "Decision: ...", "Note: ...": a label, not part of the statement
@@ -1414,6 +1439,7 @@ def _analyse(text: str) -> _Analysis:
         toks = _tokens(raw)
         if not toks:
             continue
+        signal = signal or _leading_change(toks) > 0
         toks, corrected = _strip_correction(toks)
         corrected = corrected or carry
         carry = corrected and not toks
@@ -1474,6 +1500,45 @@ def slot_of(text: str) -> tuple[str, str] | None:
     return slot.key, slot.value
 
 
+def marks_change(text: str) -> bool:
+    """Whether ``text`` states something and says it changes an earlier value (now, no longer,
+    switched, actually, ...)."""
+    analysis = _analyse(text)
+    return analysis.statement and (analysis.signal or analysis.corrected)
+
+
+def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int = 300) -> list[Memory]:
+    """The short episodes (one statement, at most ``max_chars``) whose value a new message
+    explicitly changes ("Standup is now at 10am" makes "Standup is at 9am." stale), even when no
+    typed memory was taken from them. Only a marked change counts (now, no longer, switched,
+    actually, ...): an unmarked new value may be a second thing, not a replacement."""
+    if not marks_change(new_content):
+        return []
+    new = _analyse(new_content)
+    out: list[Memory] = []
+    for episode in episodes:
+        if episode.type is not MemoryType.EPISODE or episode.state not in CONTEXT_STATES:
+            continue
+        said = _without_speaker(episode)
+        if len(said) > max_chars:
+            continue
+        if len(_SENTENCE_END.split(said.strip())) > 1:
+            continue  # a turn that says several things stays: its other statements still hold
+        if _compare(new, _analyse(said), new_content, said) is not None:
+            out.append(episode)
+    return out
+
+
+def _without_speaker(episode: Memory) -> str:
+    """An episode's words without the "Speaker: " its content starts with in a group chat."""
+    for tag in episode.tags:
+        if tag.startswith(SPEAKER_TAG):
+            prefix = f"{tag[len(SPEAKER_TAG) :]}: "
+            if episode.content.startswith(prefix):
+                return episode.content[len(prefix) :]
+    return episode.content
+
+
 def find_supersessions(
     new_content: str, new_type: MemoryType, existing: Sequence[Memory]
 ) -> list[Supersession]:
@@ -1495,6 +1560,8 @@ def find_supersessions(
             continue
         if " ".join(old.content.lower().split()) == norm_new:
             continue
+        if MemoryType.FACT in (old.type, new_type) and not (new.signal or new.corrected):
+            continue  # life facts and past events add up ("I went to X", "I went to Y") unless marked
         verdict = _compare(new, _analyse(old.content), new_content, old.content)
         if verdict is not None:
             rule, reason = verdict

@@ -1,6 +1,7 @@
 """SPEC section 5: the write path, from one user message to a change set.
 
-    message -> redact secrets -> memory editor (rules, or an LLM with fallback)
+    message -> redact secrets -> keep the message verbatim as an episode (its evidence)
+            -> memory editor (rules, or an LLM with fallback)
             -> drop anything still secret-like -> merge near-duplicates (same type)
             -> contradictions: deterministic rules, then the editor's updates and forgets
                (every id re-checked: this user, this project or user-wide; never critical)
@@ -16,13 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..domain import EventKind, Memory, MemoryState, MemoryType, jsonable
+from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, jsonable
 from ..errors import InvalidInputError
 from ..store import ChangeSet
-from ..text import text_ratio
+from ..text import split_for_storage, text_ratio
 from ..validation import clean_content, clean_tags
 from . import dates
-from .contradictions import find_supersessions
+from .contradictions import find_supersessions, marks_change, stale_episodes
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = ["WriteOutcome", "WritePath"]
 
+_SAID_IN_FULL = 0.8  # a message whose memories hold this share of its text said nothing else
+_MAX_CITED = 50  # episodes a typed memory cites when several messages stated it
 _EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
 
 
@@ -42,7 +45,8 @@ class WriteOutcome:
     fallback_reason: str | None = None
     redacted: int = 0
     redacted_kinds: list[str] = field(default_factory=list)
-    created: list[Memory] = field(default_factory=list)
+    created: list[Memory] = field(default_factory=list)  # typed memories
+    episodes: list[Memory] = field(default_factory=list)  # the message kept verbatim
     updated: list[Memory] = field(default_factory=list)
     superseded: list[dict[str, str]] = field(default_factory=list)  # {"id", "by", "rule", "reason"}
     archived: list[dict[str, str]] = field(default_factory=list)  # the editor's forget requests
@@ -51,6 +55,7 @@ class WriteOutcome:
     def actions(self) -> dict[str, Any]:
         return {
             "created": [m.to_dict() for m in self.created],
+            "episodes": [m.to_dict() for m in self.episodes],
             "updated": [m.to_dict() for m in self.updated],
             "superseded": self.superseded,
             "archived": self.archived,
@@ -65,6 +70,7 @@ class WriteOutcome:
             "redacted": self.redacted,
             "redacted_kinds": self.redacted_kinds,
             "created": [m.id for m in self.created],
+            "episodes": [m.id for m in self.episodes],
             "updated": [m.id for m in self.updated],
             "superseded": self.superseded,
             "archived": self.archived,
@@ -87,11 +93,16 @@ class WritePath:
         project_id: str | None,
         session_id: str | None,
         message_id: str | None,
+        speaker: str | None = None,
     ) -> tuple[ChangeSet, WriteOutcome]:
-        """The change set for one message, given redacted (the caller redacts it once)."""
+        """The change set for one message, given redacted (the caller redacts it once).
+
+        The message is always kept as an episode (several when it is longer than one memory may
+        be); every typed memory the editor derives cites it in ``source_ids``.
+        """
         text = redaction.text
         now = self._mp.clock.now()
-        existing = self._relevant(text, user_id, project_id)
+        existing, earlier = self._relevant(text, user_id, project_id)
         result = self.editor.edit(text, EditorContext(now, user_id, project_id, existing))
         outcome = WriteOutcome(
             editor=result.editor,
@@ -103,19 +114,64 @@ class WritePath:
         plan = _Plan(self._mp, outcome, now, actor=f"editor:{result.editor}")
         plan.live = {m.id: m for m in existing}
         provenance = {"session_id": session_id, "message_id": message_id}
+        episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
+        plan.sources = [e.id for e in episodes]
+        plan.speaker_tags = [f"{SPEAKER_TAG}{speaker}"] if speaker else []
         created = self._apply_new(plan, result, user_id, project_id, provenance)
+        plan.date_episodes([m for m in created if m is not None])
         self._apply_updates(plan, result.output.updates, created, user_id, project_id)
         self._apply_forgets(plan, result, user_id, project_id)
+        self._apply_message_changes(plan, text, created)
+        for stale in stale_episodes(text, earlier):
+            plan.retire_episode(stale, reason="a later message explicitly changed what it said")
         return plan.finish(), outcome
 
-    def _relevant(self, text: str, user_id: str, project_id: str | None) -> list[Memory]:
+    def _relevant(self, text: str, user_id: str, project_id: str | None) -> tuple[list[Memory], list[Memory]]:
+        """The typed memories most relevant to the message (shown to the editor, checked for
+        duplicates and contradictions) and the most relevant earlier episodes (checked for a
+        value the message explicitly changes)."""
         vector = self._mp.embed_texts([text])[0]
         candidates = self._mp.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
-        return [
+        typed = [
             c.memory
             for c in candidates
             if c.memory.type is not MemoryType.EPISODE and not c.memory.is_summary
-        ][:_EXISTING_SHOWN]
+        ]
+        episodes = [c.memory for c in candidates if c.memory.type is MemoryType.EPISODE]
+        return typed[:_EXISTING_SHOWN], episodes[:_EXISTING_SHOWN]
+
+    def _keep_episodes(
+        self,
+        plan: _Plan,
+        text: str,
+        user_id: str,
+        project_id: str | None,
+        provenance: dict[str, Any],
+        speaker: str | None,
+    ) -> list[Memory]:
+        said = f"{speaker}: {text}" if speaker else text
+        pieces = split_for_storage(said, self._mp.settings.max_content_chars)
+        try:
+            self._mp.check_memory_limit(user_id, adding=len(pieces))
+            episodes = [
+                self._mp.new_memory(
+                    piece,
+                    user_id=user_id,
+                    project_id=project_id,
+                    type=MemoryType.EPISODE,
+                    tags=[f"{SPEAKER_TAG}{speaker}"] if speaker else None,
+                    occurred_at=plan.now,
+                    redacted=True,  # the caller redacted the message
+                    **provenance,
+                )
+                for piece in pieces
+            ]
+        except InvalidInputError as exc:
+            plan.outcome.notes.append(f"the message was not kept as an episode: {exc}")
+            return []
+        for episode in episodes:
+            plan.keep_episode(episode)
+        return episodes
 
     def _apply_new(
         self,
@@ -142,23 +198,24 @@ class WritePath:
             return None
         memory_type = MemoryType(item.type)
         duplicate = plan.find_duplicate(item.content, memory_type, self._mp.settings.dedup_ratio)
-        if duplicate is not None:
-            return plan.restate(duplicate, item)
+        if duplicate is not None and not find_supersessions(item.content, memory_type, [duplicate]):
+            return plan.restate(duplicate, item)  # the same thing said again, not a changed value
         try:
-            self._mp.check_memory_limit(user_id, adding=len(plan.outcome.created) + 1)
+            held = len(plan.outcome.created) + len(plan.outcome.episodes)
+            self._mp.check_memory_limit(user_id, adding=held + 1)
             memory = self._mp.new_memory(
                 item.content,
                 user_id=user_id,
                 project_id=project_id if item.scope == "project" else None,
                 type=memory_type,
-                tags=item.tags,
+                tags=[*plan.speaker_tags, *item.tags],
                 importance=item.importance,
                 confidence=item.confidence,
                 expires_at=self._expiry(item, memory_type, plan.now),
                 occurred_at=plan.now,
                 redacted=True,  # looks_secret above passed the content and every tag
                 **provenance,
-            )
+            ).copy(source_ids=list(plan.sources))
         except InvalidInputError as exc:
             plan.outcome.notes.append(f"skipped a proposed memory: {exc}")
             return None
@@ -172,6 +229,27 @@ class WritePath:
             else:
                 plan.supersede(found.old, memory, rule=found.rule, reason=found.reason)
         return memory
+
+    def _apply_message_changes(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
+        """A message that marks a change ("I no longer like dark mode; I prefer light themes now")
+        supersedes what it changes as a whole, even when the memory taken from it states only the
+        new value. The successor is that memory, else the message's episode."""
+        if not marks_change(text):
+            return
+        successor = next((m for m in created if m is not None), None)
+        candidates = [m for m in plan.active_others("") if successor is None or m.id != successor.id]
+        for found in find_supersessions(text, MemoryType.FACT, candidates):
+            if found.blocked or not found.old.in_context_state:
+                continue
+            current = plan.live.get(found.old.id, found.old)
+            if not current.in_context_state:
+                continue
+            if successor is not None:
+                plan.supersede(
+                    current, plan.live.get(successor.id, successor), rule=found.rule, reason=found.reason
+                )
+            else:
+                plan.retire(current, reason=found.reason)
 
     def _expiry(self, item: NewMemory, memory_type: MemoryType, now: datetime) -> datetime | None:
         if item.expires_at is not None:
@@ -215,6 +293,12 @@ class WritePath:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
 
 
+def _cited(before: list[str], sources: list[str]) -> list[str]:
+    """A restated memory cites every message that stated it (the newest :data:`_MAX_CITED`)."""
+    merged = [s for s in before if s not in sources] + sources
+    return merged[-_MAX_CITED:]
+
+
 def _indexed(items: list[Memory | None], index: int | None) -> Memory | None:
     if index is None or not 0 <= index < len(items):
         return None
@@ -234,6 +318,8 @@ class _Plan:
         self._events: list[Any] = []
         self._new_ids: set[str] = set()
         self._reembed: set[str] = set()
+        self.sources: list[str] = []  # the message's episodes, which every typed memory cites
+        self.speaker_tags: list[str] = []  # who said it, when a conversation has several speakers
 
     # --- lookups ---------------------------------------------------------------------------
     def find_duplicate(self, content: str, memory_type: MemoryType, ratio: float) -> Memory | None:
@@ -247,7 +333,13 @@ class _Plan:
         return None
 
     def active_others(self, memory_id: str) -> list[Memory]:
-        return [m for m in self.live.values() if m.id != memory_id and m.in_context_state]
+        """What a new memory may supersede: live memories from earlier messages (two things one
+        message says never replace each other)."""
+        return [
+            m
+            for m in self.live.values()
+            if m.id not in self._new_ids and m.id != memory_id and m.in_context_state
+        ]
 
     def owned(self, memory_id: str, user_id: str, project_id: str | None) -> Memory | None:
         """The memory if the editor may touch it: this user's, in this project or user-wide, live."""
@@ -273,9 +365,33 @@ class _Plan:
         self._put(memory, EventKind.CREATED, "extracted from a message", type=memory.type.value)
         self.outcome.created.append(memory)
 
+    def keep_episode(self, episode: Memory) -> None:
+        self._new_ids.add(episode.id)
+        self._reembed.add(episode.id)
+        self._put(episode, EventKind.CREATED, "the message, kept verbatim", type=episode.type.value)
+        self.outcome.episodes.append(episode)
+
+    def date_episodes(self, derived: list[Memory]) -> None:
+        """A message that only said short-lived things (a deadline, a temporary note) ends with
+        them: its episodes expire when the last of its memories does, so an old "I'm in Lisbon
+        this week" never reads as current. A message that said anything more (a lasting memory,
+        or words no memory holds) stays."""
+        ends = [self.live.get(m.id, m).expires_at for m in derived]
+        if not ends or any(end is None for end in ends):
+            return
+        said = sum(len(e.content) for e in self.outcome.episodes)
+        if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
+            return  # the message said more than its short-lived memories hold: it stays
+        last = max(e for e in ends if e is not None)
+        for episode in self.outcome.episodes:
+            dated = episode.copy(expires_at=last)
+            self.live[episode.id] = self._changed[episode.id] = dated
+        self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
+
     def restate(self, existing: Memory, item: NewMemory) -> Memory:
         refreshed = existing.copy(
             content=item.content,
+            source_ids=_cited(existing.source_ids, self.sources),
             occurred_at=self.now,
             updated_at=self.now,
             importance=max(existing.importance, item.importance or 0.0),
@@ -309,11 +425,42 @@ class _Plan:
         current = self.live.get(new.id, new)
         self._put(current.copy(supersedes=old.id), None, "")
         self.outcome.superseded.append({"id": old.id, "by": new.id, "rule": rule, "reason": reason})
+        self._retire_evidence(old, new.id)
 
     def retire(self, old: Memory, *, reason: str) -> None:
         replaced = old.copy(state=MemoryState.SUPERSEDED, valid_to=self.now, updated_at=self.now)
         self._put(replaced, EventKind.SUPERSEDED, reason, from_state=old.state.value, rule="editor")
         self.outcome.superseded.append({"id": old.id, "by": "", "rule": "editor", "reason": reason})
+        self._retire_evidence(old, None)
+
+    def retire_episode(self, episode: Memory, *, reason: str) -> None:
+        episode = self.live.get(episode.id, episode)
+        if episode.id in self.sources or not episode.in_context_state:
+            return
+        successor = self.sources[0] if self.sources else None
+        retired = episode.copy(
+            state=MemoryState.SUPERSEDED, superseded_by=successor, valid_to=self.now, updated_at=self.now
+        )
+        self._put(retired, EventKind.SUPERSEDED, reason, from_state=episode.state.value, rule="evidence")
+        self.outcome.superseded.append(
+            {"id": episode.id, "by": successor or "", "rule": "evidence", "reason": reason}
+        )
+
+    def _retire_evidence(self, old: Memory, successor: str | None) -> None:
+        """The episodes that stated a superseded memory leave the context with it, so an old
+        turn never presents the old value as current; they stay in the timeline and history."""
+        if old.type is MemoryType.EPISODE:
+            return
+        cited = [i for i in old.source_ids if i not in self.sources]
+        for episode in self._mp.store.get_many(cited, user_id=old.user_id).values():
+            episode = self.live.get(episode.id, episode)
+            if episode.type is not MemoryType.EPISODE or not episode.in_context_state:
+                continue
+            retired = episode.copy(
+                state=MemoryState.SUPERSEDED, superseded_by=successor, valid_to=self.now, updated_at=self.now
+            )
+            reason = f"it stated memory {old.id}, which a later message changed"
+            self._put(retired, EventKind.SUPERSEDED, reason, from_state=episode.state.value, rule="evidence")
 
     def archive(self, memory: Memory, *, reason: str) -> None:
         archived = memory.copy(state=MemoryState.ARCHIVED, updated_at=self.now)

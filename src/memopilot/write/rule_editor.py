@@ -21,15 +21,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+import numpy as np
+
 from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
 from ..text import content_terms, query_words, stem
 from . import dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
+from .statement_classifier import LABELS, NONE, ShapeFlags, StatementClassifier, default_classifier
 
 __all__ = ["RuleEditor", "classify"]
 
@@ -241,12 +245,14 @@ def _is_small_talk(s: str) -> bool:
 # -- cue families (one statement gets the first that matches, in this order) ------------------
 
 _CRITICAL_PREFIX = re.compile(r"^(?:critical|crucial|important|very important|warning)\s*[:!\-–—]", _F)
+# Critical only when the user flags it as vital: a plain allergy or diagnosis is a fact or a
+# constraint ("no matter what" and friends are figures of speech far more often than flags).
 _CRITICAL = _rx(
-    r"\b(?:always remember|never forget|under no circumstances|under any circumstances|"
-    r"in no circumstances|no matter what|life[- ]threatening)\b",
-    r"\bi(?:'m| am)\s+(?:\w+ly\s+)?allergic\b",
-    r"\b(?:my|a|severe)\s+(?:\w+\s+)?allerg(?:y|ies)\b",
-    r"\banaphyla\w*|\bepipen\b|\bi(?:'m| am| have)\s+(?:\w+\s+)?(?:celiac|coeliac|epilep\w+|diabet\w+)\b",
+    # "always remember X" said to the assistant, not "I'll always remember our trip"
+    r"(?<!\bi'll )(?<!\bi will )(?<!\bwe'll )(?<!\bi'd )(?<!\bi )(?<!\bwe )"
+    r"\b(?:always remember|never forget|don't ever forget|do not ever forget)\b",
+    r"\blife[- ]threatening\b",
+    r"\bsever(?:e|ely)\s+(?:\w+\s+)?allerg\w*|\banaphyla\w*|\bepipen\b",
 )
 _HEALTH = re.compile(
     r"\b(?:allerg\w*|anaphyla\w*|epipen|medical|medication|diabetic|diabetes|epilep\w*|celiac|coeliac|"
@@ -284,6 +290,9 @@ _DEADLINE_CUE = re.compile(
     r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
     _F,
 )
+# "our release day is Tuesday", "standup days are Mondays": a schedule that repeats, not a due date
+_RECURRING_DAY = re.compile(r"\bdays?\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:on\s+)?$", _F)
+_CLOCK_ONLY = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\W*$", _F)
 _DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)
 _DEADLINE_PHRASE = re.compile(r"^(?:by|before|eod|eow|eom|cob|close of business|(?:the\s+)?end\s+of)\b", _F)
 
@@ -295,6 +304,8 @@ _TEMPORARY = _rx(
     r"\bfor\s+(?:the\s+)?(?:next|coming)\s+(?:\w+\s+)?(?:minutes?|hours?|days?|weeks?)\b",
     r"\bfor\s+(?:\d+|an?|one|two|three|four|five|six|a couple of|a few)\s+(?:minutes?|hours?|days?|weeks?)\b",
     r"\b(?:until|till|til)\b",
+    # "Today I'm using X" (not "Today I went ...": a past event is no short-lived state)
+    r"^(?:today|tonight|this (?:morning|afternoon|evening))\b,?\s+(?:i'm|i am|we're|we are)\b",
 )
 
 _LEARNING = _rx(
@@ -500,6 +511,14 @@ _RESCHEDULED = re.compile(
 )
 
 
+def _is_command(s: str) -> bool:
+    """An imperative for this reply ("write a function"), unless meant to last or for a while."""
+    if _COMMAND_START.match(s) is None:
+        return False
+    lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
+    return not (lasting or _TEMPORARY.search(s))
+
+
 def _judge(s: str, now: datetime) -> _Judgement | None:
     """The one memory a cleaned statement makes, or None (question, chatter, command, no cue)."""
     if not s or len(s) > MAX_SENTENCE_CHARS or not _WORD_RE.search(s):
@@ -508,7 +527,7 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
         return None
     lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
     temporary = bool(_TEMPORARY.search(s))
-    command = _COMMAND_START.match(s) is not None and not (lasting or temporary)
+    command = _is_command(s)
     if _ONE_OFF.search(s) and not _DURABLE.search(s):
         return None
     personal_scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(s) else "user"
@@ -561,9 +580,20 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
     return None
 
 
+def _date_in(s: str, now: datetime) -> dates.DateMatch | None:
+    """The date ``s`` names, unless it names a schedule that repeats ("our release day is Tuesday",
+    "standup is at 9am"): a time of day alone counts only after "by" or "before"."""
+    found = dates.find_date(s, now)
+    if found is None or _RECURRING_DAY.search(s[: found.start]):
+        return None
+    if _CLOCK_ONLY.match(found.phrase) and not _DEADLINE_BY.search(s[: found.start]):
+        return None
+    return found
+
+
 def _deadline(s: str, now: datetime) -> datetime | None:
     """The due date when ``s`` states a deadline: a date plus a deadline cue ("due", "by", "ships", ...)."""
-    found = dates.find_date(s, now)
+    found = _date_in(s, now)
     if found is None:
         return None
     if not (
@@ -695,6 +725,7 @@ class _Statement:
     judgement: _Judgement | None
     forget: str | None  # the forget target, when the statement is a forget request
     substantive: bool  # a plain statement with content words (can explain a terse mistake)
+    flags: ShapeFlags | None = None
 
 
 def _read(message: str, now: datetime) -> list[_Statement]:
@@ -716,15 +747,117 @@ def _read(message: str, now: datetime) -> list[_Statement]:
             judgement = _judge(s, now)
             if judgement is None and s and not _is_question(s) and _has_topic(s, _PREFERENCE_VAGUE):
                 judgement = _Judgement(MemoryType.PROJECT, 0.6, "project")
+        flags = ShapeFlags(
+            question=_is_question(s),
+            small_talk=_is_small_talk(s),
+            code=_looks_like_code(s),
+            has_date=_date_in(s, now) is not None,
+            command=_is_command(s),
+        )
         substantive = (
             len(s) <= MAX_SENTENCE_CHARS
-            and not _is_question(s)
-            and not _looks_like_code(s)
-            and not _is_small_talk(s)
+            and not (flags.question or flags.code or flags.small_talk)
             and len(query_words(s)) >= 2
         )
-        statements.append(_Statement(s, judgement, None, substantive))
+        statements.append(_Statement(s, judgement, None, substantive, flags))
     return statements
+
+
+def read_statements(message: str, now: datetime) -> list[tuple[str, str | None, ShapeFlags]]:
+    """Each statement the editor reads in ``message``: its text, the rules' type (None: nothing)
+    and its shape, exactly as the learned judgement sees them (the training script uses this)."""
+    return [
+        (st.text, st.judgement.type.value if st.judgement else None, st.flags)
+        for st in _read(message, _aware(now))
+        if st.forget is None and st.flags is not None
+    ]
+
+
+_TERSE_FLAG = re.compile(
+    r"^(?:please\s+)?(?:always remember|never forget|don't (?:ever )?forget|do not forget)\s+"
+    r"(?:this|that|it)\W*$",
+    _F,
+)
+# A statement the cue rules typed needs less of the learned judgement's confidence: the rules know
+# instructions to the assistant ("keep answers short") better than the life-centric training data.
+_RULE_BACKED_KEEP = 0.45
+_SECOND_MEMORY_KEEP = 0.85  # a message's second and later memories need this keep probability
+# "[shares an image: ...]": an annotation of the turn, not something the user said
+_ANNOTATION = re.compile(r"^\[[^\]]*\]?$")
+_RULE_TYPE_AGREES = 0.3  # the type model finds the rules' type at least this likely (chosen on tune)
+_DATED = frozenset({MemoryType.DEADLINE.value, MemoryType.TEMPORARY.value})  # typed by a date the rules read
+# A statement about the user themself ("my daughter", "I'm vegetarian") is user-wide; one about
+# something else ("Orion stores its data in MongoDB") belongs to the project it was said in.
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b", _F)
+_NEVER_LEARNED = frozenset({NONE, MemoryType.CRITICAL.value})  # critical needs the user's own flag
+
+# Types the learned judgement may give a statement on its own; critical needs the user's flag.
+_LEARNED_SCOPE: dict[MemoryType, Literal["project", "user"]] = {
+    MemoryType.FACT: "user",
+    MemoryType.PREFERENCE: "user",
+    MemoryType.LEARNING_GOAL: "user",
+    MemoryType.CONSTRAINT: "user",
+}
+
+
+def _learned(statements: list[_Statement], classifier: StatementClassifier) -> None:
+    """Let the learned judgement decide whether each statement is kept, and its type.
+
+    The rules keep the last word on what they are sure of: a user's critical flag is kept as
+    critical, and a kept statement keeps the rules' type (with its due date or end) when the type
+    model finds it plausible. Statements too long, code, or forget requests are left to the rules.
+    """
+    judged = [
+        st
+        for st in statements
+        if st.forget is None and st.flags is not None and len(st.text) <= MAX_SENTENCE_CHARS
+    ]
+    if not judged:
+        return
+    rule_types = [st.judgement.type.value if st.judgement else None for st in judged]
+    verdicts = classifier.judge([st.text for st in judged], rule_types, [st.flags for st in judged])
+    kept: list[tuple[float, _Statement]] = []
+    for st, rule_type, verdict in zip(judged, rule_types, verdicts, strict=True):
+        if rule_type == MemoryType.CRITICAL.value:
+            continue  # the user flagged it as vital
+        threshold = classifier.keep_threshold if rule_type is None else _RULE_BACKED_KEEP
+        if _never_kept(st, rule_type) or verdict.keep < threshold:
+            st.judgement = None
+            continue
+        kept.append((verdict.keep, st))
+        if rule_type in _DATED or (
+            rule_type is not None and verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES
+        ):
+            continue  # the rules found its end date, or their type is plausible: keep their judgement
+        ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st)]
+        memory_type = MemoryType(ranked[0])
+        personal = _LEARNED_SCOPE.get(memory_type, "project") if _FIRST_PERSON.search(st.text) else "project"
+        scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
+        st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope)
+    # One message usually holds one thing worth keeping; the rest of what it says stays in its
+    # episode. A second memory needs the judgement to be sure of it.
+    kept.sort(key=lambda pair: -pair[0])
+    for keep, st in kept[1:]:
+        if keep < _SECOND_MEMORY_KEEP:
+            st.judgement = None
+
+
+def _never_kept(st: _Statement, rule_type: str | None) -> bool:
+    """Questions, small talk, code, annotations and one-off commands (unless the rules found a
+    task or a learning goal in them) store nothing typed, whatever they mention."""
+    flags = st.flags
+    assert flags is not None
+    if flags.never_kept or _ANNOTATION.match(st.text):
+        return True
+    return flags.command and rule_type is None
+
+
+def _learnable(label: str, st: _Statement) -> bool:
+    """Whether the learned judgement may give ``st`` this type on its own: never critical (the
+    user's flag) or temporary (its end needs the rules' cues); a deadline needs a date."""
+    if label in _NEVER_LEARNED or label == MemoryType.TEMPORARY.value:
+        return False
+    return label != MemoryType.DEADLINE.value or bool(st.flags and st.flags.has_date)
 
 
 def _mistake_substance(s: str) -> bool:
@@ -759,6 +892,14 @@ def _memories(statements: list[_Statement]) -> list[NewMemory]:
                 consumed.add(i + 1)
             else:
                 continue
+        if judgement.type is MemoryType.CRITICAL and _TERSE_FLAG.match(content):
+            # "Always remember this.": the flag raises the statement before it, alone it says nothing
+            if drafts and drafts[-1][0] == i - 1:
+                last_i, last_j, last_content = drafts.pop()
+                drafts.append((last_i, dataclasses.replace(last_j, type=MemoryType.CRITICAL), last_content))
+            elif i > 0 and statements[i - 1].forget is None and statements[i - 1].substantive:
+                drafts.append((i, judgement, statements[i - 1].text))
+            continue
         drafts.append((i, judgement, content))
     out: list[NewMemory] = []
     seen: set[str] = set()
@@ -792,6 +933,9 @@ class RuleEditor(MemoryEditor):
 
     name = "rules"
 
+    def __init__(self, *, learned: bool = True) -> None:
+        self.learned = learned  # False: the cue rules alone (the learned judgement's baseline)
+
     def edit(self, message: str, context: EditorContext) -> EditorResult:
         notes: list[str] = []
         try:
@@ -806,6 +950,9 @@ class RuleEditor(MemoryEditor):
             return EditorOutput()
         now = _aware(context.now)
         statements = _read(message, now)
+        classifier = default_classifier() if self.learned else None
+        if classifier is not None:
+            _learned(statements, classifier)
         forgets: list[ForgetRequest] = []
         for st in statements:
             if st.forget is None:

@@ -1,0 +1,181 @@
+"""Train the rule editor's learned judgement (src/memopilot/write/statement_classifier.py).
+
+    pip install -e ".[train]"
+    python scripts/train_statement_classifier.py [--locomo ../shared/data/locomo_dev.json] [--check]
+
+Data (tune only; the check halves are never read for training):
+- eval/extraction/train_sentences.json (life, family, health, ... and chat between friends) and
+  eval/extraction/train_sentences_assistant.json (instructions and context given to an assistant):
+  single statements labelled with a type or "none", written by helpers who never saw the rules;
+- the items with "split": "tune" of eval/extraction/messages.json and eval/extraction/locomo.json
+  (the LoCoMo turns' text comes from --locomo): each message is split into the statements the
+  rule editor reads; a statement that meets an expectation's words is labelled with that
+  expectation's first type, every other statement "none".
+
+A multinomial logistic regression (scikit-learn, fixed seed, balanced class weights) is fitted on
+[embedding | rules' type | shape flags]; the keep threshold is chosen on the tune items by
+leave-some-out predictions. The weights go to src/memopilot/models/statement-classifier/.
+--check prints the per-statement accuracy on the check halves (never used to choose anything).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_predict
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from memopilot.embedding import StaticEmbedder  # noqa: E402
+from memopilot.evaluation.extraction import ExtractionItem, load_items  # noqa: E402
+from memopilot.write.rule_editor import read_statements  # noqa: E402
+from memopilot.write.statement_classifier import (  # noqa: E402
+    LABELS,
+    NONE,
+    WEIGHTS_PATH,
+    ShapeFlags,
+    feature_matrix,
+)
+
+SEED = 20261203
+C = 2.0
+TARGET_PRECISION = 0.9  # statement level; item-level precision runs higher (type lists, dedup)
+EXTRACTION = ROOT / "eval" / "extraction"
+Example = tuple[str, str | None, ShapeFlags, str]  # text, rules' type, shape, label
+
+
+def sentence_examples(path: Path) -> list[Example]:
+    out: list[Example] = []
+    for entry in json.loads(path.read_text(encoding="utf-8")):
+        label = entry["type"]
+        if label not in LABELS:
+            raise SystemExit(f"{path}: unknown type {label!r}")
+        statements = read_statements(entry["text"], datetime(2026, 6, 1, 12, tzinfo=UTC))
+        for text, rule_type, flags in statements:
+            # A one-statement text keeps its label; split ones label each part by its own words.
+            out.append((text, rule_type, flags, label if len(statements) == 1 else _part_label(text, label)))
+    return out
+
+
+def _part_label(text: str, label: str) -> str:
+    return label if len(text.split()) >= 4 else NONE
+
+
+def item_examples(items: list[ExtractionItem]) -> list[Example]:
+    out: list[Example] = []
+    for item in items:
+        for text, rule_type, flags in read_statements(item.message, item.at):
+            label = NONE
+            for expectation in item.expect:
+                lowered = text.lower()
+                if all(any(a.lower() in lowered for a in group) for group in expectation.all):
+                    label = expectation.types[0]
+                    break
+            out.append((text, rule_type, flags, label))
+    return out
+
+
+def features(examples: list[Example], embedder: StaticEmbedder) -> tuple[np.ndarray, np.ndarray]:
+    texts = [e[0] for e in examples]
+    x = feature_matrix(embedder.embed(texts), texts, [e[1] for e in examples], [e[2] for e in examples])
+    y = np.asarray([LABELS.index(e[3]) for e in examples])
+    return x, y
+
+
+def choose_threshold(x: np.ndarray, keep: np.ndarray) -> float:
+    """The lowest keep threshold whose held-out precision reaches :data:`TARGET_PRECISION`
+    (5-fold predictions on the tune data), else the one with the best F0.5."""
+    model = LogisticRegression(C=C, max_iter=4000, class_weight="balanced", random_state=SEED)
+    probabilities = cross_val_predict(model, x, keep, cv=5, method="predict_proba")[:, 1]
+    best, best_score = 0.5, -1.0
+    for threshold in np.arange(0.30, 0.96, 0.05):
+        kept = probabilities >= threshold
+        tp = int(np.sum(kept & keep))
+        precision = tp / int(np.sum(kept)) if np.any(kept) else 0.0
+        recall = tp / int(np.sum(keep))
+        score = 1.25 * precision * recall / (0.25 * precision + recall) if precision + recall else 0.0
+        print(f"  keep >= {threshold:.2f}: precision {precision:.3f} recall {recall:.3f} F0.5 {score:.3f}")
+        if precision >= TARGET_PRECISION:
+            return round(float(threshold), 2)
+        if score > best_score:
+            best, best_score = float(threshold), score
+    return round(best, 2)
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
+    none = LABELS.index(NONE)
+    keep = y != none
+    keeper = LogisticRegression(C=C, max_iter=4000, class_weight="balanced", random_state=SEED).fit(x, keep)
+    # No class weights for the type: a rare type (mistake, deadline) should need real evidence.
+    typer = LogisticRegression(C=C, max_iter=4000, random_state=SEED)
+    typer.fit(x[keep], y[keep])
+    coef = np.zeros((len(LABELS), x.shape[1]), dtype=np.float32)
+    intercept = np.full(len(LABELS), -30.0, dtype=np.float32)  # "none" and labels never seen: never chosen
+    for row, label in enumerate(typer.classes_):
+        coef[label], intercept[label] = typer.coef_[row], typer.intercept_[row]
+    return {
+        "keep_coef": keeper.coef_[0].astype(np.float32),
+        "keep_intercept": np.float32(keeper.intercept_[0]),
+        "coef": coef,
+        "intercept": intercept,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--locomo", default=str(ROOT.parent / "shared" / "data" / "locomo_dev.json"))
+    parser.add_argument("--out", default=str(WEIGHTS_PATH), help="where to write the weights")
+    parser.add_argument("--check", action="store_true", help="report statement accuracy on the check halves")
+    args = parser.parse_args()
+    embedder = StaticEmbedder()
+    items = load_items(EXTRACTION / "messages.json") + load_items(EXTRACTION / "locomo.json", args.locomo)
+    tune = [i for i in items if i.split == "tune"]
+    examples = [
+        *sentence_examples(EXTRACTION / "train_sentences.json"),
+        *sentence_examples(EXTRACTION / "train_sentences_assistant.json"),
+        *item_examples(tune),
+    ]
+    x, y = features(examples, embedder)
+    counts = {label: int(np.sum(y == i)) for i, label in enumerate(LABELS) if np.any(y == i)}
+    print(f"{len(examples)} training statements: {counts}")
+    threshold = choose_threshold(x, y != LABELS.index(NONE))
+    weights = fit(x, y)
+    digest = hashlib.sha256(x.tobytes() + y.tobytes()).hexdigest()[:16]
+    meta = {
+        "labels": list(LABELS),
+        "embedder_model": embedder.model_id,
+        "keep_threshold": threshold,
+        "seed": SEED,
+        "C": C,
+        "training_statements": len(examples),
+        "training_digest": digest,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, **weights, meta=np.asarray(json.dumps(meta)))
+    print(f"keep threshold {threshold}; wrote {out} ({digest})")
+    if args.check:
+        check = item_examples([i for i in items if i.split == "check"])
+        cx, cy = features(check, embedder)
+        keep = 1.0 / (1.0 + np.exp(-(cx @ weights["keep_coef"] + weights["keep_intercept"])))
+        truth = cy != LABELS.index(NONE)
+        kept = keep >= threshold
+        precision = float(np.sum(kept & truth) / max(1, np.sum(kept)))
+        print(
+            f"check statements: {len(check)}; keep precision {precision:.3f}, recall "
+            f"{float(np.sum(kept & truth) / max(1, np.sum(truth))):.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

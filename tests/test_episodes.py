@@ -1,0 +1,134 @@
+"""Nothing said is lost: every message is kept as an episode, typed memories cite it, and Forget
+follows the cascade contract (SPEC section 1 and Contracts, issue 16 item 1)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from memopilot import MemoPilot, MemoryState
+from memopilot.cli import app
+from memopilot.domain import MemoryType
+from memopilot.server.app import create_app
+from memopilot.text import split_for_storage
+
+
+def test_every_message_is_kept_verbatim_and_typed_memories_cite_it(mp: MemoPilot) -> None:
+    outcome = mp.remember(
+        "Thanks! My daughter Lina starts school in September.", session_id="s1", message_id="m1"
+    )
+    (episode,) = outcome.episodes
+    assert episode.type is MemoryType.EPISODE
+    assert episode.content == "Thanks! My daughter Lina starts school in September."
+    assert (episode.session_id, episode.message_id) == ("s1", "m1")
+    assert outcome.created, "a fact about the user's daughter is worth a typed memory"
+    for memory in outcome.created:
+        assert memory.source_ids == [episode.id]
+        assert memory.message_id == "m1"
+    small_talk = mp.remember("Haha, that's so funny!")
+    assert small_talk.created == [] and len(small_talk.episodes) == 1
+    assert outcome.actions()["episodes"][0]["id"] == episode.id
+
+
+def test_the_episode_is_redacted(mp: MemoPilot) -> None:
+    outcome = mp.remember("my github token is ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+    (episode,) = outcome.episodes
+    assert "ghp_" not in episode.content and "[REDACTED" in episode.content
+
+
+def test_a_speaker_is_named_in_the_episode(mp: MemoPilot) -> None:
+    (episode,) = mp.remember("I went camping with my kids.", speaker="Melanie").episodes
+    assert episode.content == "Melanie: I went camping with my kids."
+    assert "speaker:Melanie" in episode.tags
+    with pytest.raises(Exception, match="speaker"):
+        mp.remember("hello", speaker="x" * 101)
+
+
+def test_a_long_message_is_kept_whole_across_episodes() -> None:
+    text = " ".join(f"Sentence number {i} says something." for i in range(400))
+    pieces = split_for_storage(text, 1000)
+    assert all(len(p) <= 1000 for p in pieces) and len(pieces) > 10
+    assert " ".join(pieces) == text
+    assert split_for_storage("x" * 2500, 1000) == ["x" * 1000, "x" * 1000, "x" * 500]
+
+
+def test_a_chinese_chat_is_kept_and_found_by_a_chinese_question(mp: MemoPilot) -> None:
+    mp.chat("我女儿叫小雨，她今年六岁，最喜欢画画。")
+    mp.chat("明天天气怎么样？")
+    context = mp.build_context("我女儿叫什么名字？")
+    assert "小雨" in context.text
+
+
+def test_a_superseded_value_leaves_the_context_with_its_episode(mp: MemoPilot, clock) -> None:
+    mp.remember("Our release day is Tuesday.")
+    clock.advance(timedelta(days=3))
+    changed = mp.remember("Our release day is now Thursday.")
+    assert changed.superseded, "the new value replaces the old one"
+    context = mp.build_context("Which day do we release?").text
+    assert "Thursday" in context and "Tuesday" not in context
+    old_episode = mp.list(types=["episode"], states=["superseded"]).items
+    assert [e.content for e in old_episode] == ["Our release day is Tuesday."]
+
+
+def test_a_message_that_only_said_something_short_lived_expires_with_it(mp: MemoPilot, clock) -> None:
+    outcome = mp.remember("For today only, skip the lint step.")
+    assert [m.type for m in outcome.created] == [MemoryType.TEMPORARY]
+    assert outcome.episodes[0].expires_at == outcome.created[0].expires_at
+    lasting = mp.remember("I'm in Lisbon this week. My sister is called Ana.")
+    assert lasting.episodes[0].expires_at is None  # it also said something lasting
+
+
+def test_forget_takes_what_came_only_from_the_memory_and_cascade_its_episode(mp: MemoPilot) -> None:
+    outcome = mp.remember("I prefer tabs over spaces.")
+    (typed,) = outcome.created
+    (episode,) = outcome.episodes
+    tombstone, others = mp.forget_report(typed.id)
+    assert tombstone.state is MemoryState.DELETED and others == []
+    assert mp.get(episode.id).state is MemoryState.ACTIVE  # without cascade the message stays
+
+    again = mp.remember("I prefer dark roast coffee.")
+    (typed,) = again.created
+    tombstone, others = mp.forget_report(typed.id, cascade=True)
+    assert others == [again.episodes[0].id]
+    assert mp.get(again.episodes[0].id).content == ""
+
+
+def test_forgetting_an_episode_always_takes_what_was_derived_only_from_it(mp: MemoPilot) -> None:
+    first = mp.remember("We decided to use PostgreSQL for billing.")
+    restated = mp.remember("We decided to use PostgreSQL for billing!")  # a second message says it too
+    (typed,) = first.created
+    assert [m.id for m in restated.updated] == [typed.id]
+    assert mp.get(typed.id).source_ids == [first.episodes[0].id, restated.episodes[0].id]
+    _, others = mp.forget_report(first.episodes[0].id)
+    assert others == [] and mp.get(typed.id).state is MemoryState.ACTIVE  # still stated by the other
+    _, others = mp.forget_report(restated.episodes[0].id)
+    assert others == [typed.id] and mp.get(typed.id).state is MemoryState.DELETED
+    events = mp.history(typed.id)
+    assert events[-1].kind.value == "deleted" and "forgotten with memory" in events[-1].reason
+
+
+def test_forget_cascade_over_rest_cli_and_mcp_shapes(settings, embedder, clock, tmp_path) -> None:
+    with MemoPilot.open(settings.database_url, settings=settings, embedder=embedder, clock=clock) as mp:
+        first = mp.remember("I prefer aisle seats on planes.")
+        second = mp.remember("I prefer oat milk in my coffee.")
+        app_ = create_app(settings, mp=mp)
+        with TestClient(app_) as client:
+            typed = first.created[0]
+            reply = client.delete(f"/api/memories/{typed.id}", params={"cascade": "true"})
+            assert reply.status_code == 200, reply.text
+            body = reply.json()
+            assert body["state"] == "deleted" and body["also_forgotten"] == [first.episodes[0].id]
+    runner = CliRunner()
+    typed = second.created[0]
+    result = runner.invoke(
+        app,
+        ["--db", settings.database_url, "forget", typed.id, "--cascade", "--json"],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert printed["also_forgotten"] == [second.episodes[0].id]

@@ -1,0 +1,149 @@
+"""The rule editor's learned judgement (write/statement_classifier.py) and `memopilot eval extraction`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from memopilot.cli import app
+from memopilot.domain import Memory, MemoryType
+from memopilot.embedding import StaticEmbedder
+from memopilot.evaluation.extraction import Expectation, load_items, match
+from memopilot.write.editor import EditorContext
+from memopilot.write.rule_editor import RuleEditor
+from memopilot.write.statement_classifier import LABELS, WEIGHTS_PATH, StatementClassifier
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCOMO = ROOT.parent / "shared" / "data" / "locomo_dev.json"
+NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
+
+
+def typed(message: str) -> list[tuple[str, str]]:
+    out = RuleEditor().edit(message, EditorContext(NOW, "u", "p", [])).output
+    return [(m.type, m.content) for m in out.new_memories]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Meal times are always fun.",
+        "It's a reminder that, no matter what, we can still find joy and hope.",
+        "That sounds amazing, I'm so happy for you!",
+        "How should I indent Python code?",
+        "Write a function that reverses a list.",
+        "Thanks, that helped a lot.",
+        "Family is everything.",
+    ],
+)
+def test_chatter_questions_and_commands_store_nothing_typed(message: str) -> None:
+    assert typed(message) == []
+
+
+def test_plain_facts_of_a_life_are_kept_as_facts() -> None:
+    for message, word in [
+        ("My wife and I have a one-year-old son named Kyle.", "Kyle"),
+        ("I failed the military aptitude test last year.", "aptitude"),
+        ("My grandmother passed away in March.", "grandmother"),
+    ]:
+        found = typed(message)
+        assert found and found[0][0] == "fact" and word in found[0][1], (message, found)
+
+
+def test_critical_only_when_the_user_flags_it() -> None:
+    assert [t for t, _ in typed("I'll never forget the day my youngest took her first steps.")] != [
+        "critical"
+    ]
+    flagged = typed("CRITICAL: I have a severe peanut allergy and carry an EpiPen. Always remember this.")
+    assert [t for t, _ in flagged] == ["critical"] and "peanut" in flagged[0][1]
+
+
+def test_the_shipped_weights_fit_the_bundled_embedder() -> None:
+    """Retrain (scripts/train_statement_classifier.py) when the default embedder changes."""
+    classifier = StatementClassifier(WEIGHTS_PATH)
+    assert classifier.embedder_model == StaticEmbedder().model_id
+    assert 0.3 <= classifier.keep_threshold <= 0.95
+
+
+@pytest.mark.skipif(not LOCOMO.exists(), reason="needs ../shared/data/locomo_dev.json")
+def test_training_is_reproducible(tmp_path: Path) -> None:
+    out = tmp_path / "weights.npz"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "train_statement_classifier.py"), "--out", str(out)],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
+    with np.load(out) as fresh, np.load(WEIGHTS_PATH) as shipped:
+        assert json.loads(str(fresh["meta"])) == json.loads(str(shipped["meta"]))
+        np.testing.assert_allclose(fresh["coef"], shipped["coef"], atol=1e-4)
+        np.testing.assert_allclose(fresh["keep_coef"], shipped["keep_coef"], atol=1e-4)
+
+
+def _memory(content: str, type_: str) -> Memory:
+    return Memory(user_id="u", content=content, type=MemoryType(type_), created_at=NOW, updated_at=NOW)
+
+
+def test_matching_pairs_expectations_and_memories_one_to_one() -> None:
+    expect = [
+        Expectation(("fact",), (("Lina", "daughter"),)),
+        Expectation(("fact", "preference"), (("tea",), ("green",))),
+    ]
+    both = _memory("My daughter Lina loves green tea", "fact")
+    tea = _memory("I drink green tea", "preference")
+    assert match(expect, [both, tea]) == [(0, both.id), (1, tea.id)]  # not greedy: both get a match
+    assert match(expect, [_memory("My daughter Lina", "task")]) == []  # wrong type
+    assert match(expect, [_memory("x" * 201 + " Lina", "fact")]) == []  # over 200 characters
+
+
+def test_eval_extraction_command(tmp_path: Path) -> None:
+    items = [
+        {
+            "id": "a",
+            "message": "My daughter is called Lina.",
+            "expect": [{"types": ["fact"], "all": [["Lina"]]}],
+        },
+        {"id": "b", "message": "Thanks, that was great!", "expect": []},
+        {
+            "id": "c",
+            "date": "2026-12-03",
+            "prior": ["I prefer tea."],
+            "message": "The grant report is due next Friday.",
+            "expect": [{"types": ["deadline"], "all": [["grant"]]}],
+        },
+    ]
+    file = tmp_path / "items.json"
+    file.write_text(json.dumps(items), encoding="utf-8")
+    out = tmp_path / "result.json"
+    result = CliRunner().invoke(
+        app, ["eval", "extraction", "--file", str(file), "--json", str(out)], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text())
+    overall = summary["overall"]
+    assert overall["items"] == 3 and overall["recall"] == 1.0 and overall["precision"] == 1.0
+    assert overall["false_critical"] == 0 and overall["stored_when_none_expected"] == 0.0
+    assert set(summary["per_type"]) >= {"fact", "deadline"}
+    assert [i["id"] for i in summary["items"]] == ["a", "b", "c"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"id": "x", "locomo": {"sample_id": "s", "dia_id": "D1:1"}, "expect": []}]))
+    result = CliRunner().invoke(app, ["eval", "extraction", "--file", str(bad)])
+    assert result.exit_code == 1 and "--locomo" in result.output
+
+
+@pytest.mark.skipif(not LOCOMO.exists(), reason="needs ../shared/data/locomo_dev.json")
+def test_the_labelled_sets_load_with_their_locomo_turns() -> None:
+    items = load_items(ROOT / "eval" / "extraction" / "locomo.json", LOCOMO)
+    assert len(items) >= 150 and all(i.message and i.speaker for i in items)
+    messages = load_items(ROOT / "eval" / "extraction" / "messages.json")
+    assert len(messages) >= 150
+    silent = sum(1 for i in messages if not i.expect) / len(messages)
+    assert 0.25 <= silent <= 0.45
+    assert {i.split for i in items + messages} == {"tune", "check"}
+    assert set(LABELS) >= {t for i in messages for e in i.expect for t in e.types}
