@@ -132,3 +132,39 @@ def test_forget_cascade_over_rest_cli_and_mcp_shapes(settings, embedder, clock, 
     assert result.exit_code == 0, result.output
     printed = json.loads(result.output)
     assert printed["also_forgotten"] == [second.episodes[0].id]
+
+
+def test_an_explicit_change_retires_a_short_episode_nothing_was_taken_from(mp: MemoPilot) -> None:
+    mp.remember("Standup is at 9am.")
+    mp.remember("The weather in Lisbon was lovely this week.")
+    changed = mp.remember("Standup is now at 10am.")
+    assert [s["rule"] for s in changed.superseded] == ["evidence"]
+    context = mp.build_context("When is standup?").text
+    assert "10am" in context and "9am" not in context
+    # an unmarked new value may be a second thing: nothing is retired
+    mp.remember("The gym opens at 6am.")
+    assert mp.remember("The pool opens at 7am.").superseded == []
+
+
+def test_a_message_that_marks_a_change_supersedes_what_it_changes(mp: MemoPilot) -> None:
+    (old,) = mp.remember("I like dark mode.").created
+    changed = mp.remember("I no longer like dark mode; I prefer light themes now.")
+    assert [s["id"] for s in changed.superseded if s["rule"] != "evidence"] == [old.id]
+    context = mp.build_context("Which theme do I like?").text
+    assert "light themes" in context and "I like dark mode" not in context
+
+
+def test_past_events_add_up_instead_of_replacing_each_other(mp: MemoPilot) -> None:
+    mp.remember("I went to a pride parade last Friday.", speaker="Caroline")
+    later = mp.remember("I went to a poetry reading last Friday.", speaker="Caroline")
+    assert later.superseded == []
+    assert mp.list(types=["episode"], states=["superseded"]).total == 0
+
+
+def test_a_typed_memory_stands_in_for_its_turn_in_the_context(mp: MemoPilot) -> None:
+    outcome = mp.remember("I adopted a cat named Bailey last month.", speaker="Melanie")
+    (typed,) = outcome.created
+    result = mp.build_context("What is the name of Melanie's cat?")
+    assert f"[{typed.type.value}, " in result.text and "Melanie]" in result.text
+    (episode_item,) = [i for i in result.trace.skipped if i.memory_id == outcome.episodes[0].id]
+    assert episode_item.reason.startswith("redundant")
