@@ -121,3 +121,41 @@ def test_write_is_atomic(mp: MemoPilot) -> None:
     assert len(mp.timeline()) == 2  # the first message's memory and its episode
     outcome = mp.remember("We use GitHub Actions for CI instead of Jenkins.")
     assert [s["id"] for s in outcome.superseded] == [old.id]
+
+
+def test_the_planner_is_pure_inputs_in_plan_out() -> None:
+    """No engine, no store, no embedder: the write path plans from what it is given."""
+    from datetime import UTC, datetime
+
+    from memopilot.settings import Settings
+    from memopilot.write.planner import WriteInputs, WritePath
+    from memopilot.write.redaction import redact
+    from memopilot.write.rule_editor import RuleEditor
+
+    now = datetime(2026, 12, 3, 12, tzinfo=UTC)
+    settings = Settings(max_memories_per_user=1)
+    inputs = WriteInputs(now=now, settings=settings, existing=[], earlier=[], evidence={}, room=1)
+    plan = WritePath(RuleEditor()).plan(
+        redact("My sister is called Ana."),
+        inputs,
+        user_id="u",
+        project_id="p",
+        session_id=None,
+        message_id="m1",
+    )
+    (episode,) = plan.outcome.episodes
+    assert plan.outcome.created == []  # the episode took the only room left
+    assert any("limit is 1" in note for note in plan.outcome.notes)
+    assert [m.id for m in plan.to_embed] == [episode.id]
+    assert [e.kind.value for e in plan.changes.events] == ["created"] and plan.changes.vectors == {}
+    roomy = WriteInputs(now=now, settings=Settings(), existing=[], earlier=[], evidence={}, room=None)
+    plan = WritePath(RuleEditor()).plan(
+        redact("My sister is called Ana."),
+        roomy,
+        user_id="u",
+        project_id="p",
+        session_id=None,
+        message_id="m1",
+    )
+    assert [m.type for m in plan.outcome.created] == [MemoryType.FACT]
+    assert {m.id for m in plan.to_embed} == {plan.outcome.created[0].id, plan.outcome.episodes[0].id}

@@ -196,6 +196,22 @@ class TimelineEvent:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    @classmethod
+    def of(
+        cls, memory: Memory, kind: EventKind, reason: str, actor: str, at: datetime, **details: Any
+    ) -> TimelineEvent:
+        """The event of a change to ``memory`` at ``at``."""
+        return cls(
+            user_id=memory.user_id,
+            memory_id=memory.id,
+            kind=kind,
+            at=at,
+            actor=actor,
+            reason=reason,
+            project_id=memory.project_id,
+            details=details,
+        )
+
 
 def jsonable(value: Any) -> Any:
     """A field value as JSON-ready data (datetimes as ISO strings, enums as values)."""

@@ -12,19 +12,23 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
-from .domain import MemoryState, MemoryType, Privacy
+from .clock import ensure_utc
+from .domain import DEFAULT_IMPORTANCE, Memory, MemoryState, MemoryType, Privacy
 from .errors import ContentTooLongError, InvalidInputError
 from .settings import Settings
 from .write.redaction import redact
 
 __all__ = [
+    "check_ids",
     "clean_content",
     "clean_speaker",
     "clean_tags",
     "clean_unit",
+    "new_record",
     "parse_enum",
     "parse_privacy",
     "parse_state",
@@ -128,3 +132,58 @@ def clean_speaker(speaker: str) -> str:
     if len(name) > _MAX_SPEAKER_CHARS or any(unicodedata.category(ch) == "Cc" for ch in name):
         raise InvalidInputError(f"speaker must be one line of at most {_MAX_SPEAKER_CHARS} characters")
     return redact(name).text
+
+
+def check_ids(user_id: str, project_id: str | None) -> None:
+    if not isinstance(user_id, str) or not user_id.strip() or len(user_id) > 200:
+        raise InvalidInputError("user_id must be a non-empty string of at most 200 characters")
+    if project_id is not None and (not isinstance(project_id, str) or len(project_id) > 200):
+        raise InvalidInputError("project_id must be a string of at most 200 characters")
+
+
+def new_record(
+    content: str,
+    *,
+    now: datetime,
+    settings: Settings,
+    user_id: str,
+    project_id: str | None,
+    type: str | MemoryType,
+    tags: Iterable[str] | None = None,
+    importance: float | None = None,
+    confidence: float = 0.8,
+    privacy: str = "normal",
+    state: str | MemoryState = MemoryState.ACTIVE,
+    expires_at: datetime | None = None,
+    occurred_at: datetime | None = None,
+    session_id: str | None = None,
+    message_id: str | None = None,
+    redacted: bool = False,
+) -> Memory:
+    """A validated, unsaved memory created at ``now``. ``redacted``: content and tags were passed
+    through the redaction already (the write path's, which checks each proposed memory)."""
+    memory_type = parse_type(type)
+    memory_state = parse_state(state)
+    if memory_state not in (MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.ARCHIVED):
+        raise InvalidInputError(f"a new memory can be active, pinned or archived, not {memory_state.value}")
+    check_ids(user_id, project_id)
+    return Memory(
+        user_id=user_id,
+        project_id=project_id or None,
+        type=memory_type,
+        state=memory_state,
+        content=clean_content(content, settings, redacted=redacted),
+        tags=clean_tags(tags, settings, redacted=redacted),
+        importance=clean_unit(
+            DEFAULT_IMPORTANCE[memory_type] if importance is None else importance, "importance"
+        ),
+        confidence=clean_unit(confidence, "confidence"),
+        privacy=parse_privacy(privacy),
+        created_at=now,
+        updated_at=now,
+        valid_from=now,
+        expires_at=ensure_utc(expires_at) if expires_at else None,
+        occurred_at=ensure_utc(occurred_at) if occurred_at else None,
+        session_id=session_id,
+        message_id=message_id,
+    )

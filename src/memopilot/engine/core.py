@@ -123,16 +123,7 @@ class EngineCore:
     def make_event(
         self, memory: Memory, kind: EventKind, reason: str, actor: str = "system", **details: Any
     ) -> TimelineEvent:
-        return TimelineEvent(
-            user_id=memory.user_id,
-            memory_id=memory.id,
-            kind=kind,
-            at=self.clock.now(),
-            actor=actor,
-            reason=reason,
-            project_id=memory.project_id,
-            details=details,
-        )
+        return TimelineEvent.of(memory, kind, reason, actor, self.clock.now(), **details)
 
     def get(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> Memory:
         """The memory, if it belongs to ``user_id``; another user's id is reported as not found."""
@@ -142,21 +133,27 @@ class EngineCore:
             raise NotFoundError(f"no memory {memory_id!r} for this user")
         return memory
 
+    def memory_room(self, user_id: str) -> int | None:
+        """How many more memories ``user_id`` may hold (None: no limit)."""
+        limit = self.settings.max_memories_per_user
+        if limit <= 0:
+            return None
+        live = frozenset(s for s in MemoryState if s is not MemoryState.DELETED)
+        _, held = self.store.list_memories(
+            MemoryQuery(user_id=user_id, all_projects=True, states=live, limit=1)
+        )
+        return max(0, limit - held)
+
     def check_memory_limit(self, user_id: str, adding: int = 1) -> None:
         """Refuse ``adding`` new memories that would take ``user_id`` over ``max_memories_per_user``.
 
         Forgotten memories (tombstones) do not count; archived, expired and superseded ones do,
         since they still hold content.
         """
-        limit = self.settings.max_memories_per_user
-        if limit <= 0 or adding <= 0:
-            return
-        live = frozenset(s for s in MemoryState if s is not MemoryState.DELETED)
-        _, held = self.store.list_memories(
-            MemoryQuery(user_id=user_id, all_projects=True, states=live, limit=1)
-        )
-        if held + adding > limit:
+        room = self.memory_room(user_id) if adding > 0 else None
+        if room is not None and adding > room:
+            limit = self.settings.max_memories_per_user
             raise MemoryLimitError(
-                f"this user holds {held} memories and the limit is {limit} "
+                f"this user holds {limit - room} memories and the limit is {limit} "
                 "(MEMOPILOT_MAX_MEMORIES_PER_USER); forget some memories before adding more"
             )

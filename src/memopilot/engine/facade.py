@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..clock import Clock, ensure_utc
-from ..domain import DEFAULT_IMPORTANCE, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
+from ..clock import Clock
+from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..embedding import Embedder, make_embedder
 from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
 from ..llm import ChatClient, make_chat_client
@@ -30,18 +30,16 @@ from ..results import ContextResult, ImportReport, Page, SearchResult
 from ..settings import Settings
 from ..store import ChangeSet, MemoryQuery, Store, open_store
 from ..validation import (
-    clean_content,
+    check_ids,
     clean_speaker,
-    clean_tags,
-    clean_unit,
+    new_record,
     parse_enum,
-    parse_privacy,
     parse_state,
     parse_type,
 )
 from ..write.editor import MemoryEditor
 from ..write.llm_editor import LLMEditor
-from ..write.planner import WriteOutcome, WritePath
+from ..write.planner import EXISTING_SHOWN, WriteInputs, WriteOutcome, WritePath
 from ..write.redaction import Redaction, redact
 from ..write.rule_editor import RuleEditor, classify
 from . import insights, portability
@@ -75,7 +73,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         if editor is None:
             rules = RuleEditor()
             editor = LLMEditor(self.llm, fallback=rules) if self.llm is not None else rules
-        self.write_path = WritePath(self, editor)
+        self.write_path = WritePath(editor)
 
     @classmethod
     def open(
@@ -221,55 +219,10 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         self._commit(changes)
         return memories
 
-    def new_memory(
-        self,
-        content: str,
-        *,
-        user_id: str,
-        project_id: str | None,
-        type: str | MemoryType,
-        tags: Iterable[str] | None = None,
-        importance: float | None = None,
-        confidence: float = 0.8,
-        privacy: str = "normal",
-        state: str | MemoryState = MemoryState.ACTIVE,
-        expires_at: datetime | None = None,
-        occurred_at: datetime | None = None,
-        session_id: str | None = None,
-        message_id: str | None = None,
-        redacted: bool = False,
-    ) -> Memory:
-        """A validated, unsaved memory (the write path builds on this). ``redacted``: content and
-        tags were passed through the redaction already (the write path's, which checks each
-        proposed memory); every other caller leaves it False."""
-        memory_type = parse_type(type)
-        memory_state = parse_state(state)
-        if memory_state not in (MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.ARCHIVED):
-            raise InvalidInputError(
-                f"a new memory can be active, pinned or archived, not {memory_state.value}"
-            )
-        _check_ids(user_id, project_id)
-        now = self.clock.now()
-        return Memory(
-            user_id=user_id,
-            project_id=project_id or None,
-            type=memory_type,
-            state=memory_state,
-            content=clean_content(content, self.settings, redacted=redacted),
-            tags=clean_tags(tags, self.settings, redacted=redacted),
-            importance=clean_unit(
-                DEFAULT_IMPORTANCE[memory_type] if importance is None else importance, "importance"
-            ),
-            confidence=clean_unit(confidence, "confidence"),
-            privacy=parse_privacy(privacy),
-            created_at=now,
-            updated_at=now,
-            valid_from=now,
-            expires_at=ensure_utc(expires_at) if expires_at else None,
-            occurred_at=ensure_utc(occurred_at) if occurred_at else None,
-            session_id=session_id,
-            message_id=message_id,
-        )
+    def new_memory(self, content: str, **fields: Any) -> Memory:
+        """A validated, unsaved memory created now; ``fields`` are those of
+        :func:`~memopilot.validation.new_record` (user_id, project_id, type, tags, ...)."""
+        return new_record(content, now=self.clock.now(), settings=self.settings, **fields)
 
     def list(
         self,
@@ -490,17 +443,22 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         speaker: str | None = None,
     ) -> WriteOutcome:
         """:meth:`remember` for a message already redacted (the chat turn redacts it once)."""
-        _check_ids(user_id, project_id)
+        check_ids(user_id, project_id)
         if speaker is not None:
             speaker = clean_speaker(speaker)
-        changes, outcome = self.write_path.plan(
+        plan = self.write_path.plan(
             message,
+            self._write_inputs(message.text, user_id, project_id),
             user_id=user_id,
             project_id=project_id,
             session_id=session_id,
             message_id=message_id,
             speaker=speaker,
         )
+        changes, outcome = plan.changes, plan.outcome
+        if plan.to_embed:
+            vectors = self.embed_texts([m.content for m in plan.to_embed])
+            changes.vectors.update((m.id, v) for m, v in zip(plan.to_embed, vectors, strict=True))
         if message_id is not None:
             changes.messages.append((user_id, message_id))
         try:
@@ -512,6 +470,29 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             )
         return outcome
 
+    def _write_inputs(self, text: str, user_id: str, project_id: str | None) -> WriteInputs:
+        """Every read the write path needs for one message: the typed memories most relevant to it
+        (the editor sees them; duplicates and contradictions are checked against them), the most
+        relevant earlier episodes, the episodes those memories came from, and the room left."""
+        vector = self.embed_texts([text])[0]
+        candidates = self.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
+        typed = [
+            c.memory
+            for c in candidates
+            if c.memory.type is not MemoryType.EPISODE and not c.memory.is_summary
+        ]
+        typed = typed[:EXISTING_SHOWN]
+        earlier = [c.memory for c in candidates if c.memory.type is MemoryType.EPISODE][:EXISTING_SHOWN]
+        evidence = self.store.get_many({s for m in typed for s in m.source_ids}, user_id=user_id)
+        return WriteInputs(
+            now=self.clock.now(),
+            settings=self.settings,
+            existing=typed,
+            earlier=earlier,
+            evidence=evidence,
+            room=self.memory_room(user_id),
+        )
+
     def chat(
         self,
         message: str,
@@ -521,7 +502,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         session_id: str | None = None,
     ) -> ChatResult:
         """One chat turn: read, answer (LLM or honest offline reply), write."""
-        _check_ids(user_id, project_id)
+        check_ids(user_id, project_id)
         return run_chat_turn(
             self, message, user_id=user_id, project_id=project_id, session_id=session_id, llm=self.llm
         )
@@ -571,13 +552,6 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         )
         self._commit(changes)
         return plan.report
-
-
-def _check_ids(user_id: str, project_id: str | None) -> None:
-    if not isinstance(user_id, str) or not user_id.strip() or len(user_id) > 200:
-        raise InvalidInputError("user_id must be a non-empty string of at most 200 characters")
-    if project_id is not None and (not isinstance(project_id, str) or len(project_id) > 200):
-        raise InvalidInputError("project_id must be a string of at most 200 characters")
 
 
 def _clean_query(query: str, settings: Settings) -> str:

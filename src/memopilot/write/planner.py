@@ -7,7 +7,10 @@
                (every id re-checked: this user, this project or user-wide; never critical)
             -> expires_at for temporary notes and deadlines -> embed -> one ChangeSet
 
-The planner only reads; the engine commits the change set in one transaction, so a
+The planner is pure: it is given the message, what the engine read for it (the relevant
+memories and earlier episodes, the episodes they came from, how many memories the user may
+still add), the time and the editor, and returns a plan. The engine does every read before and
+all I/O after: it embeds what the plan lists and commits the change set in one transaction, so a
 message's memories, supersessions and events land together or not at all.
 """
 
@@ -15,26 +18,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, jsonable
-from ..errors import InvalidInputError
+from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
+from ..errors import InvalidInputError, MemoryLimitError
+from ..settings import Settings
 from ..store import ChangeSet
 from ..text import split_for_storage, text_ratio
-from ..validation import clean_content, clean_tags
+from ..validation import clean_content, clean_tags, new_record
 from . import dates
 from .contradictions import find_supersessions, marks_change, stale_episodes
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
 
-if TYPE_CHECKING:
-    from ..engine.facade import MemoPilot
-
-__all__ = ["WriteOutcome", "WritePath"]
+__all__ = ["EXISTING_SHOWN", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
 _SAID_IN_FULL = 0.8  # a message whose memories hold this share of its text said nothing else
 _MAX_CITED = 50  # episodes a typed memory cites when several messages stated it
-_EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
+EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
 
 
 @dataclass(slots=True)
@@ -78,31 +79,50 @@ class WriteOutcome:
         }
 
 
-class WritePath:
-    """Plans the changes one message makes. Built by the engine, which commits the plan."""
+@dataclass(frozen=True, slots=True)
+class WriteInputs:
+    """What the engine read for one message before planning it."""
 
-    def __init__(self, engine: MemoPilot, editor: MemoryEditor) -> None:
-        self._mp = engine
+    now: datetime
+    settings: Settings
+    existing: list[Memory]  # the most relevant typed memories (the editor sees them; dedup, contradictions)
+    earlier: list[Memory]  # the most relevant earlier episodes (a value the message explicitly changes)
+    evidence: dict[str, Memory]  # the episodes the existing memories cite, by id
+    room: int | None  # how many memories the user may still add (None: no limit)
+
+
+@dataclass(slots=True)
+class WritePlan:
+    changes: ChangeSet  # memories and events; the engine adds the vectors of ``to_embed``
+    outcome: WriteOutcome
+    to_embed: list[Memory]
+
+
+class WritePath:
+    """Plans the changes one message makes; the engine reads before and commits after."""
+
+    def __init__(self, editor: MemoryEditor) -> None:
         self.editor = editor
 
     def plan(
         self,
         redaction: Redaction,
+        inputs: WriteInputs,
         *,
         user_id: str,
         project_id: str | None,
         session_id: str | None,
         message_id: str | None,
         speaker: str | None = None,
-    ) -> tuple[ChangeSet, WriteOutcome]:
-        """The change set for one message, given redacted (the caller redacts it once).
+    ) -> WritePlan:
+        """The plan for one message, given redacted (the caller redacts it once).
 
         The message is always kept as an episode (several when it is longer than one memory may
         be); every typed memory the editor derives cites it in ``source_ids``.
         """
         text = redaction.text
-        now = self._mp.clock.now()
-        existing, earlier = self._relevant(text, user_id, project_id)
+        now = inputs.now
+        existing, earlier = inputs.existing, inputs.earlier
         result = self.editor.edit(text, EditorContext(now, user_id, project_id, existing))
         outcome = WriteOutcome(
             editor=result.editor,
@@ -111,7 +131,7 @@ class WritePath:
             redacted_kinds=sorted({f.kind for f in redaction.findings}),
             notes=list(result.notes),
         )
-        plan = _Plan(self._mp, outcome, now, actor=f"editor:{result.editor}")
+        plan = _Plan(inputs, outcome, actor=f"editor:{result.editor}")
         plan.live = {m.id: m for m in existing}
         provenance = {"session_id": session_id, "message_id": message_id}
         episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
@@ -124,21 +144,8 @@ class WritePath:
         self._apply_message_changes(plan, text, created)
         for stale in stale_episodes(text, earlier):
             plan.retire_episode(stale, reason="a later message explicitly changed what it said")
-        return plan.finish(), outcome
-
-    def _relevant(self, text: str, user_id: str, project_id: str | None) -> tuple[list[Memory], list[Memory]]:
-        """The typed memories most relevant to the message (shown to the editor, checked for
-        duplicates and contradictions) and the most relevant earlier episodes (checked for a
-        value the message explicitly changes)."""
-        vector = self._mp.embed_texts([text])[0]
-        candidates = self._mp.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
-        typed = [
-            c.memory
-            for c in candidates
-            if c.memory.type is not MemoryType.EPISODE and not c.memory.is_summary
-        ]
-        episodes = [c.memory for c in candidates if c.memory.type is MemoryType.EPISODE]
-        return typed[:_EXISTING_SHOWN], episodes[:_EXISTING_SHOWN]
+        changes, to_embed = plan.finish()
+        return WritePlan(changes, outcome, to_embed)
 
     def _keep_episodes(
         self,
@@ -150,12 +157,14 @@ class WritePath:
         speaker: str | None,
     ) -> list[Memory]:
         said = f"{speaker}: {text}" if speaker else text
-        pieces = split_for_storage(said, self._mp.settings.max_content_chars)
+        pieces = split_for_storage(said, plan.settings.max_content_chars)
         try:
-            self._mp.check_memory_limit(user_id, adding=len(pieces))
+            plan.make_room(len(pieces))
             episodes = [
-                self._mp.new_memory(
+                new_record(
                     piece,
+                    now=plan.now,
+                    settings=plan.settings,
                     user_id=user_id,
                     project_id=project_id,
                     type=MemoryType.EPISODE,
@@ -197,21 +206,22 @@ class WritePath:
             )
             return None
         memory_type = MemoryType(item.type)
-        duplicate = plan.find_duplicate(item.content, memory_type, self._mp.settings.dedup_ratio)
+        duplicate = plan.find_duplicate(item.content, memory_type, plan.settings.dedup_ratio)
         if duplicate is not None and not find_supersessions(item.content, memory_type, [duplicate]):
             return plan.restate(duplicate, item)  # the same thing said again, not a changed value
         try:
-            held = len(plan.outcome.created) + len(plan.outcome.episodes)
-            self._mp.check_memory_limit(user_id, adding=held + 1)
-            memory = self._mp.new_memory(
+            plan.make_room(1)
+            memory = new_record(
                 item.content,
+                now=plan.now,
+                settings=plan.settings,
                 user_id=user_id,
                 project_id=project_id if item.scope == "project" else None,
                 type=memory_type,
                 tags=[*plan.speaker_tags, *item.tags],
                 importance=item.importance,
                 confidence=item.confidence,
-                expires_at=self._expiry(item, memory_type, plan.now),
+                expires_at=_expiry(item, memory_type, plan.now, plan.settings),
                 occurred_at=plan.now,
                 redacted=True,  # looks_secret above passed the content and every tag
                 **provenance,
@@ -251,16 +261,6 @@ class WritePath:
             else:
                 plan.retire(current, reason=found.reason)
 
-    def _expiry(self, item: NewMemory, memory_type: MemoryType, now: datetime) -> datetime | None:
-        if item.expires_at is not None:
-            return item.expires_at
-        if memory_type is MemoryType.DEADLINE:
-            return dates.deadline_from(item.content, now)
-        if memory_type is MemoryType.TEMPORARY:
-            found = dates.temporary_expiry(item.content, now)
-            return found or now + timedelta(days=self._mp.settings.temporary_default_days)
-        return None
-
     def _apply_updates(
         self,
         plan: _Plan,
@@ -284,13 +284,24 @@ class WritePath:
                 else:
                     plan.retire(target, reason=update.reason or "obsolete according to the editor")
                 continue
-            plan.edit(target, update, self._mp.settings)
+            plan.edit(target, update)
 
     def _apply_forgets(self, plan: _Plan, result: EditorResult, user_id: str, project_id: str | None) -> None:
         for request in result.output.forget:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _expiry(item: NewMemory, memory_type: MemoryType, now: datetime, settings: Settings) -> datetime | None:
+    if item.expires_at is not None:
+        return item.expires_at
+    if memory_type is MemoryType.DEADLINE:
+        return dates.deadline_from(item.content, now)
+    if memory_type is MemoryType.TEMPORARY:
+        found = dates.temporary_expiry(item.content, now)
+        return found or now + timedelta(days=settings.temporary_default_days)
+    return None
 
 
 def _cited(before: list[str], sources: list[str]) -> list[str]:
@@ -308,11 +319,13 @@ def _indexed(items: list[Memory | None], index: int | None) -> Memory | None:
 class _Plan:
     """The memories one message touches, kept current as several steps change them."""
 
-    def __init__(self, engine: MemoPilot, outcome: WriteOutcome, now: datetime, actor: str) -> None:
-        self._mp = engine
+    def __init__(self, inputs: WriteInputs, outcome: WriteOutcome, actor: str) -> None:
+        self.inputs = inputs
+        self.settings = inputs.settings
         self.outcome = outcome
-        self.now = now
+        self.now = inputs.now
         self.actor = actor
+        self._added = 0  # new memories so far, against inputs.room
         self.live: dict[str, Memory] = {}  # relevant existing memories, as changed so far
         self._changed: dict[str, Memory] = {}
         self._events: list[Any] = []
@@ -341,9 +354,21 @@ class _Plan:
             if m.id not in self._new_ids and m.id != memory_id and m.in_context_state
         ]
 
+    def make_room(self, adding: int) -> None:
+        """Refuse ``adding`` more new memories past the user's limit (MEMOPILOT_MAX_MEMORIES_PER_USER)."""
+        room = self.inputs.room
+        if room is not None and self._added + adding > room:
+            limit = self.settings.max_memories_per_user
+            raise MemoryLimitError(
+                f"this user holds {limit - room + self._added} memories and the limit is {limit} "
+                "(MEMOPILOT_MAX_MEMORIES_PER_USER); forget some memories before adding more"
+            )
+        self._added += adding
+
     def owned(self, memory_id: str, user_id: str, project_id: str | None) -> Memory | None:
-        """The memory if the editor may touch it: this user's, in this project or user-wide, live."""
-        memory = self.live.get(memory_id) or self._mp.store.get(memory_id, user_id=user_id)
+        """The memory if the editor may touch it: one it was shown (this user's, in this project
+        or user-wide), still live."""
+        memory = self.live.get(memory_id)
         if memory is None or memory.user_id != user_id or memory.project_id not in (project_id, None):
             self.outcome.notes.append(f"refused an edit of memory {memory_id!r}: not one of this user's here")
             return None
@@ -357,7 +382,7 @@ class _Plan:
         self.live[memory.id] = memory
         self._changed[memory.id] = memory
         if kind is not None:
-            self._events.append(self._mp.make_event(memory, kind, reason, self.actor, **details))
+            self._events.append(TimelineEvent.of(memory, kind, reason, self.actor, self.now, **details))
 
     def create(self, memory: Memory) -> None:
         self._new_ids.add(memory.id)
@@ -452,7 +477,7 @@ class _Plan:
         if old.type is MemoryType.EPISODE:
             return
         cited = [i for i in old.source_ids if i not in self.sources]
-        for episode in self._mp.store.get_many(cited, user_id=old.user_id).values():
+        for episode in (self.inputs.evidence[i] for i in cited if i in self.inputs.evidence):
             episode = self.live.get(episode.id, episode)
             if episode.type is not MemoryType.EPISODE or not episode.in_context_state:
                 continue
@@ -467,7 +492,8 @@ class _Plan:
         self._put(archived, EventKind.ARCHIVED, reason, from_state=memory.state.value, to_state="archived")
         self.outcome.archived.append({"id": memory.id, "reason": reason})
 
-    def edit(self, memory: Memory, update: MemoryUpdate, settings: Any) -> None:
+    def edit(self, memory: Memory, update: MemoryUpdate) -> None:
+        settings = self.settings
         changes: dict[str, Any] = {}
         try:
             if update.content is not None and not looks_secret(update.content):
@@ -503,17 +529,11 @@ class _Plan:
             return
         self.outcome.updated = [m for m in self.outcome.updated if m.id != memory.id] + [memory]
 
-    def finish(self) -> ChangeSet:
-        """Embed what changed text and return the change set."""
+    def finish(self) -> tuple[ChangeSet, list[Memory]]:
+        """The change set (without vectors) and the memories whose text needs a new vector."""
         changes = ChangeSet(events=self._events)
         final = dict(self._changed)
         self.outcome.created = [final.get(m.id, m) for m in self.outcome.created]
         self.outcome.updated = [final[m.id] for m in self.outcome.updated if final[m.id].in_context_state]
-        to_embed = [final[i] for i in final if i in self._reembed]
-        if to_embed:
-            for memory, vector in zip(
-                to_embed, self._mp.embed_texts([m.content for m in to_embed]), strict=True
-            ):
-                changes.vectors[memory.id] = vector
         changes.memories = list(final.values())
-        return changes
+        return changes, [final[i] for i in final if i in self._reembed]
