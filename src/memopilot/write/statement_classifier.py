@@ -5,6 +5,7 @@ facts ("my son Kyle turned one"). So each statement the rule editor reads is als
 multinomial logistic regression over
 
 - the bundled static embedder's vector of the statement (what it is about),
+- its words and word pairs, hashed into 2,048 slots (the words a type is said with),
 - the type the rules give it, one-hot (their cues, dates and flags), and
 - a few shape flags (question, small talk, code, first person, length, a name, a digit, a date).
 
@@ -21,8 +22,10 @@ Inference is one matrix product: microseconds per statement after the embedding.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +51,8 @@ LABELS: tuple[str, ...] = (NONE, *(t.value for t in MemoryType if t is not Memor
 RULE_SLOTS: tuple[str, ...] = LABELS  # the rules' type, one-hot ("none": the rules gave nothing)
 WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "models" / "statement-classifier" / "weights.npz"
 
+WORD_BUCKETS = 2048
+_WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|\d+")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
 _NAME_INSIDE = re.compile(r"(?<=\w)[\s,]+[A-Z][a-z]{2,}")
 
@@ -91,14 +96,31 @@ def rule_labels(rule_types: Sequence[str | None]) -> np.ndarray:
     return out
 
 
+def hashed_words(texts: Sequence[str]) -> np.ndarray:
+    """Each text's words and word pairs, hashed into :data:`WORD_BUCKETS` slots (CRC-32, stable
+    across runs and platforms), as a unit vector: the words a type is said with ("prefer",
+    "allergic", "due", "my sister") that a mean of token embeddings blurs."""
+    out = np.zeros((len(texts), WORD_BUCKETS), dtype=np.float32)
+    for row, text in enumerate(texts):
+        words = _WORD.findall(text.lower())
+        for gram in [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]:
+            out[row, zlib.crc32(gram.encode("utf-8")) % WORD_BUCKETS] = 1.0
+        norm = float(np.linalg.norm(out[row]))
+        if norm:
+            out[row] /= norm
+    return out
+
+
 def feature_matrix(
     vectors: np.ndarray, texts: Sequence[str], rule_types: Sequence[str | None], flags: Sequence[ShapeFlags]
 ) -> np.ndarray:
-    """Rows of [unit embedding | rules' type one-hot | shape flags] (the training script's too)."""
+    """Rows of [unit embedding | hashed words | rules' type one-hot | shape flags] (the training
+    script's too)."""
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     unit = vectors / np.where(norms == 0, 1.0, norms)
     shapes = np.asarray([f.vector(t) for f, t in zip(flags, texts, strict=True)], dtype=np.float32)
-    return np.hstack([unit.astype(np.float32), rule_labels(rule_types), shapes.reshape(len(texts), -1)])
+    parts = [unit.astype(np.float32), hashed_words(texts), rule_labels(rule_types)]
+    return np.hstack([*parts, shapes.reshape(len(texts), -1)])
 
 
 @dataclass(frozen=True, slots=True)
