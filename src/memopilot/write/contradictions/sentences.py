@@ -1,0 +1,192 @@
+"""Sentences: corrections, questions, hedges, clauses, and the analysis of a text."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from .analysis import _Analysis, _Change, _Slot, _Stance
+from .changes import _clause_changes
+from .slots import _clause_slot
+from .stances import _clause_stances
+from .tokens import _terms, _Tok, _tokens
+from .words import (
+    _AUX,
+    _COPULAS,
+    _DETS,
+    _HEDGES,
+    _LEADING_FILLERS,
+    _NEGATIONS,
+    _POSS,
+    _PRONOUNS,
+    _QUESTION_START,
+    _SENTENCE_END,
+    _SIGNALS,
+    _USER,
+    _WH,
+    _phrases,
+)
+
+_CORRECTION_PREFIXES = _phrases(
+    "actually|correction|scratch that|on second thought|on second thoughts|i changed my mind|"
+    "we changed our minds|we changed our mind|changed my mind|change of plans|change of plan|"
+    "wait|no wait|sorry|i meant|make that|let me correct that|to correct|update|small correction|"
+    "quick correction|i misspoke|my mistake|my bad|oops"
+)
+
+
+# Leading time adjuncts that say the statement replaces an earlier one ("These days, I ...").
+_LEADING_CHANGES: tuple[tuple[str, ...], ...] = (
+    ("these", "days"),
+    ("from", "now", "on"),
+    ("going", "forward"),
+    ("as", "of", "today"),
+    ("starting", "today"),
+    ("since", "then"),
+    ("lately",),
+    ("nowadays",),
+)
+
+
+def _leading_change(toks: Sequence[_Tok]) -> int:
+    """How many tokens a leading change adjunct takes (0: none)."""
+    lows = tuple(t.low for t in toks[:3])
+    return next((len(p) for p in _LEADING_CHANGES if lows[: len(p)] == p), 0)
+
+
+def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
+    corrected = False
+    changed = True
+    while changed and toks:
+        changed = False
+        lows = [t.low for t in toks]
+        for prefix in _CORRECTION_PREFIXES:
+            n = len(prefix)
+            if tuple(lows[:n]) == prefix and (
+                n == len(lows)
+                or lows[n] in {",", ":", ";", "the", "it", "i", "we"}
+                or prefix[0] in {"actually", "make"}
+            ):
+                if prefix[-1] in {"mind", "minds"} and n < len(lows) and lows[n] in {"about", "on"}:
+                    return toks, True  # "changed my mind about X": a change marker, read as such
+                toks = toks[n:]
+                while toks and toks[0].low in {",", ":", ";", "-"}:
+                    toks = toks[1:]
+                corrected = changed = True
+                break
+        while toks and toks[0].low in _LEADING_FILLERS and len(toks) > 1:
+            toks = toks[1:]
+            changed = True
+        lead = _leading_change(toks)
+        if lead and len(toks) > lead:
+            toks = toks[lead:]  # "These days I prefer X": a time adjunct that marks a change
+            while toks and toks[0].low in {",", ":", ";", "-"}:
+                toks = toks[1:]
+            changed = True
+        if len(toks) > 2 and toks[1].low == ":" and toks[0].low[:1].isalpha():
+            toks = toks[2:]  # "Decision: ...", "Note: ...": a label, not part of the statement
+            changed = True
+    return toks, corrected
+
+
+def _is_question(raw: str, toks: list[_Tok]) -> bool:
+    if raw.rstrip().endswith("?"):
+        return True
+    if not toks:
+        return False
+    first = toks[0].low
+    if first in {"do", "does", "did"} and len(toks) > 1 and toks[1].low in _NEGATIONS:
+        return False  # "Don't use tabs": an instruction
+    if first in _QUESTION_START and len(toks) > 1 and toks[1].low in _PRONOUNS | _DETS | _POSS:
+        return True
+    return first in _WH and len(toks) > 1 and toks[1].low in _COPULAS | _AUX
+
+
+def _hedged(toks: list[_Tok]) -> bool:
+    lows = [t.low for t in toks]
+    if any(w in _HEDGES for w in lows):
+        for i, w in enumerate(lows):
+            if w in _HEDGES and not (w == "could" and i + 1 < len(lows) and lows[i + 1] == "not"):
+                return True
+    line = " ".join(lows)
+    return any(p in line for p in ("thinking about", "thinking of", "not sure", "wonder ", "i guess"))
+
+
+def _clauses(toks: list[_Tok]) -> list[list[_Tok]]:
+    """Split at ",", ";" and "but": each part is read on its own ("instead of X" openers dropped)."""
+    parts: list[list[_Tok]] = [[]]
+    for tok in toks:
+        if tok.low in {",", ";"} or (tok.low == "but" and parts[-1]):
+            if parts[-1]:
+                parts.append([])
+            continue
+        if tok.low in {"now", "and", "so"} and not parts[-1]:
+            continue
+        parts[-1].append(tok)
+    out: list[list[_Tok]] = []
+    for part in parts:
+        if len(part) > 2 and (part[0].low, part[1].low) in {("instead", "of"), ("rather", "than")}:
+            start = next((k for k in range(2, len(part)) if part[k].low in _USER | {"you", "they", "let"}), 0)
+            part = part[start:] if start else []
+        if part:
+            out.append(part)
+    return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _analyse(text: str) -> _Analysis:
+    slots: list[_Slot] = []
+    stances: list[_Stance] = []
+    changes: list[_Change] = []
+    loose: list[frozenset[str]] = []
+    terms: set[str] = set()
+    statement = False
+    corrected_any = False
+    signal = False
+    carry = False  # "Scratch that. The meeting is on Monday." -> the marker applies to the next one
+    for raw in _SENTENCE_END.split(text.strip()):
+        toks = _tokens(raw)
+        if not toks:
+            continue
+        signal = signal or _leading_change(toks) > 0
+        toks, corrected = _strip_correction(toks)
+        corrected = corrected or carry
+        carry = corrected and not toks
+        if not toks or _is_question(raw, toks) or _hedged(toks):
+            continue
+        statement = True
+        corrected_any = corrected_any or corrected
+        sentence_terms = _terms(toks)
+        terms |= sentence_terms
+        lows = {t.low for t in toks}
+        signal = signal or corrected or bool(lows & _SIGNALS) or ("no" in lows and "longer" in lows)
+        sentence_changes = _clause_changes(toks)
+        clauses = _clauses(toks)
+        if len(clauses) > 1:  # "I no longer use Vim; I use Helix": each clause may carry its own marker
+            sentence_changes += [
+                c for part in clauses for c in _clause_changes(part) if c not in sentence_changes
+            ]
+        changes.extend(sentence_changes)
+        found_structure = bool(sentence_changes)
+        for clause in clauses:
+            slot = _clause_slot(clause)
+            if slot is not None:
+                slots.append(slot)
+            found = _clause_stances(clause)
+            stances.extend(found)
+            found_structure = found_structure or slot is not None or bool(found)
+        for change in sentence_changes:  # "switched from X to Y" is -X, +Y
+            if change.old.specific or not change.context:
+                stances.append(_Stance("", "*", change.old.obj, False, False))
+        if corrected and not found_structure and sentence_terms:
+            loose.append(sentence_terms)
+    return _Analysis(
+        statement,
+        frozenset(terms),
+        tuple(slots),
+        tuple(stances),
+        tuple(changes),
+        corrected_any,
+        signal,
+        tuple(loose),
+    )
