@@ -147,3 +147,12 @@ def test_the_labelled_sets_load_with_their_locomo_turns() -> None:
     assert 0.25 <= silent <= 0.45
     assert {i.split for i in items + messages} == {"tune", "check"}
     assert set(LABELS) >= {t for i in messages for e in i.expect for t in e.types}
+
+
+def test_add_without_a_type_asks_the_learned_judgement_when_the_rules_see_no_cue() -> None:
+    from memopilot.write.rule_editor import classify
+
+    assert classify("My daughter is called Lina.") is MemoryType.FACT
+    assert classify("My daughter is called Lina.", learned=False) is None
+    assert classify("I prefer tabs") is MemoryType.PREFERENCE  # the rules' type stands
+    assert classify("what is this?") is None

@@ -967,8 +967,9 @@ class RuleEditor(MemoryEditor):
         return EditorOutput(new_memories=_memories(statements), forget=forgets)
 
 
-def classify(text: str) -> MemoryType | None:
-    """The type the rules give this one statement, or None when they would store nothing.
+def classify(text: str, *, learned: bool = True) -> MemoryType | None:
+    """The type the rules give this one statement (when they give none and ``learned``, the type
+    the learned judgement gives it), or None when neither would store anything.
 
     A text of several sentences takes the most important type any of them gets (by the default
     importance of the type): "We use Postgres. Never drop tables." is a constraint. Dates only
@@ -977,7 +978,12 @@ def classify(text: str) -> MemoryType | None:
     if not isinstance(text, str) or not text.strip():
         return None
     try:
-        types = [m.type for m in _memories(_read(text, _REFERENCE_NOW))]
+        statements = _read(text, _REFERENCE_NOW)
+        types = [m.type for m in _memories(statements)]
+        classifier = default_classifier() if learned and not types else None
+        if classifier is not None:  # no cue: the learned judgement may still see a fact in it
+            _learned(statements, classifier)
+            types = [m.type for m in _memories(statements)]
     except Exception:
         return None
     if not types:
