@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from .. import transitions
 from ..clock import Clock
 from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..embedding import Embedder, make_embedder
@@ -167,7 +168,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         self.check_memory_limit(user_id)
         vector = self.embed_texts([memory.content])[0]
         changes = ChangeSet(vectors={memory.id: vector})
-        changes.add(memory, self.make_event(memory, EventKind.CREATED, reason, actor, type=memory.type.value))
+        changes.add(*transitions.create(memory, reason=reason, actor=actor, at=self.clock.now()))
         self._commit(changes)
         return memory
 
@@ -214,8 +215,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         vectors = self.embed_texts([m.content for m in memories])
         changes = ChangeSet(vectors={m.id: v for m, v in zip(memories, vectors, strict=True)})
         for memory in memories:
-            event = self.make_event(memory, EventKind.CREATED, reason, actor, type=memory.type.value)
-            changes.add(memory, event)
+            changes.add(*transitions.create(memory, reason=reason, actor=actor, at=self.clock.now()))
         self._commit(changes)
         return memories
 

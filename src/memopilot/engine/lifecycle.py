@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from .. import transitions
 from ..clock import ensure_utc
-from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
+from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..errors import ConflictError, InvalidInputError
 from ..store import ChangeSet, MemoryQuery
 from ..validation import clean_content, clean_tags, clean_unit, parse_privacy, parse_state, parse_type
@@ -62,18 +63,11 @@ class LifecycleOps(EngineCore):
         changed = {k: v for k, v in changes_to.items() if getattr(memory, k) != v}
         if not changed:
             return memory
-        updated = memory.copy(**changed, updated_at=self.clock.now())
-        before = {k: jsonable(getattr(memory, k)) for k in changed}
-        after = {k: jsonable(v) for k, v in changed.items()}
+        updated, event = transitions.edit(memory, changed, reason=reason, actor=actor, at=self.clock.now())
         changes = ChangeSet()
         if "content" in changed:
             changes.vectors[updated.id] = self.embed_texts([updated.content])[0]
-        changes.add(
-            updated,
-            self.make_event(
-                updated, EventKind.UPDATED, reason, actor, fields=sorted(changed), before=before, after=after
-            ),
-        )
+        changes.add(updated, event)
         self._commit(changes)
         return updated
 
@@ -165,21 +159,10 @@ class LifecycleOps(EngineCore):
                 f"memory {old.id} is {old.state.value}; only active or pinned ones can be superseded"
             )
         now = self.clock.now()
-        replaced = old.copy(state=MemoryState.SUPERSEDED, superseded_by=new.id, valid_to=now, updated_at=now)
-        successor = new.copy(supersedes=old.id, updated_at=now)
+        replaced, event = transitions.supersede(old, by=new.id, reason=reason, actor=actor, at=now)
         changes = ChangeSet()
-        changes.add(
-            replaced,
-            self.make_event(
-                replaced,
-                EventKind.SUPERSEDED,
-                reason,
-                actor,
-                from_state=old.state.value,
-                superseded_by=new.id,
-            ),
-        )
-        changes.add(successor)
+        changes.add(replaced, event)
+        changes.add(new.copy(supersedes=old.id, updated_at=now))
         self._commit(changes)
         return replaced
 
@@ -209,10 +192,6 @@ class LifecycleOps(EngineCore):
         changes = ChangeSet(scrub_events_of=list(forgotten))
         tombstones: dict[str, Memory] = {}
         for target in forgotten.values():
-            tombstone = target.copy(
-                content="", tags=[], source_ids=[], state=MemoryState.DELETED, updated_at=now, valid_to=now
-            )
-            tombstones[target.id] = tombstone
             changes.vectors[target.id] = None
             if target.message_id:  # the logged message it came from, and that turn's trace question
                 changes.erase_messages.append((target.user_id, target.message_id))
@@ -222,9 +201,8 @@ class LifecycleOps(EngineCore):
             else:
                 reason = f"forgotten with memory {memory.id}, from which it came or which came from it"
                 details = {}
-            event = self.make_event(
-                tombstone, EventKind.DELETED, reason, actor, from_state=target.state.value, **details
-            )
+            tombstone, event = transitions.tombstone(target, reason=reason, actor=actor, at=now, **details)
+            tombstones[target.id] = tombstone
             changes.add(tombstone, event)
         self._drop_from_summaries(memory.user_id, set(forgotten), changes)
         self._commit(changes)
@@ -294,23 +272,10 @@ class LifecycleOps(EngineCore):
                 report["tombstones"] += 1
                 if memory.state is MemoryState.DELETED and not (memory.content or memory.tags):
                     continue
-                tombstone = memory.copy(
-                    content="",
-                    tags=[],
-                    source_ids=[],
-                    state=MemoryState.DELETED,
-                    updated_at=now,
-                    valid_to=now,
-                )
                 changes.add(
-                    tombstone,
-                    self.make_event(
-                        tombstone,
-                        EventKind.DELETED,
-                        "erased with all of the user's data",
-                        actor,
-                        from_state=memory.state.value,
-                    ),
+                    *transitions.tombstone(
+                        memory, reason="erased with all of the user's data", actor=actor, at=now
+                    )
                 )
                 report["memories_forgotten"] += 1
             self._commit(changes)
@@ -381,16 +346,10 @@ class LifecycleOps(EngineCore):
             raise ConflictError(
                 f"memory {memory_id} is {memory.state.value}; cannot go to {to_state.value} from there"
             )
-        extra: dict[str, Any] = {}
-        if memory.state is MemoryState.EXPIRED and to_state in (MemoryState.ACTIVE, MemoryState.PINNED):
-            extra["expires_at"] = None  # otherwise the next sweep would expire it again
-        updated = memory.copy(state=to_state, updated_at=self.clock.now(), **extra)
-        changes = ChangeSet()
-        changes.add(
-            updated,
-            self.make_event(
-                updated, kind, reason, "user", from_state=memory.state.value, to_state=to_state.value
-            ),
+        updated, event = transitions.move(
+            memory, to_state, kind, reason=reason, actor="user", at=self.clock.now()
         )
+        changes = ChangeSet()
+        changes.add(updated, event)
         self._commit(changes)
         return updated

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .. import transitions
 from ..domain import EventKind, MemoryState, TimelineEvent
 from ..results import ForgettingReport, ReflectionReport
 from ..store import ChangeSet, MemoryQuery
@@ -43,16 +44,15 @@ class MaintenanceOps(EngineCore):
         changes = ChangeSet()
         for transition in due:
             memory = transition.memory
-            updated = memory.copy(state=transition.to_state, updated_at=now)
             changes.add(
-                updated,
-                self.make_event(
-                    updated,
+                *transitions.move(
+                    memory,
+                    transition.to_state,
                     transition.kind,
-                    transition.reason,
-                    from_state=memory.state.value,
-                    to_state=transition.to_state.value,
-                ),
+                    reason=transition.reason,
+                    actor="system",
+                    at=now,
+                )
             )
             (report.expired if transition.kind is EventKind.EXPIRED else report.archived).append(memory.id)
         self._commit(changes)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, jsonable
+from .. import transitions
+from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..errors import InvalidInputError, MemoryLimitError
 from ..settings import Settings
 from ..store import ChangeSet
@@ -377,23 +378,29 @@ class _Plan:
             return None
         return memory
 
-    # --- changes ---------------------------------------------------------------------------
-    def _put(self, memory: Memory, kind: EventKind | None, reason: str, **details: Any) -> None:
+    # --- changes (built by memopilot.transitions, with their events) ------------------------
+    def _put(self, change: tuple[Memory, TimelineEvent | None]) -> Memory:
+        memory, event = change
         self.live[memory.id] = memory
         self._changed[memory.id] = memory
-        if kind is not None:
-            self._events.append(TimelineEvent.of(memory, kind, reason, self.actor, self.now, **details))
+        if event is not None:
+            self._events.append(event)
+        return memory
 
     def create(self, memory: Memory) -> None:
         self._new_ids.add(memory.id)
         self._reembed.add(memory.id)
-        self._put(memory, EventKind.CREATED, "extracted from a message", type=memory.type.value)
+        self._put(
+            transitions.create(memory, reason="extracted from a message", actor=self.actor, at=self.now)
+        )
         self.outcome.created.append(memory)
 
     def keep_episode(self, episode: Memory) -> None:
         self._new_ids.add(episode.id)
         self._reembed.add(episode.id)
-        self._put(episode, EventKind.CREATED, "the message, kept verbatim", type=episode.type.value)
+        self._put(
+            transitions.create(episode, reason="the message, kept verbatim", actor=self.actor, at=self.now)
+        )
         self.outcome.episodes.append(episode)
 
     def date_episodes(self, derived: list[Memory]) -> None:
@@ -408,53 +415,47 @@ class _Plan:
         if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
             return  # the message said more than its short-lived memories hold: it stays
         last = max(e for e in ends if e is not None)
-        for episode in self.outcome.episodes:
-            dated = episode.copy(expires_at=last)
-            self.live[episode.id] = self._changed[episode.id] = dated
+        for episode in self.outcome.episodes:  # not yet stored: its created event stands
+            self._put((episode.copy(expires_at=last), None))
         self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
 
     def restate(self, existing: Memory, item: NewMemory) -> Memory:
-        refreshed = existing.copy(
-            content=item.content,
-            source_ids=_cited(existing.source_ids, self.sources),
-            occurred_at=self.now,
-            updated_at=self.now,
-            importance=max(existing.importance, item.importance or 0.0),
-            confidence=max(existing.confidence, item.confidence),
-        )
-        if refreshed.content != existing.content:
+        changed = {
+            "content": item.content,
+            "source_ids": _cited(existing.source_ids, self.sources),
+            "occurred_at": self.now,
+            "importance": max(existing.importance, item.importance or 0.0),
+            "confidence": max(existing.confidence, item.confidence),
+        }
+        if item.content != existing.content:
             self._reembed.add(existing.id)
-        self._put(
-            refreshed,
-            EventKind.UPDATED,
-            "restated: a near-duplicate was merged into it",
-            fields=["content", "occurred_at"],
-            before={"content": existing.content},
-            after={"content": refreshed.content},
+        refreshed = self._put(
+            transitions.edit(
+                existing,
+                changed,
+                reason="restated: a near-duplicate was merged into it",
+                actor=self.actor,
+                at=self.now,
+                listed=("content", "occurred_at"),
+                recorded=("content",),
+            )
         )
         self._track_update(refreshed)
         return refreshed
 
     def supersede(self, old: Memory, new: Memory, *, rule: str, reason: str) -> None:
-        replaced = old.copy(
-            state=MemoryState.SUPERSEDED, superseded_by=new.id, valid_to=self.now, updated_at=self.now
-        )
         self._put(
-            replaced,
-            EventKind.SUPERSEDED,
-            reason,
-            from_state=old.state.value,
-            superseded_by=new.id,
-            rule=rule,
+            transitions.supersede(old, by=new.id, reason=reason, actor=self.actor, at=self.now, rule=rule)
         )
         current = self.live.get(new.id, new)
-        self._put(current.copy(supersedes=old.id), None, "")
+        self._put((current.copy(supersedes=old.id), None))  # the new memory's own event covers it
         self.outcome.superseded.append({"id": old.id, "by": new.id, "rule": rule, "reason": reason})
         self._retire_evidence(old, new.id)
 
     def retire(self, old: Memory, *, reason: str) -> None:
-        replaced = old.copy(state=MemoryState.SUPERSEDED, valid_to=self.now, updated_at=self.now)
-        self._put(replaced, EventKind.SUPERSEDED, reason, from_state=old.state.value, rule="editor")
+        self._put(
+            transitions.supersede(old, by=None, reason=reason, actor=self.actor, at=self.now, rule="editor")
+        )
         self.outcome.superseded.append({"id": old.id, "by": "", "rule": "editor", "reason": reason})
         self._retire_evidence(old, None)
 
@@ -463,10 +464,7 @@ class _Plan:
         if episode.id in self.sources or not episode.in_context_state:
             return
         successor = self.sources[0] if self.sources else None
-        retired = episode.copy(
-            state=MemoryState.SUPERSEDED, superseded_by=successor, valid_to=self.now, updated_at=self.now
-        )
-        self._put(retired, EventKind.SUPERSEDED, reason, from_state=episode.state.value, rule="evidence")
+        self._retire(episode, successor, reason)
         self.outcome.superseded.append(
             {"id": episode.id, "by": successor or "", "rule": "evidence", "reason": reason}
         )
@@ -479,17 +477,20 @@ class _Plan:
         cited = [i for i in old.source_ids if i not in self.sources]
         for episode in (self.inputs.evidence[i] for i in cited if i in self.inputs.evidence):
             episode = self.live.get(episode.id, episode)
-            if episode.type is not MemoryType.EPISODE or not episode.in_context_state:
-                continue
-            retired = episode.copy(
-                state=MemoryState.SUPERSEDED, superseded_by=successor, valid_to=self.now, updated_at=self.now
-            )
-            reason = f"it stated memory {old.id}, which a later message changed"
-            self._put(retired, EventKind.SUPERSEDED, reason, from_state=episode.state.value, rule="evidence")
+            if episode.type is MemoryType.EPISODE and episode.in_context_state:
+                self._retire(episode, successor, f"it stated memory {old.id}, which a later message changed")
+
+    def _retire(self, episode: Memory, successor: str | None, reason: str) -> None:
+        change = transitions.supersede(
+            episode, by=successor, reason=reason, actor=self.actor, at=self.now, rule="evidence"
+        )
+        self._put(change)
 
     def archive(self, memory: Memory, *, reason: str) -> None:
-        archived = memory.copy(state=MemoryState.ARCHIVED, updated_at=self.now)
-        self._put(archived, EventKind.ARCHIVED, reason, from_state=memory.state.value, to_state="archived")
+        change = transitions.move(
+            memory, MemoryState.ARCHIVED, EventKind.ARCHIVED, reason=reason, actor=self.actor, at=self.now
+        )
+        self._put(change)
         self.outcome.archived.append({"id": memory.id, "reason": reason})
 
     def edit(self, memory: Memory, update: MemoryUpdate) -> None:
@@ -515,13 +516,10 @@ class _Plan:
         if memory.is_critical and "type" in changed:
             self.outcome.notes.append(f"refused to change the type of critical memory {memory.id}")
             return
-        updated = memory.copy(**changed, updated_at=self.now)
         if "content" in changed:
             self._reembed.add(memory.id)
-        before = {k: jsonable(getattr(memory, k)) for k in changed}
-        after = {k: jsonable(v) for k, v in changed.items()}
         reason = update.reason or "edited by the memory editor"
-        self._put(updated, EventKind.UPDATED, reason, fields=sorted(changed), before=before, after=after)
+        updated = self._put(transitions.edit(memory, changed, reason=reason, actor=self.actor, at=self.now))
         self._track_update(updated)
 
     def _track_update(self, memory: Memory) -> None:
