@@ -33,13 +33,12 @@ from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
 from ..text import content_terms, query_words, stem
 from . import dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
+from .sentences import clean_statement, is_question, split_sentences
 from .statement_classifier import LABELS, NONE, ShapeFlags, StatementClassifier, default_classifier
 
 __all__ = ["RuleEditor", "classify"]
 
-MAX_MESSAGE_CHARS = 20_000  # the rest of a longer message is not read
 MAX_SENTENCE_CHARS = 600  # longer "sentences" are pasted prose or data, not a statement to remember
-MAX_SENTENCES = 200
 MAX_MEMORIES = 20  # EditorOutput's limit
 MAX_TAGS = 5
 # A forget request names an existing memory only when the match is clear.
@@ -59,22 +58,6 @@ def _rx(*parts: str) -> re.Pattern[str]:
 
 # -- splitting and cleaning ---------------------------------------------------------------------
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
-_BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,2}[.)])\s+")
-_ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st)\.", _F)
-_SENTENCE_END = re.compile(
-    r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)", _F
-)
-_QUESTION_TAIL = re.compile(
-    r",\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why)\s+(?:do|does|is|are|should)\b)", _F
-)
-_FILLER = re.compile(
-    r"^(?:(?:btw|by the way|also|oh and|and also|and|plus|ok so|okay so|so yeah|anyway|anyways|fyi|just fyi|"
-    r"jsyk|just so you know|hey|hi|hello|um+|uh+|oh)(?:\s*[,:;.!\-—–]+\s*|\s+)"
-    r"|(?:so|ok|okay|well|actually|alright|right|note|nb|n\.b|ps|p\.s|for your information|one more thing|"
-    r"another thing|quick note|side note|reminder|update)\s*[,:;.!\-—–]+\s*)",
-    _F,
-)
 # "remember that X", "keep in mind that X": an explicit request to remember X.
 _MEMO_LEAD = re.compile(
     r"^(?:(?:please|pls)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:remember|keep in mind|note|"
@@ -88,35 +71,6 @@ _CODE_START = re.compile(
 )
 _CODE_CHARS = set("{}[]()<>=;$`\\|&#")
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
-
-
-def _split_sentences(message: str) -> list[str]:
-    text = _FENCE.sub("\n", message[:MAX_MESSAGE_CHARS]).replace("’", "'").replace("‘", "'")
-    out: list[str] = []
-    for line in text.splitlines():
-        line = _BULLET.sub("", line).strip()
-        if not line:
-            continue
-        protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", line)
-        for piece in _SENTENCE_END.split(protected):
-            for part in _QUESTION_TAIL.split(piece):
-                part = part.replace("\x00", ".").strip()
-                if part:
-                    out.append(part)
-                if len(out) >= MAX_SENTENCES:
-                    return out
-    return out
-
-
-def _clean(sentence: str) -> str:
-    """The statement without leading fillers ("btw", "also,", "oh and"), bullets or stray quotes."""
-    s = sentence.strip().strip('"“”').strip()
-    for _ in range(4):
-        trimmed = _FILLER.sub("", s, count=1).strip()
-        if trimmed == s:
-            break
-        s = trimmed
-    return s.strip(" ,;:-–—")
 
 
 def _looks_like_code(s: str) -> bool:
@@ -179,18 +133,6 @@ _SMALL_TALK_PHRASES = frozenset(
         "fair enough",
     ]
 )
-_QUESTION_START = re.compile(
-    r"^(?:what(?:'s|s)?\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|about|if|kind|sort|type|"
-    r"time|happens|happened|the|a|an|you|your)\b|"
-    r"how(?:'s)?\s+(?:do|does|did|can|could|should|would|will|is|are|to|much|many|long|often|come|about|far)\b|"
-    r"why\b|where(?:'s)?\s+(?:is|are|do|does|can|should|did|was)\b|"
-    r"who(?:'s)?\s+(?:is|are|was|can|should|wrote|knows|made)\b|whose\b|which\s+(?:\w+\s+)?(?:is|are|do|does|"
-    r"should|one|would)\b|when(?:'s)?\s+(?:is|are|do|does|did|should|can|will)\b|"
-    r"(?:can|could|would|will|should|shall|do|does|did|is|are|am|was|were|have|has|may|might)\s+"
-    r"(?:you|i|we|it|there|they|this|that|he|she|u)\b|any\s+(?:idea|ideas|thoughts|tips)\b|"
-    r"is\s+\w+\s+(?:better|faster|good|worse)\b)",
-    _F,
-)
 # Commands to the assistant for this reply: imperative verbs at the start of the statement.
 _COMMAND_START = re.compile(
     r"^(?:please\s+|pls\s+|plz\s+|kindly\s+|now\s+|then\s+|just\s+|quickly\s+)*"
@@ -228,13 +170,6 @@ _HEDGE = re.compile(
     r"thinking of|whether|should we|if we|haven't decided|undecided|not yet decided)\b",
     _F,
 )
-
-
-_TRAILING = re.compile(r"[^\w?？]+$")
-
-
-def _is_question(s: str) -> bool:
-    return _TRAILING.sub("", s).endswith(("?", "？")) or _QUESTION_START.match(s) is not None
 
 
 def _is_small_talk(s: str) -> bool:
@@ -523,7 +458,7 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
     """The one memory a cleaned statement makes, or None (question, chatter, command, no cue)."""
     if not s or len(s) > MAX_SENTENCE_CHARS or not _WORD_RE.search(s):
         return None
-    if _looks_like_code(s) or _is_small_talk(s) or _is_question(s):
+    if _looks_like_code(s) or _is_small_talk(s) or is_question(s):
         return None
     lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
     temporary = bool(_TEMPORARY.search(s))
@@ -730,8 +665,8 @@ class _Statement:
 
 def _read(message: str, now: datetime) -> list[_Statement]:
     statements: list[_Statement] = []
-    for raw in _split_sentences(message):
-        s = _clean(raw)
+    for raw in split_sentences(message):
+        s = clean_statement(raw)
         if not s:
             continue
         target = _forget_target(s)
@@ -745,10 +680,10 @@ def _read(message: str, now: datetime) -> list[_Statement]:
             # cue of its own it is kept as a plain fact.
             s = memo.group("rest").strip(" ,:;")
             judgement = _judge(s, now)
-            if judgement is None and s and not _is_question(s) and _has_topic(s, _PREFERENCE_VAGUE):
+            if judgement is None and s and not is_question(s) and _has_topic(s, _PREFERENCE_VAGUE):
                 judgement = _Judgement(MemoryType.PROJECT, 0.6, "project")
         flags = ShapeFlags(
-            question=_is_question(s),
+            question=is_question(s),
             small_talk=_is_small_talk(s),
             code=_looks_like_code(s),
             has_date=_date_in(s, now) is not None,

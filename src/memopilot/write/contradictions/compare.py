@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from ...domain import CONTEXT_STATES, SPEAKER_TAG, Memory, MemoryType
 from ...text import stem, text_ratio
+from ..sentences import split_sentences
 from .analysis import _Analysis, _Phrase, _Slot, _Stance
 from .sentences import _analyse
-from .words import _CLASSIFIER_NOUNS, _MONTHS, _SENTENCE_END, _WEEKDAYS
+from .words import _CLASSIFIER_NOUNS, _MONTHS, _WEEKDAYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,7 @@ def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int 
         said = _without_speaker(episode)
         if len(said) > max_chars:
             continue
-        if len(_SENTENCE_END.split(said.strip())) > 1:
+        if len(split_sentences(said)) > 1:
             continue  # a turn that says several things stays: its other statements still hold
         if _compare(new, _analyse(said), new_content, said) is not None:
             out.append(episode)

@@ -5,25 +5,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from ..sentences import clean_statement, is_question, split_sentences
 from .analysis import _Analysis, _Change, _Slot, _Stance
 from .changes import _clause_changes
 from .slots import _clause_slot
 from .stances import _clause_stances
 from .tokens import _terms, _Tok, _tokens
 from .words import (
-    _AUX,
-    _COPULAS,
-    _DETS,
     _HEDGES,
     _LEADING_FILLERS,
-    _NEGATIONS,
-    _POSS,
-    _PRONOUNS,
-    _QUESTION_START,
-    _SENTENCE_END,
     _SIGNALS,
     _USER,
-    _WH,
     _phrases,
 )
 
@@ -89,19 +81,6 @@ def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
     return toks, corrected
 
 
-def _is_question(raw: str, toks: list[_Tok]) -> bool:
-    if raw.rstrip().endswith("?"):
-        return True
-    if not toks:
-        return False
-    first = toks[0].low
-    if first in {"do", "does", "did"} and len(toks) > 1 and toks[1].low in _NEGATIONS:
-        return False  # "Don't use tabs": an instruction
-    if first in _QUESTION_START and len(toks) > 1 and toks[1].low in _PRONOUNS | _DETS | _POSS:
-        return True
-    return first in _WH and len(toks) > 1 and toks[1].low in _COPULAS | _AUX
-
-
 def _hedged(toks: list[_Tok]) -> bool:
     lows = [t.low for t in toks]
     if any(w in _HEDGES for w in lows):
@@ -144,15 +123,15 @@ def _analyse(text: str) -> _Analysis:
     corrected_any = False
     signal = False
     carry = False  # "Scratch that. The meeting is on Monday." -> the marker applies to the next one
-    for raw in _SENTENCE_END.split(text.strip()):
-        toks = _tokens(raw)
+    for raw in split_sentences(text):
+        toks = _tokens(clean_statement(raw))
         if not toks:
             continue
         signal = signal or _leading_change(toks) > 0
         toks, corrected = _strip_correction(toks)
         corrected = corrected or carry
         carry = corrected and not toks
-        if not toks or _is_question(raw, toks) or _hedged(toks):
+        if not toks or is_question(raw) or _hedged(toks):
             continue
         statement = True
         corrected_any = corrected_any or corrected

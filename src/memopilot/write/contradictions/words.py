@@ -21,9 +21,6 @@ _POSS = _words("my our your his her their its")
 _USER = _words("i we me us")
 _PRONOUNS = _words("i we you he she they it me us them")
 _WH = _words("what which who whom whose where when why how")
-_QUESTION_START = _WH | _words(
-    "do does did is are am was were can could should would will shall may might have has had"
-)
 _COPULAS = _words("is are am be been was were remains remain becomes became")
 _PAST_COPULAS = frozenset({"was", "were"})
 _AUX = _words(
@@ -192,7 +189,6 @@ _TOKEN = re.compile(
     r"|[,;:]",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[!?])(?=\S)")
 _S_IS_AFTER = _words(
     "been now not no going gone still also a an the at in on with over out back actually definitely "
     "moved changed set due being really always never just"

@@ -1,0 +1,81 @@
+"""What a sentence, a question and a filler are: one definition for every reader of a message.
+
+The rule editor reads a message statement by statement and the contradiction rules compare
+statements; both split and recognise questions here, so a message means the same to both.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_MESSAGE_CHARS", "MAX_SENTENCES", "clean_statement", "is_question", "split_sentences"]
+
+MAX_MESSAGE_CHARS = 20_000  # the rest of a longer message is not read
+MAX_SENTENCES = 200
+_F = re.IGNORECASE
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+_BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,2}[.)])\s+")
+_ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st)\.", _F)
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)", _F
+)
+_QUESTION_TAIL = re.compile(
+    r",\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why)\s+(?:do|does|is|are|should)\b)", _F
+)
+_FILLER = re.compile(
+    r"^(?:(?:btw|by the way|also|oh and|and also|and|plus|ok so|okay so|so yeah|anyway|anyways|fyi|just fyi|"
+    r"jsyk|just so you know|hey|hi|hello|um+|uh+|oh)(?:\s*[,:;.!\-—–]+\s*|\s+)"
+    r"|(?:so|ok|okay|well|actually|alright|right|note|nb|n\.b|ps|p\.s|for your information|one more thing|"
+    r"another thing|quick note|side note|reminder|update)\s*[,:;.!\-—–]+\s*)",
+    _F,
+)
+_QUESTION_START = re.compile(
+    r"^(?:what(?:'s|s)?\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|about|if|kind|sort|type|"
+    r"time|happens|happened|the|a|an|you|your)\b|"
+    r"how(?:'s)?\s+(?:do|does|did|can|could|should|would|will|is|are|to|much|many|long|often|come|about|far)\b|"
+    r"why\b|where(?:'s)?\s+(?:is|are|do|does|can|should|did|was)\b|"
+    r"who(?:'s)?\s+(?:is|are|was|can|should|wrote|knows|made)\b|whose\b|which\s+(?:\w+\s+)?(?:is|are|do|does|"
+    r"should|one|would)\b|when(?:'s)?\s+(?:is|are|do|does|did|should|can|will)\b|"
+    r"(?:can|could|would|will|should|shall|do|does|did|is|are|am|was|were|have|has|may|might)\s+"
+    r"(?:you|i|we|it|there|they|this|that|he|she|u)\b|any\s+(?:idea|ideas|thoughts|tips)\b|"
+    r"is\s+\w+\s+(?:better|faster|good|worse)\b)",
+    _F,
+)
+_TRAILING = re.compile(r"[^\w?？]+$")
+
+
+def is_question(s: str) -> bool:
+    """A question: it ends with a question mark, or starts the way questions do ("how do", "can you")."""
+    return _TRAILING.sub("", s).endswith(("?", "？")) or _QUESTION_START.match(s) is not None
+
+
+def split_sentences(message: str) -> list[str]:
+    """The statements of ``message``: code fences dropped, one line or bullet at a time, cut after
+    a sentence end, at ";", and before a trailing "can you ..." or "what do ..."."""
+    text = _FENCE.sub("\n", message[:MAX_MESSAGE_CHARS]).replace("’", "'").replace("‘", "'")
+    out: list[str] = []
+    for line in text.splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", line)
+        for piece in _SENTENCE_END.split(protected):
+            for part in _QUESTION_TAIL.split(piece):
+                part = part.replace("\x00", ".").strip()
+                if part:
+                    out.append(part)
+                if len(out) >= MAX_SENTENCES:
+                    return out
+    return out
+
+
+def clean_statement(sentence: str) -> str:
+    """The statement without leading fillers ("btw", "also,", "oh and"), bullets or stray quotes."""
+    s = sentence.strip().strip('"“”').strip()
+    for _ in range(4):
+        trimmed = _FILLER.sub("", s, count=1).strip()
+        if trimmed == s:
+            break
+        s = trimmed
+    return s.strip(" ,;:-–—")
