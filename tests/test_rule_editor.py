@@ -538,3 +538,9 @@ def test_fast_enough() -> None:
     for _ in range(50):
         editor.edit(message, ctx)
     assert (time.perf_counter() - start) * 1000 / 50 < 20.0
+
+
+def test_a_state_until_a_date_is_temporary_and_a_task_by_a_date_a_deadline() -> None:
+    stay = only("I'm working from my parents' place in Lyon until the end of the month.")
+    assert stay.type == "temporary" and stay.expires_at == eod(2026, 3, 31)
+    assert only("I need to submit the report by Friday.").type == "deadline"

@@ -226,6 +226,12 @@ _DEADLINE_CUE = re.compile(
     _F,
 )
 # "our release day is Tuesday", "standup days are Mondays": a schedule that repeats, not a due date
+# The speaker's own current state ("I'm working from ...", "we're staying at ..."), not an action due.
+_CURRENT_STATE = re.compile(
+    r"^(?:(?:i|we)(?:'m|'re| am| are)\s+(?:\w+ing|in|at|on|away|off|out|staying|based)\b|"
+    r"(?:working|staying|living)\s+(?:from|at|in)\b)",
+    _F,
+)
 _RECURRING_DAY = re.compile(r"\bdays?\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:on\s+)?$", _F)
 _CLOCK_ONLY = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\W*$", _F)
 _DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)
@@ -480,6 +486,9 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
         if _TASK.search(s):
             return _Judgement(MemoryType.TASK, 0.8, "project")
         return None
+    if temporary and _CURRENT_STATE.match(s) and (until := dates.temporary_expiry(s, now)) is not None:
+        # "I'm working from Lyon until the end of the month": a state that ends, not a task due
+        return _Judgement(MemoryType.TEMPORARY, 0.85, "project", until)
     deadline = _deadline(s, now)
     if deadline is not None:
         explicit = re.search(r"\b(?:due|deadline)\b", s, _F) is not None
