@@ -14,18 +14,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .domain import Memory
-from .engine.facade import DEFAULT_PROJECT, DEFAULT_USER, MemoPilot
+from .domain import DEFAULT_PROJECT, DEFAULT_USER, Memory
 from .errors import InvalidInputError, MemoPilotError
-from .results import ContextResult, SearchResult
-from .settings import Settings
+
+if TYPE_CHECKING:  # the engine and settings load on the first command that needs them, not for --help
+    from .engine.facade import MemoPilot
+    from .results import ContextResult, SearchResult
+    from .settings import Settings
 
 __all__ = ["app", "main"]
 
@@ -58,9 +60,17 @@ def _main(
     _State.db = db
 
 
+def _settings(**overrides: Any) -> Settings:
+    from .settings import Settings
+
+    return Settings.load(**overrides)
+
+
 @contextmanager
 def _engine(*, allow_model_change: bool = False) -> Iterator[MemoPilot]:
-    settings = Settings.load(database_url=_State.db)
+    from .engine.facade import MemoPilot
+
+    settings = _settings(database_url=_State.db)
     mp = MemoPilot.open(settings=settings, allow_model_change=allow_model_change)
     try:
         yield mp
@@ -620,7 +630,7 @@ def serve(
     from .server import create_app
 
     def build() -> Any:
-        settings = Settings.load(database_url=_State.db)
+        settings = _settings(database_url=_State.db)
         app = create_app(settings)
         local = app.state.auth_mode == "local"
         if local and host not in ("127.0.0.1", "localhost", "::1"):
@@ -646,10 +656,11 @@ def serve(
 @app.command("mcp")
 def mcp_command(user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT) -> None:
     """Run the MCP server over stdio: remember, recall, search, forget, pin, unpin, list_memories, history."""
+    from .engine.facade import MemoPilot
     from .mcp_server import build_mcp_server
 
     def build() -> Any:
-        settings = Settings.load(database_url=_State.db)
+        settings = _settings(database_url=_State.db)
         return MemoPilot.open(settings=settings)
 
     mp = run(build)
@@ -690,7 +701,7 @@ def bench(
             raise InvalidInputError("--backend must be sqlite or postgres")
         url = None
         if backend == "postgres":
-            url = _State.db or Settings.load().database_url
+            url = _State.db or _settings().database_url
             if not url or not url.startswith("postgres"):
                 raise InvalidInputError("--backend postgres needs --db postgresql://... (a scratch database)")
         if repeat < 1:

@@ -16,6 +16,8 @@ from typing import Any
 __all__ = [
     "CONTEXT_STATES",
     "DEFAULT_IMPORTANCE",
+    "DEFAULT_PROJECT",
+    "DEFAULT_USER",
     "SPEAKER_TAG",
     "SUMMARY_TAG",
     "USER_SETTABLE_STATES",
@@ -107,6 +109,8 @@ DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
     MemoryType.DELETED_BY_USER: 0.1,
 }
 # Tag carried by the deterministic summaries that reflection creates.
+DEFAULT_USER = "local"  # the CLI's, the local-mode server's and MCP's user
+DEFAULT_PROJECT = "default"
 SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
 SUMMARY_TAG = "consolidation-summary"
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..clock import Clock, SystemClock
-from ..domain import EventKind, Memory, MemoryState, TimelineEvent
+from ..domain import DEFAULT_PROJECT, DEFAULT_USER, EventKind, Memory, MemoryState, TimelineEvent
 from ..embedding import Embedder
 from ..errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
 from ..read.index import MemoryIndex
@@ -25,9 +25,6 @@ from .sweep_schedule import SweepSchedule
 from .usage_buffer import UsageBuffer
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "EngineCore"]
-
-DEFAULT_USER = "local"
-DEFAULT_PROJECT = "default"
 
 
 class EngineCore:

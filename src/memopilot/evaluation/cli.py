@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import InvalidInputError, MemoPilotError
-from ..llm import ChatClient, make_chat_client
-from ..settings import Settings
+
+if TYPE_CHECKING:
+    from ..llm import ChatClient
+    from ..settings import Settings
 
 __all__ = ["eval_app"]
 
@@ -60,6 +62,18 @@ def _write_json(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     progress_console.print(f"wrote {path}")
+
+
+def _load_settings() -> Settings:
+    from ..settings import Settings  # loads with the first command, not for --help
+
+    return Settings.load()
+
+
+def _chat_client(settings: Settings) -> ChatClient | None:
+    from ..llm import make_chat_client  # the HTTP client loads only for a run, not for --help
+
+    return make_chat_client(settings)
 
 
 def _tracked(label: str, total: int | None, llm: ChatClient | None, work: Callable[[Tick], T]) -> T:
@@ -115,9 +129,9 @@ def scenarios_cmd(
 
     try:
         chosen = _names(strategies, STRATEGIES, "strategy")
-        settings = Settings.load()
+        settings = _load_settings()
         suite = load_scenarios(file)
-        llm = make_chat_client(settings)
+        llm = _chat_client(settings)
         if answer and llm is None:
             raise InvalidInputError(
                 "--answer needs an LLM: set MEMOPILOT_LLM_BASE_URL (and the model and key)"
@@ -173,8 +187,8 @@ def extraction_cmd(
             items = [i for i in items if i.split == split]
             if not items:
                 raise InvalidInputError(f"no item of {file} is in split {split!r}")
-        settings = Settings.load()
-        llm = make_chat_client(settings)
+        settings = _load_settings()
+        llm = _chat_client(settings)
         run = _tracked(
             "messages",
             len(items),
@@ -218,9 +232,9 @@ def locomo_cmd(
             raise InvalidInputError(f"--mode must be one of {', '.join(MODES)}")
         budgets = _budgets(budget)
         wanted = _names(systems, (MEMOPILOT, *BASELINES), "system") if systems else None
-        settings = Settings.load()
+        settings = _load_settings()
         conversations = load_locomo(data)
-        llm = make_chat_client(settings)
+        llm = _chat_client(settings)
         if (answer or judge) and llm is None:
             raise InvalidInputError(
                 "--answer and --judge need an LLM: set MEMOPILOT_LLM_BASE_URL (model, key)"
