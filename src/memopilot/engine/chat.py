@@ -1,7 +1,8 @@
 """The chat turn: read path -> answer -> write path, around one (optional) LLM call.
 
 1. Redact the message once; nothing downstream ever sees the secret.
-2. Build the memory context for it (the read path) without persisting the trace yet.
+2. Build the memory context for it (the read path) without persisting the trace yet; the
+   message's vector and candidates are retrieved once and serve the write path too.
 3. Answer: with an LLM, from the system prompt, the session's recent turns and a user
    message holding the fenced memory context and the current message; without one, an
    honest offline reply that lists the memories it would use. Memories never enter
@@ -81,13 +82,20 @@ def run_chat_turn(
     redaction = redact(message.strip())  # once: the read path, the answer and the write path share it
     text = redaction.text
     started = time.perf_counter()
-    context = mp._context(text, user_id=user_id, project_id=project_id, budget_tokens=None, persist=False)
+    context, found = mp._context_and_found(
+        text, user_id=user_id, project_id=project_id, budget_tokens=None, persist=False
+    )
     history = mp.store.recent_turns(user_id, session, mp.settings.chat_history_turns)
     answered_at = time.perf_counter()
     answer, answered_by, llm_error = _answer(mp, llm, text, context.text, context.trace, history)
     write_at = time.perf_counter()
     outcome = mp._remember(
-        redaction, user_id=user_id, project_id=project_id, session_id=session, message_id=message_id
+        redaction,
+        user_id=user_id,
+        project_id=project_id,
+        session_id=session,
+        message_id=message_id,
+        found=found,
     )
     done = time.perf_counter()
 

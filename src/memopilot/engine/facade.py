@@ -15,8 +15,11 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from .. import transitions
 from ..clock import Clock
@@ -25,6 +28,7 @@ from ..embedding import Embedder, make_embedder
 from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
 from ..llm import ChatClient, make_chat_client
 from ..read.context import pack_context
+from ..read.retriever import Candidate
 from ..read.scorer import ScoreTable
 from ..read.trace import Trace, readable_trace
 from ..results import ContextResult, ImportReport, Page, SearchResult
@@ -53,6 +57,15 @@ __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
 
 _FROM_SETTINGS: Any = object()  # "build it from settings", as distinct from an explicit None
 _MAX_BATCH = 5000  # memories per add_many call
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A message's vector and its retrieval candidates, most similar first."""
+
+    text: str
+    vector: np.ndarray
+    candidates: list[Candidate]
 
 
 class MemoPilot(LifecycleOps, MaintenanceOps):
@@ -339,8 +352,28 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         record_usage: bool = True,
         persist: bool = True,
     ) -> ContextResult:
-        """:meth:`build_context` for a question already cleaned and redacted (the chat turn
-        redacts its message once, for the read and the write path)."""
+        """:meth:`build_context` for a question already cleaned and redacted."""
+        return self._context_and_found(
+            query,
+            user_id=user_id,
+            project_id=project_id,
+            budget_tokens=budget_tokens,
+            record_usage=record_usage,
+            persist=persist,
+        )[0]
+
+    def _context_and_found(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        project_id: str | None,
+        budget_tokens: int | None,
+        record_usage: bool = True,
+        persist: bool = True,
+    ) -> tuple[ContextResult, Found]:
+        """The context, and what was retrieved for it: the chat turn hands that on to the write
+        path, which needs the same message's vector and candidates (nothing changes in between)."""
         budget = self.settings.context_budget if budget_tokens is None else int(budget_tokens)
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
@@ -390,7 +423,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             self.persist_turn(
                 ChangeSet(traces=[trace.to_stored()]), packed.included_ids if record_usage else []
             )
-        return ContextResult(packed.text, trace)
+        return ContextResult(packed.text, trace), Found(query, vector, candidates)
 
     def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str]) -> None:
         """Store a trace (and logged turns) and count one use of each memory given to a caller,
@@ -441,14 +474,18 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         session_id: str | None,
         message_id: str | None,
         speaker: str | None = None,
+        found: Found | None = None,
     ) -> WriteOutcome:
-        """:meth:`remember` for a message already redacted (the chat turn redacts it once)."""
+        """:meth:`remember` for a message already redacted (the chat turn redacts it once, and
+        gives what its read path ``found`` for the same text)."""
         check_ids(user_id, project_id)
         if speaker is not None:
             speaker = clean_speaker(speaker)
+        if found is None or found.text != message.text:
+            found = self._find(message.text, user_id, project_id)
         plan = self.write_path.plan(
             message,
-            self._write_inputs(message.text, user_id, project_id),
+            self._write_inputs(found, user_id),
             user_id=user_id,
             project_id=project_id,
             session_id=session_id,
@@ -456,9 +493,13 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             speaker=speaker,
         )
         changes, outcome = plan.changes, plan.outcome
-        if plan.to_embed:
-            vectors = self.embed_texts([m.content for m in plan.to_embed])
-            changes.vectors.update((m.id, v) for m, v in zip(plan.to_embed, vectors, strict=True))
+        known = {found.text: found.vector}  # an episode without a speaker is the message itself
+        fresh = [m for m in plan.to_embed if m.content not in known]
+        if fresh:
+            known.update(
+                zip([m.content for m in fresh], self.embed_texts([m.content for m in fresh]), strict=True)
+            )
+        changes.vectors.update((m.id, known[m.content]) for m in plan.to_embed)
         if message_id is not None:
             changes.messages.append((user_id, message_id))
         try:
@@ -470,12 +511,17 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             )
         return outcome
 
-    def _write_inputs(self, text: str, user_id: str, project_id: str | None) -> WriteInputs:
+    def _find(self, text: str, user_id: str, project_id: str | None) -> Found:
+        vector = self.embed_texts([text])[0]
+        return Found(
+            text, vector, self.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
+        )
+
+    def _write_inputs(self, found: Found, user_id: str) -> WriteInputs:
         """Every read the write path needs for one message: the typed memories most relevant to it
         (the editor sees them; duplicates and contradictions are checked against them), the most
         relevant earlier episodes, the episodes those memories came from, and the room left."""
-        vector = self.embed_texts([text])[0]
-        candidates = self.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
+        candidates = found.candidates
         typed = [
             c.memory
             for c in candidates

@@ -135,9 +135,9 @@ class WritePath:
         plan = _Plan(inputs, outcome, actor=f"editor:{result.editor}")
         plan.live = {m.id: m for m in existing}
         provenance = {"session_id": session_id, "message_id": message_id}
+        plan.speaker_tags = [f"{SPEAKER_TAG}{speaker}"] if speaker else []
         episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
         plan.sources = [e.id for e in episodes]
-        plan.speaker_tags = [f"{SPEAKER_TAG}{speaker}"] if speaker else []
         created = self._apply_new(plan, result, user_id, project_id, provenance)
         plan.date_episodes([m for m in created if m is not None])
         self._apply_updates(plan, result.output.updates, created, user_id, project_id)
@@ -169,7 +169,7 @@ class WritePath:
                     user_id=user_id,
                     project_id=project_id,
                     type=MemoryType.EPISODE,
-                    tags=[f"{SPEAKER_TAG}{speaker}"] if speaker else None,
+                    tags=plan.speaker_tags,
                     occurred_at=plan.now,
                     redacted=True,  # the caller redacted the message
                     **provenance,
@@ -231,7 +231,7 @@ class WritePath:
             plan.outcome.notes.append(f"skipped a proposed memory: {exc}")
             return None
         plan.create(memory)
-        for found in find_supersessions(memory.content, memory.type, plan.active_others(memory.id)):
+        for found in find_supersessions(memory.content, memory.type, plan.earlier_live()):
             if found.blocked:
                 plan.outcome.notes.append(
                     f"conflict with critical memory {found.old.id} ({found.reason}); "
@@ -244,23 +244,18 @@ class WritePath:
     def _apply_message_changes(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
         """A message that marks a change ("I no longer like dark mode; I prefer light themes now")
         supersedes what it changes as a whole, even when the memory taken from it states only the
-        new value. The successor is that memory, else the message's episode."""
+        new value. The successor is that memory; without one the old memory is retired."""
         if not marks_change(text):
             return
         successor = next((m for m in created if m is not None), None)
-        candidates = [m for m in plan.active_others("") if successor is None or m.id != successor.id]
-        for found in find_supersessions(text, MemoryType.FACT, candidates):
-            if found.blocked or not found.old.in_context_state:
-                continue
-            current = plan.live.get(found.old.id, found.old)
-            if not current.in_context_state:
+        for found in find_supersessions(text, MemoryType.FACT, plan.earlier_live()):
+            if found.blocked:
                 continue
             if successor is not None:
-                plan.supersede(
-                    current, plan.live.get(successor.id, successor), rule=found.rule, reason=found.reason
-                )
+                current = plan.live.get(successor.id, successor)
+                plan.supersede(found.old, current, rule=found.rule, reason=found.reason)
             else:
-                plan.retire(current, reason=found.reason)
+                plan.retire(found.old, reason=found.reason)
 
     def _apply_updates(
         self,
@@ -346,14 +341,10 @@ class _Plan:
                 return memory
         return None
 
-    def active_others(self, memory_id: str) -> list[Memory]:
+    def earlier_live(self) -> list[Memory]:
         """What a new memory may supersede: live memories from earlier messages (two things one
         message says never replace each other)."""
-        return [
-            m
-            for m in self.live.values()
-            if m.id not in self._new_ids and m.id != memory_id and m.in_context_state
-        ]
+        return [m for m in self.live.values() if m.id not in self._new_ids and m.in_context_state]
 
     def make_room(self, adding: int) -> None:
         """Refuse ``adding`` more new memories past the user's limit (MEMOPILOT_MAX_MEMORIES_PER_USER)."""

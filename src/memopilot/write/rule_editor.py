@@ -225,13 +225,13 @@ _DEADLINE_CUE = re.compile(
     r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
     _F,
 )
-# "our release day is Tuesday", "standup days are Mondays": a schedule that repeats, not a due date
 # The speaker's own current state ("I'm working from ...", "we're staying at ..."), not an action due.
 _CURRENT_STATE = re.compile(
     r"^(?:(?:i|we)(?:'m|'re| am| are)\s+(?:\w+ing|in|at|on|away|off|out|staying|based)\b|"
     r"(?:working|staying|living)\s+(?:from|at|in)\b)",
     _F,
 )
+# "our release day is Tuesday", "standup days are Mondays": a schedule that repeats, not a due date
 _RECURRING_DAY = re.compile(r"\bdays?\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:on\s+)?$", _F)
 _CLOCK_ONLY = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\W*$", _F)
 _DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)

@@ -59,5 +59,6 @@ class _Analysis:
     stances: tuple[_Stance, ...]
     changes: tuple[_Change, ...]
     corrected: bool
-    signal: bool
+    signal: bool  # says "this is a change" ("now", "anymore", "switched", a correction, "new", ...)
+    marked: bool  # the same without the words that may just describe a thing ("new", "latest")
     loose: tuple[frozenset[str], ...]  # topic terms of corrected sentences without structure

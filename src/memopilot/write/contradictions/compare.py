@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,13 +21,6 @@ class Supersession:
     rule: str  # "preference_reversal", "negation", "same_slot_new_value", "change_marker", "correction"
     reason: str  # readable and, where possible, free of the memories' content
     blocked: bool  # old is critical: the caller must not supersede it, only flag the conflict
-
-
-# What marks a change of a fact: "new" alone does not ("some new dance routines" is a second thing).
-_FACT_CHANGE = re.compile(
-    r"\b(?:now|anymore|any more|no longer|instead|nowadays|these days|switched|changed|moved|actually)\b",
-    re.IGNORECASE,
-)
 
 
 def slot_of(text: str) -> tuple[str, str] | None:
@@ -104,9 +96,7 @@ def find_supersessions(
             continue
         if " ".join(old.content.lower().split()) == norm_new:
             continue
-        if MemoryType.FACT in (old.type, new_type) and not (
-            new.corrected or _FACT_CHANGE.search(new_content)
-        ):
+        if MemoryType.FACT in (old.type, new_type) and not new.marked:
             continue  # life facts and past events add up ("I went to X", "I went to Y") unless marked
         verdict = _compare(new, _analyse(old.content), new_content, old.content)
         if verdict is not None:

@@ -12,6 +12,7 @@ from .slots import _clause_slot
 from .stances import _clause_stances
 from .tokens import _terms, _Tok, _tokens
 from .words import (
+    _DESCRIPTIVE_SIGNALS,
     _HEDGES,
     _LEADING_FILLERS,
     _SIGNALS,
@@ -121,13 +122,13 @@ def _analyse(text: str) -> _Analysis:
     terms: set[str] = set()
     statement = False
     corrected_any = False
-    signal = False
+    signal = marked = False
     carry = False  # "Scratch that. The meeting is on Monday." -> the marker applies to the next one
     for raw in split_sentences(text):
         toks = _tokens(clean_statement(raw))
         if not toks:
             continue
-        signal = signal or _leading_change(toks) > 0
+        marked = marked or _leading_change(toks) > 0
         toks, corrected = _strip_correction(toks)
         corrected = corrected or carry
         carry = corrected and not toks
@@ -138,7 +139,9 @@ def _analyse(text: str) -> _Analysis:
         sentence_terms = _terms(toks)
         terms |= sentence_terms
         lows = {t.low for t in toks}
-        signal = signal or corrected or bool(lows & _SIGNALS) or ("no" in lows and "longer" in lows)
+        no_longer = "no" in lows and "longer" in lows
+        marked = marked or corrected or no_longer or bool(lows & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
+        signal = signal or marked or bool(lows & _SIGNALS)
         sentence_changes = _clause_changes(toks)
         clauses = _clauses(toks)
         if len(clauses) > 1:  # "I no longer use Vim; I use Helix": each clause may carry its own marker
@@ -167,5 +170,6 @@ def _analyse(text: str) -> _Analysis:
         tuple(changes),
         corrected_any,
         signal,
+        marked,
         tuple(loose),
     )

@@ -53,6 +53,8 @@ _SIGNALS = _words(
     "now anymore instead nowadays actually changed change switched switch moved new updated revised "
     "latest correction"
 )
+# Signal words that may only describe a thing ("some new dance routines"), not change a statement.
+_DESCRIPTIVE_SIGNALS = _words("new updated revised latest")
 _TRAILING_FILLERS = _words(
     "now anymore instead nowadays currently again too already then either please though"
 )
