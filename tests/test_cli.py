@@ -73,6 +73,8 @@ def test_lifecycle_commands(cli, tmp_path: Path) -> None:
     assert json.loads(out.read_text())["memories"][0]["id"] == m["id"]
     imported = _json(cli("import", str(out), "--user", "copy", "--json"))
     assert imported["imported"] == 1
+    again = _json(cli("import", str(out), "--user", "copy", "--json"))  # ids remap the same way
+    assert (again["imported"], again["skipped"]) == (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -92,6 +94,40 @@ def test_user_mistakes_give_one_line_and_exit_1(cli, args: list[str], message: s
     assert message in result.stderr
     assert "Traceback" not in result.output
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_db_option_is_taken_after_the_command_too(db_url: str) -> None:
+    runner = CliRunner()
+    added = runner.invoke(app, ["add", "I prefer tea", "--type", "preference", "--db", db_url, "--json"])
+    assert added.exit_code == 0, added.output
+    found = runner.invoke(app, ["search", "tea", "--json", "--db", db_url])
+    assert [r["memory"]["id"] for r in _json(found)["results"]] == [_json(added)["id"]]
+    assert "--db" in runner.invoke(app, ["serve", "--help"]).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "hint"),
+    [
+        (["chat", "hi", "--bogus"], "No such option: --bogus", "memopilot chat --help"),
+        (["bogus"], "No such command 'bogus'", "memopilot --help"),
+        (["search"], "Missing argument", "memopilot search --help"),
+        (["keys", "create"], "Missing option '--user'", "memopilot keys create --help"),
+    ],
+)
+def test_usage_mistakes_are_one_error_line_exit_1_and_a_hint(args: list[str], message: str, hint: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "memopilot", *args], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1
+    first, second = proc.stderr.strip().splitlines()
+    assert first.startswith("error: ") and message in first
+    assert second.startswith("Try '") and second.endswith(f"{hint}' for help.")
+
+
+def test_bare_command_prints_help_and_succeeds() -> None:
+    result = CliRunner().invoke(app, [])
+    assert result.exit_code == 0
+    assert "Pin a memory by id." in result.stdout and "Pinned a memory" not in result.stdout
 
 
 def test_real_entry_point_reports_corrupt_database(tmp_path: Path) -> None:

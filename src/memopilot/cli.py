@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
 from .domain import DEFAULT_PROJECT, DEFAULT_USER, Memory
 from .errors import InvalidInputError, MemoPilotError
@@ -31,8 +32,38 @@ if TYPE_CHECKING:  # the engine and settings load on the first command that need
 
 __all__ = ["app", "main"]
 
+try:  # typer >= 0.24 carries its own copy of click
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:  # older typer uses click itself
+    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[no-redef]
+
+
+class _CommandLine(TyperGroup):
+    """The root command: a usage mistake (unknown option or command, missing argument) gets the same
+    one ``error:`` line and exit code 1 as a data mistake, followed by the usage hint."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except NoArgsIsHelpError as exc:  # bare `memopilot` or `memopilot keys`: the help, not an error
+            sys.stdout.write(exc.format_message() + "\n")
+            code = 0
+        except UsageError as exc:
+            sys.stderr.write(f"error: {_one_line(exc.format_message())}\n")
+            if exc.ctx is not None:
+                sys.stderr.write(f"Try '{exc.ctx.command_path} --help' for help.\n")
+            code = 1
+        except typer.Abort:
+            sys.stderr.write("aborted\n")
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
     name="memopilot",
+    cls=_CommandLine,
     help="MemoPilot: governed long-term memory for LLM assistants.",
     no_args_is_help=True,
     add_completion=False,
@@ -42,22 +73,29 @@ console = Console()
 err_console = Console(stderr=True)
 T = TypeVar("T")
 
-UserOpt = Annotated[str, typer.Option("--user", help="user id")]
-ProjectOpt = Annotated[str, typer.Option("--project", help="project id ('' for user-wide only)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print machine-readable JSON")]
-
 
 class _State:
     db: str | None = None
 
 
+def _take_db(value: str | None) -> str | None:
+    if value is not None:
+        _State.db = value
+    return value
+
+
+UserOpt = Annotated[str, typer.Option("--user", help="user id")]
+ProjectOpt = Annotated[str, typer.Option("--project", help="project id ('' for user-wide only)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print machine-readable JSON")]
+_DB_HELP = "database URL (overrides MEMOPILOT_DATABASE_URL)"
+# Accepted after the command as well as before it (`memopilot chat "..." --db URL`); the value lands
+# in _State through the callback, so command bodies never pass it around.
+DbOpt = Annotated[str | None, typer.Option("--db", help=_DB_HELP, callback=_take_db, expose_value=False)]
+
+
 @app.callback()
-def _main(
-    db: Annotated[
-        str | None, typer.Option("--db", help="database URL (overrides MEMOPILOT_DATABASE_URL)")
-    ] = None,
-) -> None:
-    _State.db = db
+def _main(db: Annotated[str | None, typer.Option("--db", help=_DB_HELP)] = None) -> None:
+    _State.db = db  # reset per invocation: tests run many in one process
 
 
 def _settings(**overrides: Any) -> Settings:
@@ -83,6 +121,10 @@ def _engine(*, allow_model_change: bool = False) -> Iterator[MemoPilot]:
 _TERMINAL_CONTROLS = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
 )
+
+
+def _one_line(text: str) -> str:
+    return _escape_controls(" ".join(text.split()))
 
 
 def _escape_controls(text: str) -> str:
@@ -141,7 +183,7 @@ def run(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except MemoPilotError as exc:
-        sys.stderr.write(f"error: {_escape_controls(' '.join(str(exc).split()))}\n")  # one line
+        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
         raise typer.Exit(1) from None
 
 
@@ -159,6 +201,7 @@ def add(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Store exactly one memory verbatim."""
 
@@ -187,6 +230,7 @@ def chat(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Run one chat turn: recall, answer (LLM or offline), remember."""
 
@@ -216,6 +260,7 @@ def search(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Find the best-scoring memories for a query."""
 
@@ -253,6 +298,7 @@ def context(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Build the memory context for a question and show its trace."""
 
@@ -300,6 +346,7 @@ def _memory_command(action: str, verb: str) -> Callable[..., None]:
         user: UserOpt = DEFAULT_USER,
         project: ProjectOpt = DEFAULT_PROJECT,
         as_json: JsonOpt = False,
+        db: DbOpt = None,
     ) -> None:
         def body() -> None:
             with _engine() as mp:
@@ -307,7 +354,7 @@ def _memory_command(action: str, verb: str) -> Callable[..., None]:
 
         run(body)
 
-    command.__doc__ = f"{verb.capitalize()} a memory by id."
+    command.__doc__ = f"{action.capitalize()} a memory by id."
     return command
 
 
@@ -326,6 +373,7 @@ def forget_cmd(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Forget a memory: erase its content, tags and vector, keeping a content-free tombstone.
 
@@ -354,6 +402,7 @@ def list_memories(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """List memories of a project (and user-wide ones), newest first."""
 
@@ -382,6 +431,7 @@ def history(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Show the timeline events of one memory, oldest first."""
 
@@ -400,6 +450,7 @@ def timeline(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Show recent timeline events, newest first."""
 
@@ -432,7 +483,10 @@ def _print_events(events: list[dict[str, Any]], as_json: bool, title: str) -> No
 
 @app.command()
 def reflect(
-    user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, as_json: JsonOpt = False
+    user: UserOpt = DEFAULT_USER,
+    project: ProjectOpt = DEFAULT_PROJECT,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Consolidate: merge near-duplicates, promote well-used memories, keep type summaries."""
 
@@ -456,6 +510,7 @@ def forget_sweep(
     user: Annotated[str | None, typer.Option("--user", help="one user (default: everyone)")] = None,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Expire and archive what is due now (SPEC section 6). Never deletes."""
 
@@ -475,6 +530,7 @@ def export_cmd(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="file (default: stdout)")] = None,
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
+    db: DbOpt = None,
 ) -> None:
     """Export all of a user's memories and events as JSON."""
 
@@ -499,6 +555,7 @@ def import_cmd(
     ] = None,
     project: ProjectOpt = DEFAULT_PROJECT,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Import memories from an export file."""
 
@@ -535,6 +592,7 @@ def delete_user_cmd(
     yes: Annotated[bool, typer.Option("--yes", help="do not ask for confirmation")] = False,
     revoke_keys: Annotated[bool, typer.Option("--revoke-keys", help="also revoke the user's keys")] = False,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
     """Erase all content of a user: memories become content-free tombstones; turns and questions go."""
     from .server.keys import ApiKeyStore
@@ -561,7 +619,7 @@ def delete_user_cmd(
 
 
 @app.command()
-def reembed(as_json: JsonOpt = False) -> None:
+def reembed(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     """Re-embed every memory with the configured embedder (after changing MEMOPILOT_EMBEDDER)."""
 
     def body() -> None:
@@ -603,9 +661,11 @@ def redact_existing(
         bool, typer.Option("--dry-run", help="count what would change, write nothing")
     ] = False,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
 ) -> None:
-    """Pass all stored text (memories, tags, events, chat turns, trace questions) through the current
-    secret detectors: a one-time scrub for databases written by earlier versions."""
+    """Scrub stored text written by earlier versions with the current secret detectors.
+
+    Covers memories, tags, events, chat turns and trace questions, once."""
 
     def body() -> None:
         with _engine() as mp:
@@ -623,6 +683,7 @@ def redact_existing(
 def serve(
     host: Annotated[str, typer.Option("--host", help="interface to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
+    db: DbOpt = None,
 ) -> None:
     """Start the REST API and the web app."""
     import uvicorn
@@ -654,7 +715,9 @@ def serve(
 
 
 @app.command("mcp")
-def mcp_command(user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT) -> None:
+def mcp_command(
+    user: UserOpt = DEFAULT_USER, project: ProjectOpt = DEFAULT_PROJECT, db: DbOpt = None
+) -> None:
     """Run the MCP server over stdio: remember, recall, search, forget, pin, unpin, list_memories, history."""
     from .engine.facade import MemoPilot
     from .mcp_server import build_mcp_server
@@ -687,6 +750,7 @@ def bench(
     peer_queries: Annotated[
         int, typer.Option("--peer-queries", help="timed peer searches per size (mem0 takes seconds at 100k)")
     ] = 50,
+    db: DbOpt = None,
 ) -> None:
     """Benchmark the read and write paths at several store sizes (figures are printed, not asserted)."""
     from .bench.report import plot_growth, print_table
@@ -742,6 +806,7 @@ app.add_typer(eval_app, name="eval")
 def keys_create(
     user: Annotated[str, typer.Option("--user", help="the user this key acts as")],
     name: Annotated[str, typer.Option("--name", help="a label to recognise it by")] = "",
+    db: DbOpt = None,
 ) -> None:
     """Create a key; it is printed once, alone on the last line, and only its hash is stored."""
     from .server.keys import ApiKeyStore
@@ -759,7 +824,7 @@ def keys_create(
 
 
 @keys_app.command("list")
-def keys_list(as_json: JsonOpt = False) -> None:
+def keys_list(as_json: JsonOpt = False, db: DbOpt = None) -> None:
     """List keys by id (a hash prefix), user and creation time."""
     from .server.keys import ApiKeyStore
 
@@ -776,7 +841,9 @@ def keys_list(as_json: JsonOpt = False) -> None:
 
 
 @keys_app.command("revoke")
-def keys_revoke(key_id: Annotated[str, typer.Argument(help="the id shown by keys list")]) -> None:
+def keys_revoke(
+    key_id: Annotated[str, typer.Argument(help="the id shown by keys list")], db: DbOpt = None
+) -> None:
     """Revoke a key by its id."""
     from .server.keys import ApiKeyStore
 
@@ -799,6 +866,7 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="the id shown by keys
 @app.command()
 def demo(
     keep: Annotated[bool, typer.Option("--keep", help="keep the demo database and print its path")] = False,
+    db: DbOpt = None,
 ) -> None:
     """A two-minute tour on a scratch database: add, context with trace, pin, supersede, expire, reflect."""
     from .demo import run_demo
