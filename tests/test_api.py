@@ -98,6 +98,16 @@ def test_maintenance_views_and_portability(client: TestClient) -> None:
     assert client.post("/api/import", json=exported).json()["skipped"] == 4
 
 
+def test_reflect_through_the_api_reaches_user_wide_preferences(client: TestClient) -> None:
+    """Chat stores preferences user-wide: the web app's Reflect (project given) must consolidate them."""
+    for text in ("I like tea", "I prefer dark mode", "I enjoy jazz music"):
+        client.post("/api/memories", json={"content": text, "type": "preference", "project_id": None})
+    narrow = client.post("/api/reflect", json={"project_id": "default", "include_user_wide": False})
+    assert narrow.json()["changed"] is False
+    report = client.post("/api/reflect", json={"project_id": "default"}).json()
+    assert [s["type"] for s in report["summaries_created"]] == ["preference"]
+
+
 @pytest.mark.parametrize(
     ("method", "path", "payload", "status"),
     [

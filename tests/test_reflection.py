@@ -120,3 +120,19 @@ def test_summaries_are_per_project_scope(mp: MemoPilot) -> None:
     assert len(mp.reflect(project_id="a").summaries_created) == 1
     assert len(mp.reflect(project_id="b").summaries_created) == 1
     assert not mp.reflect(project_id="a").changed
+
+
+def test_reflect_reaches_the_user_wide_memories_the_project_sees(mp: MemoPilot) -> None:
+    wide = [
+        mp.add(t, type="preference", project_id=None).id
+        for t in ("I like tea", "I prefer dark mode", "I enjoy jazz music")
+    ]
+    mp.store.record_usage([wide[0]], mp.clock.now())
+    mp.store.record_usage([wide[0]], mp.clock.now())
+    assert not mp.reflect(include_user_wide=False).changed  # the project alone has nothing
+    report = mp.reflect()  # project "default" and the user-wide scope it sees
+    assert report.promoted == [wide[0]]
+    created = report.summaries_created
+    assert len(created) == 1 and sorted(created[0]["source_ids"]) == sorted(wide)
+    assert mp.get(created[0]["id"]).project_id is None  # the summary stays in its own scope
+    assert not mp.reflect().changed

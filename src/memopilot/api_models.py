@@ -107,6 +107,8 @@ class ContextRequest(_Strict):
 class ReflectRequest(_Strict):
     project_id: str | None = _ID
     user_id: str | None = Field(default=None, max_length=200)
+    # the project's memories and the user-wide ones it sees (false: the project's alone)
+    include_user_wide: bool = True
 
 
 class MemoryOut(BaseModel):

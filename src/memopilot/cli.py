@@ -485,6 +485,9 @@ def _print_events(events: list[dict[str, Any]], as_json: bool, title: str) -> No
 def reflect(
     user: UserOpt = DEFAULT_USER,
     project: ProjectOpt = DEFAULT_PROJECT,
+    user_wide: Annotated[
+        bool, typer.Option("--user-wide/--project-only", help="also the user-wide memories the project sees")
+    ] = True,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -492,7 +495,7 @@ def reflect(
 
     def body() -> None:
         with _engine() as mp:
-            report = mp.reflect(user_id=user, project_id=_project(project))
+            report = mp.reflect(user_id=user, project_id=_project(project), include_user_wide=user_wide)
             if as_json:
                 _print_json(report.to_dict())
             else:

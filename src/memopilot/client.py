@@ -204,8 +204,9 @@ class _Calls:
         return self._run(_Call("GET", f"/api/traces/{trace_id}", _raw))
 
     # maintenance and views
-    def reflect(self, *, project_id: str | None = None) -> Any:
-        return self._run(_Call("POST", "/api/reflect", _raw, json=_clean({"project_id": project_id})))
+    def reflect(self, *, project_id: str | None = None, include_user_wide: bool = True) -> Any:
+        body = _clean({"project_id": project_id, "include_user_wide": include_user_wide})
+        return self._run(_Call("POST", "/api/reflect", _raw, json=body))
 
     def run_forgetting(self) -> Any:
         return self._run(_Call("POST", "/api/forgetting/run", _raw))

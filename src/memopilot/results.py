@@ -81,6 +81,14 @@ class ReflectionReport:
             or self.summaries_retired
         )
 
+    def extend(self, other: ReflectionReport) -> None:
+        """Add another scope's pass to this report."""
+        self.merged += other.merged
+        self.promoted += other.promoted
+        self.summaries_created += other.summaries_created
+        self.summaries_refreshed += other.summaries_refreshed
+        self.summaries_retired += other.summaries_retired
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "merged": self.merged,

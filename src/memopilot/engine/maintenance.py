@@ -61,10 +61,23 @@ class MaintenanceOps(EngineCore):
         return report
 
     def reflect(
-        self, *, user_id: str = DEFAULT_USER, project_id: str | None = DEFAULT_PROJECT
+        self,
+        *,
+        user_id: str = DEFAULT_USER,
+        project_id: str | None = DEFAULT_PROJECT,
+        include_user_wide: bool = True,
     ) -> ReflectionReport:
-        """One consolidation pass over the memories of exactly this scope (SPEC section 8)."""
+        """Consolidate what a question in ``project_id`` sees (SPEC section 8): the project's memories
+        and, unless ``include_user_wide`` is false, the user-wide ones, each scope on its own (a
+        summary never mixes the two). ``project_id=None`` is the user-wide scope alone."""
         self.flush_uses()
+        report = self._reflect_scope(user_id, project_id)
+        if include_user_wide and project_id is not None:
+            report.extend(self._reflect_scope(user_id, None))
+        return report
+
+    def _reflect_scope(self, user_id: str, project_id: str | None) -> ReflectionReport:
+        """One consolidation pass over the memories of exactly this scope."""
         now = self.clock.now()
         scope = MemoryQuery(user_id=user_id, project_id=project_id, include_user_wide=False)
         in_scope, _ = self.store.list_memories(

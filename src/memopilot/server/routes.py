@@ -261,7 +261,9 @@ def reflect(
 ) -> dict:
     body = body or ReflectRequest()
     report = _mp(request).reflect(
-        user_id=who.resolve(body.user_id), project_id=body.project_id or DEFAULT_PROJECT
+        user_id=who.resolve(body.user_id),
+        project_id=body.project_id or DEFAULT_PROJECT,
+        include_user_wide=body.include_user_wide,
     )
     return report.to_dict()
 
