@@ -123,7 +123,6 @@ def test_reflect_through_the_api_reaches_user_wide_preferences(client: TestClien
         ("get", "/api/memories?limit=0", None, 422),
         ("get", "/api/timeline?kind=bogus", None, 422),
         ("post", "/api/import", {"format": "zip"}, 422),
-        ("get", "/api/eval/report", None, 404),
     ],
 )
 def test_bad_requests_get_clear_json_errors(
@@ -180,7 +179,8 @@ def test_rate_limit_answers_429_with_retry_after(mp: MemoPilot) -> None:
 
 
 def test_evaluation_endpoints_run_the_suite(client: TestClient) -> None:
-    assert client.get("/api/eval/report").status_code == 404
+    before = client.get("/api/eval/report")
+    assert before.status_code == 200 and before.json()["ran"] is False and before.json()["strategies"] == {}
     bad = client.post("/api/eval/run", json={"strategies": ["telepathy"]})
     assert bad.status_code == 422 and "unknown strategies" in bad.json()["detail"]
     report = client.post("/api/eval/run", json={"strategies": ["memory", "no_memory"]}).json()
@@ -191,3 +191,42 @@ def test_evaluation_endpoints_run_the_suite(client: TestClient) -> None:
     assert len(report["scenarios"]) >= 160
     assert client.get("/api/eval/report").json()["strategies"] == report["strategies"]
     assert client.get("/api/memories").json()["total"] == 0  # the suite never touches user data
+
+
+def test_a_session_transcript_comes_back_with_trace_ids_and_forgotten_messages_empty(
+    client: TestClient,
+) -> None:
+    first = client.post("/api/chat", json={"message": "My dog is called Biscuit.", "session_id": "s1"}).json()
+    second = client.post("/api/chat", json={"message": "What is my dog called?", "session_id": "s1"}).json()
+    client.post("/api/chat", json={"message": "Another session entirely.", "session_id": "s2"})
+    turns = client.get("/api/sessions/s1/turns").json()
+    assert turns["session_id"] == "s1"
+    items = turns["items"]
+    assert [t["role"] for t in items] == ["user", "assistant", "user", "assistant"]
+    assert items[0]["content"] == "My dog is called Biscuit."
+    assert [t["trace_id"] for t in items] == [first["trace_id"]] * 2 + [second["trace_id"]] * 2
+    assert client.get("/api/sessions/s1/turns", params={"limit": 2}).json()["items"] == items[2:]
+
+    fact = first["actions"]["created"][0]
+    client.delete(f"/api/memories/{fact['id']}")
+    after = client.get("/api/sessions/s1/turns").json()["items"]
+    assert after[0]["content"] == "" and "Biscuit" not in after[1]["content"]
+    assert client.get("/api/sessions/nobody/turns").json()["items"] == []
+
+
+def test_a_session_transcript_is_the_callers_own(keyed) -> None:
+    client, alice, bob = keyed
+    client.post("/api/chat", json={"message": "I like tea.", "session_id": "shared-name"}, headers=alice)
+    assert client.get("/api/sessions/shared-name/turns", headers=bob).json()["items"] == []
+    assert len(client.get("/api/sessions/shared-name/turns", headers=alice).json()["items"]) == 2
+
+
+def test_forget_erases_logged_replies_that_quoted_the_memory(client: TestClient) -> None:
+    memory = client.post("/api/memories", json={"content": "The project codename is bluefinch."}).json()
+    client.post("/api/chat", json={"message": "What is the project codename?", "session_id": "s"})
+    reply = client.get("/api/sessions/s/turns").json()["items"][1]
+    assert "bluefinch" in reply["content"]  # the offline reply lists the memories it used
+    client.delete(f"/api/memories/{memory['id']}")
+    items = client.get("/api/sessions/s/turns").json()["items"]
+    assert items[0]["content"] == "What is the project codename?"  # the question quoted nothing
+    assert items[1]["content"] == ""

@@ -100,6 +100,26 @@ def test_analytics_counts_and_token_savings(mp: MemoPilot) -> None:
     assert 0 < stats["tokens"]["avg_context_tokens"] <= 60
     assert stats["consolidation"]["summaries"] == 1
     assert stats["growth"][0]["created"] == stats["total"]
+    assert stats["tokens"]["savings_basis"] == "every active memory in the prompt"
+
+
+def test_token_savings_are_shown_only_where_they_mean_something(mp: MemoPilot) -> None:
+    assert mp.analytics()["tokens"]["savings_ratio"] is None  # no context built yet
+    mp.add("I like tea", type="preference")
+    mp.build_context("What do I like to drink?")
+    tokens = mp.analytics()["tokens"]
+    # one short memory: the context's header makes it larger than the memory alone, no saving
+    assert tokens["avg_context_tokens"] > tokens["active_memory_tokens"]
+    assert tokens["savings_ratio"] is None
+    for n in range(30):
+        mp.add(f"Service number {n} runs on host h{n} and is owned by team t{n % 4}", type="project")
+    mp.build_context("What do I like to drink?", budget_tokens=100)
+    tokens = mp.analytics()["tokens"]
+    assert (
+        0
+        < tokens["savings_ratio"]
+        == pytest.approx(1 - tokens["avg_context_tokens"] / tokens["active_memory_tokens"], abs=1e-3)
+    )
 
 
 def test_an_invalid_record_is_rejected_by_index_and_the_rest_imported(mp: MemoPilot) -> None:

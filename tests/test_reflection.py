@@ -136,3 +136,12 @@ def test_reflect_reaches_the_user_wide_memories_the_project_sees(mp: MemoPilot) 
     assert len(created) == 1 and sorted(created[0]["source_ids"]) == sorted(wide)
     assert mp.get(created[0]["id"]).project_id is None  # the summary stays in its own scope
     assert not mp.reflect().changed
+
+
+def test_boosted_importance_is_stored_rounded(mp: MemoPilot) -> None:
+    m = mp.add("I like concise answers", type="preference", importance=0.7)
+    mp.store.record_usage([m.id], mp.clock.now())
+    mp.store.record_usage([m.id], mp.clock.now())
+    assert mp.reflect().promoted == [m.id]
+    assert mp.get(m.id).importance == 0.8  # not 0.7999999999999999
+    assert mp.history(m.id)[-1].details["importance"] == 0.8

@@ -166,11 +166,6 @@ class Console:
         return [m for m in self.messages if not any(p.search(m) for p in self.allowed)]
 
 
-# The last evaluation report answers 404 until one ran (the app shows "no evaluation has run
-# yet"); Chromium logs every 4xx fetch as a console error, so that one response is expected.
-EVAL_REPORT_404 = r"status of 404 .*@ http://127\.0\.0\.1:\d+/api/eval/report$"
-
-
 @pytest.fixture
 def console() -> Console:
     return Console()
@@ -376,7 +371,6 @@ def test_evaluation_tab_handles_no_report_errors_and_a_report(
     server: LiveServer, page: Any, console: Console
 ) -> None:
     expect = sync_api.expect
-    console.allow(EVAL_REPORT_404)
     console.allow(r"status of 500 .*/api/eval/run$")
     page.goto(server.url)
     open_tab(page, "evaluation")
@@ -465,7 +459,6 @@ def test_every_tab_is_legible_without_console_errors(
 ) -> None:
     """Fill a project, then open every tab at a laptop and a phone width and save screenshots."""
     expect = sync_api.expect
-    console.allow(EVAL_REPORT_404)
     for message in (
         "I prefer tabs over spaces.",
         "We decided to use PostgreSQL for billing. The report is due next Friday.",

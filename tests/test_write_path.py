@@ -56,6 +56,15 @@ def test_restatement_updates_instead_of_duplicating(mp: MemoPilot, clock) -> Non
     assert mp.list(types=TYPED).total == 1
 
 
+@pytest.mark.parametrize("prefix", ["Remind me:", "Remember -", "Please remember:", "Note to self:"])
+def test_a_reminder_prefix_is_not_part_of_the_memory(mp: MemoPilot, prefix: str) -> None:
+    first = mp.remember("I prefer Slack over email for quick questions.").created[0]
+    again = mp.remember(f"{prefix} I prefer Slack over email for quick questions.")
+    assert again.created == [] and [m.id for m in again.updated] == [first.id]
+    stored = [m.content for m in mp.list(types=TYPED).items]
+    assert stored == ["I prefer Slack over email for quick questions."]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -200,6 +200,19 @@ class ItemsOut(BaseModel):
     items: list[Any]
 
 
+class TurnOut(BaseModel):
+    role: str  # user | assistant
+    content: str  # empty once forgotten
+    message_id: str | None
+    at: str
+    trace_id: str | None
+
+
+class SessionTurnsOut(BaseModel):
+    session_id: str
+    items: list[TurnOut]
+
+
 class HealthOut(BaseModel):
     status: str
     version: str

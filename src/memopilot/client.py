@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
+from urllib.parse import quote
 
 import httpx
 from pydantic import TypeAdapter
@@ -202,6 +203,10 @@ class _Calls:
 
     def trace(self, trace_id: str) -> Any:
         return self._run(_Call("GET", f"/api/traces/{trace_id}", _raw))
+
+    def session_turns(self, session_id: str, *, limit: int = 100) -> Any:
+        path = f"/api/sessions/{quote(session_id, safe='')}/turns"
+        return self._run(_Call("GET", path, _raw, params={"limit": limit}))
 
     # maintenance and views
     def reflect(self, *, project_id: str | None = None, include_user_wide: bool = True) -> Any:

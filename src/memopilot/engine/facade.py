@@ -562,6 +562,14 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
     def traces(self, *, user_id: str = DEFAULT_USER, limit: int = 20) -> list[dict[str, Any]]:
         return [readable_trace(t) for t in self.store.list_traces(user_id, limit)]
 
+    def session_turns(
+        self, session_id: str, *, user_id: str = DEFAULT_USER, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """The last ``limit`` logged messages of a chat session, oldest first, each with the id of
+        its turn's trace: what a client needs to show the conversation again (a page reload).
+        Forgotten messages come back with empty content."""
+        return self.store.recent_turns(user_id, session_id, limit)
+
     # --- views and portability ---------------------------------------------------------------
     def graph(
         self, *, user_id: str = DEFAULT_USER, project_id: str | None = None, limit: int = 300

@@ -91,6 +91,12 @@ def _related_edges(store: Store, memories: list[Memory]) -> list[dict[str, Any]]
     return edges
 
 
+def _savings(avg_context_tokens: float, all_memory_tokens: int) -> float | None:
+    if avg_context_tokens >= all_memory_tokens:
+        return None
+    return round(1.0 - avg_context_tokens / all_memory_tokens, 4)
+
+
 def build_analytics(store: Store, *, user_id: str, project_id: str | None, now: datetime) -> dict[str, Any]:
     """Counts by type and state, growth per day, token savings and consolidation figures."""
     memories, total = store.list_memories(
@@ -121,10 +127,11 @@ def build_analytics(store: Store, *, user_id: str, project_id: str | None, now: 
             "contexts": len(traces),
             "avg_context_tokens": round(avg_used, 1),
             "avg_candidate_tokens": round(float(np.mean(candidates)), 1) if candidates else 0.0,
-            # share of the user's active memory text that a typical context leaves out
-            "savings_ratio": round(1.0 - avg_used / all_memory_tokens, 4)
-            if all_memory_tokens and traces
-            else 0.0,
+            # share of the user's active memory text that a typical context leaves out; None until
+            # a context is built, and while the store is so small that a context (with its header)
+            # is no smaller than the memories themselves: there is nothing to save yet
+            "savings_ratio": _savings(avg_used, all_memory_tokens) if traces else None,
+            "savings_basis": "every active memory in the prompt",
         },
         "consolidation": {
             "summaries": sum(1 for m in live if m.is_summary),

@@ -195,6 +195,8 @@ class LifecycleOps(EngineCore):
             changes.vectors[target.id] = None
             if target.message_id:  # the logged message it came from, and that turn's trace question
                 changes.erase_messages.append((target.user_id, target.message_id))
+            if target.content:
+                changes.erase_quotes.append((target.user_id, target.content))
             if target.id == memory.id:
                 reason = "forgotten at the user's request"
                 details = {"also_forgotten": [i for i in forgotten if i != memory.id]}

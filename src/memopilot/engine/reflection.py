@@ -79,7 +79,7 @@ def plan_reflection(
     for memory in sorted(live.values(), key=_stable):
         if memory.usage_count >= settings.reflect_promote_usage and memory.promoted_at is None:
             promoted = memory.copy(
-                importance=min(1.0, memory.importance + settings.reflect_promote_boost),
+                importance=_boosted(memory.importance, settings.reflect_promote_boost),
                 promoted_at=now,
                 updated_at=now,
             )
@@ -87,6 +87,11 @@ def plan_reflection(
             plan.promotions.append(promoted)
     _plan_summaries(plan, list(live.values()), existing_summaries, user_id, project_id, now, settings)
     return plan
+
+
+def _boosted(importance: float, boost: float) -> float:
+    """Raised, capped at 1, and rounded: 0.7 + 0.1 is stored and shown as 0.8, not 0.7999999999999999."""
+    return round(min(1.0, importance + boost), 6)
 
 
 def _stable(memory: Memory) -> tuple[datetime, str]:
@@ -162,7 +167,7 @@ def _merge(cluster: list[Memory], ratio: float, now: datetime, settings: Setting
     if not archived:
         return None
     boosted = survivor.copy(
-        importance=min(1.0, max(m.importance for m in cluster) + settings.reflect_merge_boost),
+        importance=_boosted(max(m.importance for m in cluster), settings.reflect_merge_boost),
         usage_count=survivor.usage_count + sum(m.usage_count for m in archived),
         updated_at=now,
     )

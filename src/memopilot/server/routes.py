@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Path, Query, Request
 
 from .. import __version__
 from ..api_models import (
@@ -32,12 +32,13 @@ from ..api_models import (
     ReflectionOut,
     ReflectRequest,
     SearchOut,
+    SessionTurnsOut,
     UserDeletionOut,
 )
 from ..domain import EventKind, MemoryState, MemoryType
 from ..engine.facade import DEFAULT_PROJECT, MemoPilot
 from ..engine.portability import ExportDocument
-from ..errors import InvalidInputError, NotFoundError
+from ..errors import InvalidInputError
 from .app import IdentityDep
 from .keys import ApiKeyStore
 
@@ -255,6 +256,19 @@ def get_trace(request: Request, trace_id: str, who: IdentityDep) -> dict[str, An
     return trace
 
 
+@router.get("/api/sessions/{session_id}/turns", response_model=SessionTurnsOut, tags=["chat"])
+def session_turns(
+    request: Request,
+    session_id: Annotated[str, Path(max_length=200)],
+    who: IdentityDep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> dict[str, Any]:
+    """The last messages of a chat session, oldest first, with their traces' ids (the web app
+    restores its transcript from these after a reload)."""
+    turns = _mp(request).session_turns(session_id, user_id=who.user_id, limit=limit)
+    return {"session_id": session_id, "items": turns}
+
+
 @router.post("/api/reflect", response_model=ReflectionOut, tags=["maintenance"])
 def reflect(
     request: Request, who: IdentityDep, body: Annotated[ReflectRequest | None, Body()] = None
@@ -347,8 +361,10 @@ def eval_run(
 
 @router.get("/api/eval/report", tags=["evaluation"])
 def eval_report(request: Request, who: IdentityDep) -> dict[str, Any]:
-    """The last report this user's ``POST /api/eval/run`` made (each user sees only their own)."""
+    """The last report this user's ``POST /api/eval/run`` made (each user sees only their own).
+
+    Before a first run: an empty report with ``"ran": false`` (not an error: nothing is wrong)."""
     report = request.app.state.eval_reports.get(who.user_id)
     if report is None:
-        raise NotFoundError("no evaluation has run yet")
+        return {"ran": False, "strategies": {}, "by_category": {}, "scenarios": []}
     return report

@@ -57,6 +57,9 @@ class ChangeSet:
     uses: dict[str, Uses] = field(default_factory=dict)
     # (user_id, message_id) whose logged turns and trace questions must be erased (Forget)
     erase_messages: list[tuple[str, str]] = field(default_factory=list)
+    # (user_id, text) of forgotten memories: logged turns that quote the text verbatim lose their
+    # content too (a reply, an offline one above all, repeats the memories it used)
+    erase_quotes: list[tuple[str, str]] = field(default_factory=list)
     # (user_id, message_id) of the messages this set applies (the write path): a message is applied
     # once; a set naming one already applied is refused whole with MessageAlreadyAppliedError
     messages: list[tuple[str, str]] = field(default_factory=list)
@@ -78,6 +81,7 @@ class ChangeSet:
             or self.turns
             or self.messages
             or self.erase_messages
+            or self.erase_quotes
             or self.event_texts
             or self.turn_texts
             or self.trace_payloads
@@ -214,7 +218,8 @@ class Store(ABC):
 
     @abstractmethod
     def recent_turns(self, user_id: str, session_id: str, limit: int) -> list[dict[str, Any]]:
-        """The last ``limit`` logged turns of a session, oldest first."""
+        """The last ``limit`` logged turns of a session, oldest first: role, content (empty once
+        forgotten), message_id, at, and the id of the turn's trace (``trace_id``, None if none)."""
 
     @abstractmethod
     def get_trace(self, trace_id: str) -> dict[str, Any] | None: ...

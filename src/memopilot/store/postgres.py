@@ -376,13 +376,14 @@ class PostgresStore(SharedQueries, Store):
         if limit <= 0:
             return []
         rows = self._query(
-            "SELECT role, content, message_id, at FROM turns WHERE user_id = %s AND session_id = %s "
-            "ORDER BY seq DESC LIMIT %s",
+            "SELECT t.role, t.content, t.message_id, t.at, tr.id FROM turns t LEFT JOIN traces tr "
+            "ON tr.user_id = t.user_id AND tr.message_id = t.message_id "
+            "WHERE t.user_id = %s AND t.session_id = %s ORDER BY t.seq DESC LIMIT %s",
             (user_id, session_id, limit),
         )
         return [
-            {"role": role, "content": content, "message_id": message_id, "at": at.isoformat()}
-            for role, content, message_id, at in reversed(rows)
+            {"role": role, "content": text, "message_id": message_id, "at": at.isoformat(), "trace_id": tid}
+            for role, text, message_id, at, tid in reversed(rows)
         ]
 
     def get_trace(self, trace_id: str) -> dict[str, Any] | None:
@@ -465,6 +466,11 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
         cur.executemany(
             "UPDATE traces SET payload = %s WHERE id = %s",
             [(dump_json(p), i) for i, p in changes.trace_payloads.items()],
+        )
+    if changes.erase_quotes:  # strpos, not LIKE: the text is matched as it is, wildcards and all
+        cur.executemany(
+            "UPDATE turns SET content = '' WHERE user_id = %s AND strpos(content, %s) > 0",
+            changes.erase_quotes,
         )
     for user_id, message_id in changes.erase_messages:
         where = (user_id, message_id)

@@ -286,6 +286,10 @@ class SQLiteStore(SharedQueries, Store):
                     "UPDATE traces SET payload = ? WHERE id = ?",
                     [(dump_json(p), i) for i, p in changes.trace_payloads.items()],
                 )
+                c.executemany(  # instr, not LIKE: the text is matched as it is, wildcards and all
+                    "UPDATE turns SET content = '' WHERE user_id = ? AND instr(content, ?) > 0",
+                    changes.erase_quotes,
+                )
                 for user_id, message_id in changes.erase_messages:
                     c.execute(
                         "UPDATE turns SET content = '' WHERE user_id = ? AND message_id = ?",
@@ -433,11 +437,15 @@ class SQLiteStore(SharedQueries, Store):
         if limit <= 0:
             return []
         rows = self._query(
-            "SELECT role, content, message_id, at FROM turns WHERE user_id = ? AND session_id = ? "
-            "ORDER BY seq DESC LIMIT ?",
+            "SELECT t.role, t.content, t.message_id, t.at, tr.id FROM turns t LEFT JOIN traces tr "
+            "ON tr.user_id = t.user_id AND tr.message_id = t.message_id "
+            "WHERE t.user_id = ? AND t.session_id = ? ORDER BY t.seq DESC LIMIT ?",
             (user_id, session_id, limit),
         )
-        return [{"role": r[0], "content": r[1], "message_id": r[2], "at": r[3]} for r in reversed(rows)]
+        return [
+            {"role": role, "content": content, "message_id": message_id, "at": at, "trace_id": trace_id}
+            for role, content, message_id, at, trace_id in reversed(rows)
+        ]
 
     def get_trace(self, trace_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT payload FROM traces WHERE id = ?", (trace_id,))

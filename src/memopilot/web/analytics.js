@@ -32,7 +32,7 @@ function build() {
       h("div", { class: "col-head" }, h("h2", { id: "reflect-heading" }, "Consolidation"),
         h("div", { class: "inline-controls" }, sweepBtn, reflectBtn)),
       h("p", { class: "muted" },
-        "Reflect merges near-duplicates of the same type, promotes memories used at least twice, and keeps one summary per type with at least 3 memories. Running it again with nothing new changes nothing."),
+        "Reflect goes over this project's memories and the user-wide ones it sees (chat keeps preferences user-wide), each on its own: it merges near-duplicates of the same type, promotes memories used at least twice, and keeps one summary per type with at least 3 memories. Running it again with nothing new changes nothing."),
       reflectOut),
     body);
   els = { body, reflectOut };
@@ -51,7 +51,11 @@ async function load() {
 function render(a) {
   const t = a.tokens || {};
   const c = a.consolidation || {};
-  const savings = typeof t.savings_ratio === "number" ? `${(t.savings_ratio * 100).toFixed(0)}%` : "–";
+  // The server leaves savings out (null) until they mean something: a context was built and it is
+  // smaller than every active memory sent whole.
+  const measured = typeof t.savings_ratio === "number";
+  const savings = measured ? `${(t.savings_ratio * 100).toFixed(0)}%` : "–";
+  const basis = `vs. ${t.savings_basis || "every active memory in the prompt"}`;
   const typeRows = MEMORY_TYPES.filter((k) => a.by_type?.[k]).map((k) => ({ key: k, label: label(k), value: a.by_type[k], color: TYPE_COLORS[k] }));
   Object.keys(a.by_type || {}).filter((k) => !MEMORY_TYPES.includes(k)).forEach((k) => typeRows.push({ key: k, label: label(k), value: a.by_type[k] }));
   const stateRows = MEMORY_STATES.filter((k) => a.by_state?.[k]).map((k) => ({ key: k, label: k, value: a.by_state[k], color: STATE_COLORS[k] }));
@@ -67,7 +71,7 @@ function render(a) {
       kpi("active memory tokens", fmtNumber(t.active_memory_tokens ?? 0), "what sending everything would cost", "active_tokens"),
       kpi("contexts built", fmtNumber(t.contexts ?? 0), null, "contexts"),
       kpi("avg context tokens", fmtNumber(t.avg_context_tokens ?? 0, 0), null, "avg_context"),
-      kpi("token savings", savings, "vs. sending every active memory", "savings"),
+      kpi("token savings", savings, measured ? basis : "none yet: see below", "savings"),
       kpi("summaries", fmtNumber(c.summaries ?? 0), null, "summaries"),
       kpi("promoted", fmtNumber(c.promoted ?? 0), null, "promoted"),
       kpi("pinned", fmtNumber(c.pinned ?? 0), null, "pinned")),
@@ -84,9 +88,15 @@ function render(a) {
           : h("p", { class: "muted" }, "No memories yet.")),
       h("section", { class: "card", "aria-labelledby": "tokens-h" }, h("h3", { id: "tokens-h" }, "Token savings per context"),
         barList(tokenRows, { ariaLabel: "average tokens per context", format: (v) => `${fmtNumber(v, 0)} tok` }),
-        h("p", { class: "muted small" }, t.contexts
-          ? `Over ${fmtNumber(t.contexts)} contexts, a typical context was ${savings} smaller than putting every active memory in the prompt. A context counts its data header too.`
-          : "Build a context (send a chat message) to measure savings."))));
+        h("p", { class: "muted small", id: "savings-note" }, savingsNote(t, measured, savings)))));
+}
+
+function savingsNote(t, measured, savings) {
+  if (!t.contexts) return "Build a context (send a chat message) to measure savings.";
+  if (!measured) {
+    return `No savings yet: this project's active memories (${fmtNumber(t.active_memory_tokens ?? 0)} tokens) are no more than a context costs with its data header, so sending them whole would cost as much. Savings show once the store outgrows a context.`;
+  }
+  return `Over ${fmtNumber(t.contexts)} contexts, a typical context was ${savings} smaller than putting every active memory in the prompt. A context counts its data header too.`;
 }
 
 /** Every day from the first creation (at least two weeks back) to today, zeros included. */

@@ -83,6 +83,8 @@ export const api = {
   timeline: (query) => request("GET", "/api/timeline", { query: { project_id: settings.project, ...query } }),
   traces: (limit = 20) => request("GET", "/api/traces", { query: { limit } }),
   trace: (id) => request("GET", `/api/traces/${encodeURIComponent(id)}`),
+  sessionTurns: (sessionId, limit = 100) =>
+    request("GET", `/api/sessions/${encodeURIComponent(sessionId)}/turns`, { query: { limit } }),
   reflect: () => request("POST", "/api/reflect", { body: { project_id: settings.project } }),
   forgettingRun: () => request("POST", "/api/forgetting/run", { body: {} }),
   graph: () => request("GET", "/api/graph", { query: { project_id: settings.project } }),

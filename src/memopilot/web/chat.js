@@ -7,12 +7,14 @@ import { renderTrace } from "./trace.js";
 const root = () => document.getElementById("panel-chat");
 let els = null;
 let busy = false;
-const actionsByTrace = new Map(); // trace id -> actions of that turn (this page's turns only)
+const HISTORY = 100; // messages shown and restored
 
 function storageKey(name) { return `memopilot.${name}.${settings.project}`; }
 
+function storedSessionId() { return sessionStorage.getItem(storageKey("session")); }
+
 function sessionId() {
-  let id = sessionStorage.getItem(storageKey("session"));
+  let id = storedSessionId();
   if (!id) {
     id = `web-${crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36)}`;
     sessionStorage.setItem(storageKey("session"), id);
@@ -20,21 +22,33 @@ function sessionId() {
   return id;
 }
 
-// The conversation lives in this page only (per project), never in browser storage: a
-// forgotten memory must not survive in a transcript on disk.
+// The conversation is the server's logged turns of this tab's session (its id survives a reload
+// in sessionStorage); the page keeps a copy per project, never the text in browser storage, so
+// that Forget, which erases logged turns on the server, leaves no transcript behind.
 const conversations = new Map();
 function loadMessages() { return [...(conversations.get(settings.project) || [])]; }
-function saveMessages(messages) { conversations.set(settings.project, messages.slice(-100)); }
+function saveMessages(messages) { conversations.set(settings.project, messages.slice(-HISTORY)); }
 
-// Forget elsewhere in the app: drop the text from every message that quoted it.
-window.addEventListener("memopilot:forgotten", (event) => {
-  const text = (event.detail?.content || "").trim().toLowerCase();
-  if (!text) return;
-  for (const [project, messages] of conversations) {
-    conversations.set(project, messages.map((m) => (m.text.toLowerCase().includes(text)
-      ? { ...m, text: "(removed: this message quoted a memory you forgot)", summary: "" } : m)));
-  }
-  if (els && document.body.contains(els.list)) renderMessages();
+const ERASED = "(erased: this message was forgotten or quoted a memory you forgot)";
+
+/** The page's messages from the stored turns of the session (after a reload, or a Forget). */
+async function restoreMessages() {
+  const id = storedSessionId();
+  if (!id) { saveMessages([]); return; }
+  const { items } = await api.sessionTurns(id, HISTORY);
+  saveMessages((items || []).map((t) => ({
+    role: t.role,
+    text: t.content || ERASED,
+    erased: !t.content,
+    traceId: t.role === "assistant" ? t.trace_id : null,
+  })));
+}
+
+// Forget anywhere in the app: the server erased what it stored of the memory, so every copy this
+// page holds (transcripts, the trace on screen) is dropped and fetched again when shown.
+window.addEventListener("memopilot:forgotten", () => {
+  conversations.clear();
+  if (els && document.body.contains(els.list)) chatTab.mount();
 });
 
 function build() {
@@ -70,7 +84,7 @@ function build() {
 }
 
 function messageNode(msg) {
-  const body = h("div", { class: "bubble" }, h("p", { class: "bubble-text" }, msg.text));
+  const body = h("div", { class: "bubble" }, h("p", { class: `bubble-text${msg.erased ? " erased" : ""}` }, msg.text));
   if (msg.role === "assistant" && msg.summary) {
     body.append(h("p", { class: "bubble-meta" }, msg.summary));
   }
@@ -123,12 +137,11 @@ async function submit() {
   els.list.append(pending);
   try {
     const result = await api.chat(text, sessionId());
-    actionsByTrace.set(result.trace_id, result.actions);
     messages.push({ role: "assistant", text: result.answer, traceId: result.trace_id, summary: summarise(result.actions) });
     saveMessages(messages);
     renderMessages();
     showTraceObject(result.trace, result.actions);
-    showTrace(result.trace_id); // refetch for the live text of every item
+    showTrace(result.trace_id); // refetch: the live text of every item, nothing the page kept
   } catch (err) {
     messages.push({ role: "assistant", text: `Error: ${err.detail || err.message}`, error: true });
     saveMessages(messages);
@@ -150,7 +163,7 @@ async function showTrace(traceId) {
   try {
     const trace = await api.trace(traceId);
     if (!els) return;
-    showTraceObject(trace, actionsByTrace.get(traceId) || null);
+    showTraceObject(trace, null);
     els.tracePanel.dataset.ready = traceId;
   } catch (err) {
     clear(els.tracePanel, errorBox(err, () => showTrace(traceId)));
@@ -175,8 +188,16 @@ async function loadLastTrace() {
 }
 
 export const chatTab = {
-  mount() {
+  async mount() {
     build();
+    if (!conversations.has(settings.project)) {
+      try {
+        await restoreMessages();
+      } catch (err) {
+        clear(els.list, h("li", {}, errorBox(err, () => chatTab.mount())));
+        return;
+      }
+    }
     renderMessages();
     loadLastTrace();
   },

@@ -54,15 +54,15 @@ function build() {
 async function load() {
   try {
     const report = await api.evalReport();
-    render(report);
-    els.status.textContent = "";
-  } catch (err) {
-    if (err.status === 404) {
+    if (report.ran === false) {
       clear(els.body, h("section", { class: "card" }, emptyState("No evaluation has run yet.",
         h("p", { class: "muted" }, "Press “Run scenario suite” to run one. It takes a few seconds to a minute."))));
     } else {
-      clear(els.body, errorBox(err, load));
+      render(report);
     }
+    els.status.textContent = "";
+  } catch (err) {
+    clear(els.body, errorBox(err, load));
   }
 }
 

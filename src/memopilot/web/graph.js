@@ -402,7 +402,9 @@ async function load() {
       return;
     }
     draw();
-    if (selectedId && !data.nodes.some((n) => n.id === selectedId)) select(null);
+    // The panel always follows the new data: the selected node's fresh details, else the hint
+    // (never the empty-store notice of an earlier load).
+    select(data.nodes.some((n) => n.id === selectedId) ? selectedId : null);
   } catch (err) {
     clear(els.details, errorBox(err, load));
   }

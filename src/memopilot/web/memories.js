@@ -72,8 +72,11 @@ function buildAddForm() {
     h("option", { value: "" }, "Infer from the text"), MEMORY_TYPES.filter((t) => t !== "deleted_by_user").map((t) => h("option", { value: t }, label(t))));
   const tags = h("input", { id: "add-tags", type: "text", placeholder: "comma, separated" });
   const pinned = h("input", { id: "add-pinned", type: "checkbox" });
+  const problem = h("p", { class: "field-error", id: "add-error", role: "alert", hidden: true });
+  content.setAttribute("aria-describedby", "add-error");
+  content.addEventListener("input", () => { problem.hidden = true; content.removeAttribute("aria-invalid"); });
   const form = h("form", { class: "add-form", id: "mem-add", "aria-label": "Add a memory" },
-    h("div", { class: "field grow" }, h("label", { for: "add-content" }, "Memory text"), content),
+    h("div", { class: "field grow" }, h("label", { for: "add-content" }, "Memory text"), content, problem),
     h("div", { class: "add-row" },
       h("div", { class: "field" }, h("label", { for: "add-type" }, "Type"), type),
       h("div", { class: "field grow" }, h("label", { for: "add-tags" }, "Tags"), tags),
@@ -82,7 +85,14 @@ function buildAddForm() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { content: content.value.trim() };
-    if (!body.content) return;
+    if (!body.content) {
+      // `required` lets a whitespace-only text through: say why nothing was saved.
+      problem.textContent = "Write the memory first: the text is empty (spaces alone are not saved).";
+      problem.hidden = false;
+      content.setAttribute("aria-invalid", "true");
+      content.focus();
+      return;
+    }
     if (type.value) body.type = type.value;
     const tagList = tags.value.split(",").map((t) => t.trim()).filter(Boolean);
     if (tagList.length) body.tags = tagList;

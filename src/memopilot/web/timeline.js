@@ -2,7 +2,8 @@
 
 import { api, settings } from "./api.js";
 import {
-  EVENT_KINDS, clear, contentText, emptyState, errorBox, fmtDate, h, kindBadge, label, shortId, stateBadge, typeBadge,
+  EVENT_KINDS, clear, contentText, emptyState, errorBox, fmtDate, fmtNumber, h, kindBadge, label, shortId, stateBadge,
+  typeBadge,
 } from "./dom.js";
 
 const PAGE = 100;
@@ -63,6 +64,7 @@ function detailText(details) {
     .map(([k, v]) => h("span", { class: "detail" }, h("span", { class: "muted" }, `${label(k)}: `),
       Array.isArray(v) ? v.map((x) => (typeof x === "string" && HEX_ID.test(x) ? shortId(x) : JSON.stringify(x))).join(", ")
         : typeof v === "object" ? JSON.stringify(v)
+          : typeof v === "number" ? fmtNumber(v)
           : typeof v === "string" && HEX_ID.test(v) ? shortId(v) : String(v)));
 }
 

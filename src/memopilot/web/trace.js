@@ -213,7 +213,8 @@ export function renderTrace(trace, { actions = null, contentById = new Map() } =
   const included = trace.included || [];
   const skipped = trace.skipped || [];
   const head = h("div", { class: "trace-head" },
-    h("p", { class: "trace-query" }, h("span", { class: "muted" }, "Question: "), trace.query),
+    h("p", { class: "trace-query" }, h("span", { class: "muted" }, "Question: "),
+      trace.query || h("span", { class: "erased" }, "(erased: the message was forgotten)")),
     h("p", { class: "muted small" },
       `${fmtDate(trace.created_at)} · project ${trace.project_id ?? "user-wide"} · `,
       `${fmtNumber(trace.candidates_considered ?? included.length + skipped.length)} candidates considered`,

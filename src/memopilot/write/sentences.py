@@ -27,7 +27,8 @@ _FILLER = re.compile(
     r"^(?:(?:btw|by the way|also|oh and|and also|and|plus|ok so|okay so|so yeah|anyway|anyways|fyi|just fyi|"
     r"jsyk|just so you know|hey|hi|hello|um+|uh+|oh)(?:\s*[,:;.!\-—–]+\s*|\s+)"
     r"|(?:so|ok|okay|well|actually|alright|right|note|nb|n\.b|ps|p\.s|for your information|one more thing|"
-    r"another thing|quick note|side note|reminder|update)\s*[,:;.!\-—–]+\s*)",
+    r"another thing|quick note|side note|reminder|update|(?:please\s+)?(?:remind me|remember|don't forget)|"
+    r"note to self|for the record|keep in mind)\s*[,:;.!\-—–]+\s*)",
     _F,
 )
 _QUESTION_START = re.compile(
