@@ -184,6 +184,44 @@ def page(browser: Any, console: Console) -> Iterator[Any]:
     assert console.unexpected() == [], "console errors:\n" + "\n".join(console.unexpected())
 
 
+# Overlaps of chart labels, cut select text and sideways-scrolling tables in one panel, as a list.
+_PHONE_LAYOUT_PROBLEMS = """(panel) => {
+  const root = document.querySelector(panel);
+  const problems = [];
+  for (const svg of root.querySelectorAll("svg.chart")) {
+    const boxes = [...svg.querySelectorAll("text.axis-strong")]
+      .map((t) => [t.textContent, t.getBoundingClientRect()]);
+    boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) {
+        problems.push(`chart labels overlap: ${a} / ${b}`);
+      }
+    }));
+  }
+  const ctx = document.createElement("canvas").getContext("2d");
+  for (const select of root.querySelectorAll("select")) {
+    if (!select.offsetParent) continue;
+    const cs = getComputedStyle(select);
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = select.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18;
+    for (const option of select.options) {
+      if (ctx.measureText(option.text).width > room) {
+        problems.push(`select #${select.id} cuts "${option.text}"`);
+      }
+    }
+  }
+  for (const wrap of root.querySelectorAll(".table-wrap")) {
+    const excess = wrap.scrollWidth - wrap.clientWidth;
+    if (excess > 1) problems.push(`a table scrolls sideways by ${excess}px`);
+  }
+  return problems;
+}"""
+
+
+def assert_phone_layout(page: Any, panel: str) -> None:
+    problems = page.evaluate(_PHONE_LAYOUT_PROBLEMS, panel)
+    assert problems == [], "\n".join(problems)
+
+
 def open_tab(page: Any, name: str) -> None:
     page.click(f"#tab-{name}")
     sync_api.expect(page.locator(f"#panel-{name}")).to_be_visible()
@@ -329,6 +367,95 @@ def test_forget_can_take_the_message_a_memory_came_from(server: LiveServer, page
     assert all(m["content"] == "" for m in items)
 
 
+def test_chat_transcript_survives_a_reload_and_forget_leaves_no_text(server: LiveServer, page: Any) -> None:
+    expect = sync_api.expect
+    page.goto(server.url)
+    trace = send_chat(page, "My dog is called Biscuit.")
+    expect(trace.locator(".turn-created")).to_contain_text("My dog is called Biscuit.")
+    send_chat(page, "What is my dog called?")
+
+    page.reload()  # the transcript comes back from the stored turns of the tab's session
+    users, answers = page.locator("#messages .msg-user"), page.locator("#messages .msg-assistant")
+    expect(users).to_have_text([re.compile("My dog is called Biscuit"), re.compile("What is my dog called")])
+    expect(answers).to_have_count(2)
+    expect(page.locator("#trace-panel .trace-query")).to_contain_text("What is my dog called?")
+    answers.first.get_by_role("button", name="Show trace").click()
+    expect(page.locator("#trace-panel .trace-query")).to_contain_text("My dog is called Biscuit.")
+    expect(page.locator("#trace-panel .turn-created")).to_contain_text("Biscuit")
+
+    open_tab(page, "memories")
+    memory_card(page, "Biscuit", type="fact").locator('button[data-action="forget"]').click()
+    dialog = page.locator("dialog.modal[open]")
+    dialog.get_by_label("Also forget the message it came from").check()
+    dialog.get_by_role("button", name="Forget").click()
+    expect(page.locator("#memory-list")).not_to_contain_text("Biscuit")
+
+    open_tab(page, "chat")  # no view shows the content, and erased parts say so
+    expect(page.locator("#messages")).not_to_contain_text("Biscuit")
+    expect(users.first).to_contain_text("(erased")
+    expect(page.locator("#trace-panel .trace")).not_to_contain_text("Biscuit")
+    answers.first.get_by_role("button", name="Show trace").click()
+    expect(page.locator("#trace-panel .trace-query")).to_contain_text("(erased")
+    expect(page.locator("#trace-panel .turn-created")).to_contain_text("(content erased)")
+    expect(page.locator("#trace-panel .trace")).not_to_contain_text("Biscuit")
+    page.reload()
+    expect(users.first).to_contain_text("(erased")
+    expect(page.locator("body")).not_to_contain_text("Biscuit")
+
+
+def test_graph_panel_follows_memories_added_after_it_opened(server: LiveServer, page: Any) -> None:
+    expect = sync_api.expect
+    page.goto(server.url)
+    open_tab(page, "graph")
+    expect(page.locator("#graph-details")).to_contain_text("No memories in this project yet")
+    server.add("I prefer dark mode in every editor.", "preference")
+    server.add("Never deploy on Fridays.", "critical")
+    open_tab(page, "memories")
+    open_tab(page, "graph")
+    expect(page.locator("#graph-svg .node-circle")).to_have_count(2)
+    expect(page.locator("#graph-details")).not_to_contain_text("No memories in this project yet")
+    expect(page.locator("#graph-details")).to_contain_text("Click a node")
+
+
+def test_small_store_analytics_and_reflect_over_user_wide_preferences(server: LiveServer, page: Any) -> None:
+    """Chat keeps preferences user-wide; Reflect in the app reaches them. Savings show only when real."""
+    expect = sync_api.expect
+    page.goto(server.url)
+    for text in (
+        "I prefer dark mode in every editor.",
+        "I prefer short commit messages.",
+        "I prefer pytest.",
+    ):
+        send_chat(page, text)
+    preferences = server.get("/api/memories", type="preference")["items"]
+    assert len(preferences) == 3 and all(m["project_id"] is None for m in preferences)
+    open_tab(page, "analytics")
+    expect(page.locator('.kpi[data-kpi="savings"] .kpi-value')).to_have_text("–")
+    expect(page.locator("#savings-note")).to_contain_text("No savings yet")
+    page.click("#reflect-btn")
+    created = page.locator("#reflect-out .r-created li")
+    expect(created).to_have_count(1)
+    expect(created).to_contain_text("Summary")
+    expect(page.locator('.kpi[data-kpi="summaries"] .kpi-value')).to_have_text("1")
+
+
+def test_add_memory_with_only_spaces_says_why_nothing_was_saved(server: LiveServer, page: Any) -> None:
+    expect = sync_api.expect
+    page.goto(server.url)
+    open_tab(page, "memories")
+    page.get_by_role("button", name="Add memory").click()
+    page.fill("#add-content", "   ")
+    page.get_by_role("button", name="Save memory").click()
+    expect(page.locator("#add-error")).to_be_visible()
+    expect(page.locator("#add-error")).to_contain_text("empty")
+    expect(page.locator("#add-content")).to_have_attribute("aria-invalid", "true")
+    assert server.get("/api/memories")["total"] == 0
+    page.fill("#add-content", "Never deploy on Fridays.")
+    expect(page.locator("#add-error")).to_be_hidden()
+    page.get_by_role("button", name="Save memory").click()
+    expect(memory_card(page, "Never deploy on Fridays.")).to_have_count(1)
+
+
 def test_reflect_shows_a_summary_star_in_the_graph(server: LiveServer, page: Any) -> None:
     expect = sync_api.expect
     sources = [
@@ -401,6 +528,8 @@ def test_evaluation_tab_handles_no_report_errors_and_a_report(
             "memory": metrics(0.92, 0.97, 312.5, 11.2, 24.0),
             "no_memory": metrics(0.0, 1.0, 0, 0.1, 0.2),
             "raw_history": metrics(0.81, 0.42, 2890, 1.4, 2.9),
+            "full_history": metrics(0.97, 0.38, 9120, 0.9, 1.8),
+            "history_summary": metrics(0.64, 0.71, 410, 2.2, 4.1),
         },
         "by_category": {
             "preference": {
@@ -432,12 +561,12 @@ def test_evaluation_tab_handles_no_report_errors_and_a_report(
     page.route("**/api/eval/run", lambda route: route.fulfill(status=200, json=report))
     page.click("#eval-run")
     table = page.locator("#eval-table")
-    expect(table.locator("tbody tr")).to_have_count(3)
+    expect(table.locator("tbody tr")).to_have_count(5)
     expect(table.locator('tr[data-strategy="memory"]')).to_contain_text("92.0%")
     expect(table.locator('tr[data-strategy="memory"]')).to_contain_text("11 ms")
     expect(table.locator('tr[data-strategy="raw_history"]')).to_contain_text("42.0%")
     expect(page.locator("#eval-body svg.chart")).to_have_count(2)  # quality, latency
-    expect(page.locator("#eval-body .bars .bar-row")).to_have_count(3)  # context tokens
+    expect(page.locator("#eval-body .bars .bar-row")).to_have_count(5)  # context tokens
     categories = page.locator("#eval-categories")
     expect(categories.locator("tbody tr")).to_have_text(
         [re.compile(r"preference \(2\)\s*100\.0%\s*0\.0%\s*90\.0%")]
@@ -452,6 +581,17 @@ def test_evaluation_tab_handles_no_report_errors_and_a_report(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / "laptop-evaluation-report.png"), full_page=True)
+
+    # On a phone: chart labels stay apart and tables stack instead of scrolling sideways.
+    page.set_viewport_size(PHONE)
+    page.click("#eval-run")  # charts are drawn for the width they are shown at
+    expect(table.locator("tbody tr")).to_have_count(5)
+    assert_phone_layout(page, "#panel-evaluation")
+    expect(table.locator('tr[data-strategy="memory"] td').first).to_have_attribute(
+        "data-label", re.compile(".")
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "phone-evaluation-report.png"), full_page=True)
 
 
 def test_every_tab_is_legible_without_console_errors(
@@ -499,6 +639,10 @@ def test_every_tab_is_legible_without_console_errors(
                 # Nothing overflows the viewport sideways (phone layout stacks instead).
                 overflow = pg.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 1, f"{tab} at {label} width scrolls sideways by {overflow}px"
+                assert_phone_layout(pg, f"#panel-{tab}")  # labels and tables hold at both widths
+            # Numbers are shown rounded (an importance of 0.7 + 0.1 is not 0.7999999999999999).
+            open_tab(pg, "timeline")
+            expect(pg.locator("#timeline-list")).not_to_contain_text(re.compile(r"\d\.\d{5,}"))
             # Memory text is data: the injection attempt shows as text and never runs.
             open_tab(pg, "memories")
             card = pg.locator(f'#memory-list .memory[data-memory-id="{injection["id"]}"]')

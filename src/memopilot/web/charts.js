@@ -72,7 +72,7 @@ export function growthChart(points, { height = 200, ariaLabel = "" } = {}) {
 /** Grouped vertical bars: groups of {label, values: {series: number}}, series colours given. */
 export function groupedBars(groups, series, { height = 230, max = null, format = fmtNumber, ariaLabel = "" } = {}) {
   const width = chartWidth();
-  const pad = { l: 44, r: 10, t: 12, b: 40 };
+  const pad = { l: 44, r: 10, t: 12, b: 48 };
   const innerW = width - pad.l - pad.r;
   const innerH = height - pad.t - pad.b;
   const top = max ?? Math.max(1e-9, ...groups.flatMap((g) => series.map((sr) => g.values[sr.key] ?? 0)));
@@ -93,10 +93,33 @@ export function groupedBars(groups, series, { height = 230, max = null, format =
       svg.append(s("rect", { x: x0 + si * bw, y: pad.t + innerH - hgt, width: bw - 2, height: hgt, fill: sr.color },
         s("title", {}, `${g.label} · ${sr.label}: ${format(v)}`)));
     });
-    svg.append(s("text", { x: pad.l + gi * gw + gw / 2, y: height - pad.b + 18, "text-anchor": "middle", class: "axis axis-strong" },
-      g.label.length > 18 ? `${g.label.slice(0, 17)}…` : g.label));
+    const cx = pad.l + gi * gw + gw / 2;
+    const lines = fitLabel(g.label, Math.floor(gw / AXIS_CHAR_WIDTH));
+    svg.append(s("text", { x: cx, y: height - pad.b + 18, "text-anchor": "middle", class: "axis axis-strong" },
+      lines.map((line, li) => s("tspan", { x: cx, dy: li ? 14 : 0 }, line)),
+      s("title", {}, g.label)));
   });
   return svg;
+}
+
+// Bold 12px axis text averages under 7.5 units a character: labels are fitted to their group's
+// width in the chart's own coordinates, so they never run into each other on a phone.
+const AXIS_CHAR_WIDTH = 7.5;
+
+/** A group label as at most two lines of at most `maxChars` characters (words kept whole where they fit). */
+function fitLabel(text, maxChars) {
+  const limit = Math.max(3, maxChars);
+  const lines = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (!line) line = word;
+    else if (line.length + 1 + word.length <= limit) line += ` ${word}`;
+    else { lines.push(line); line = word; }
+  }
+  if (line) lines.push(line);
+  const shown = lines.slice(0, 2).map((l) => (l.length > limit ? `${l.slice(0, limit - 1)}…` : l));
+  if (lines.length > 2) shown[1] = `${shown[1].slice(0, limit - 1)}…`;
+  return shown;
 }
 
 export function chartLegend(series) {

@@ -93,14 +93,23 @@ async function runSuite(button) {
 function genericTable(rows, caption) {
   if (!rows.length) return null;
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => r[k] === null || typeof r[k] !== "object")))].slice(0, 9);
-  return h("div", { class: "table-wrap" }, h("table", { class: "data" },
+  return h("div", { class: "table-wrap" }, labelCells(h("table", { class: "data" },
     h("caption", { class: "sr-only" }, caption),
     h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, label(c))))),
     h("tbody", {}, rows.slice(0, 300).map((r) => h("tr", {}, cols.map((c) => {
       const v = r[c];
       return h("td", { class: typeof v === "number" ? "num" : "" },
         typeof v === "boolean" ? (v ? "✓ yes" : "✗ no") : typeof v === "number" ? fmtNumber(v) : (v ?? "–"));
-    }))))));
+    })))))));
+}
+
+/** Each body cell carries its column's name: on a phone the rows stack and show it (app.css). */
+function labelCells(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  table.querySelectorAll("tbody tr").forEach((tr) => {
+    [...tr.children].forEach((cell, i) => { cell.dataset.label = names[i] ?? ""; });
+  });
+  return table;
 }
 
 /** {category: {strategy: {metric: value, n}}} (or {category: {strategy: value}}) as a table. */
@@ -120,7 +129,7 @@ function categorySection(byCategory, strategyNames, metricNames) {
     const metric = select?.value;
     const ratio = metric ? isRatio(metric, cats.flatMap((c) => cols.map((n) => byCategory[c]?.[n]?.[metric]))
       .filter((v) => v !== undefined && v !== null)) : true;
-    clear(holder, h("table", { class: "data", id: "eval-categories" },
+    clear(holder, labelCells(h("table", { class: "data", id: "eval-categories" },
       h("caption", { class: "sr-only" }, `${metric ? label(metric) : "results"} by category`),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "category"), cols.map((c) => h("th", { scope: "col" }, label(c))))),
       h("tbody", {}, cats.map((cat) => {
@@ -131,7 +140,7 @@ function categorySection(byCategory, strategyNames, metricNames) {
             const v = metric ? byCategory[cat]?.[c]?.[metric] : byCategory[cat]?.[c];
             return h("td", { class: "num" }, fmtMetric(metric || "", v, ratio));
           }));
-      }))));
+      })))));
   };
   select?.addEventListener("change", draw);
   if (select && ordered.includes("context_recall")) select.value = "context_recall";
@@ -154,7 +163,7 @@ function scenarioSection(scenarios, strategyNames) {
       rows.get(r.id).by[r.strategy] = r;
     }
     const cols = strategyNames.filter((n) => scenarios.some((r) => r.strategy === n));
-    table = h("div", { class: "table-wrap" }, h("table", { class: "data", id: "eval-scenarios" },
+    table = h("div", { class: "table-wrap" }, labelCells(h("table", { class: "data", id: "eval-scenarios" },
       h("caption", { class: "sr-only" }, "Context recall per scenario and strategy"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "scenario"), h("th", { scope: "col" }, "category"),
         cols.map((c) => h("th", { scope: "col" }, label(c))))),
@@ -170,7 +179,7 @@ function scenarioSection(scenarios, strategyNames) {
             title: [missing.length ? `missing: ${missing.join("; ")}` : "", outdated ? `outdated in context: ${r.forbidden_in_context.join(", ")}` : ""]
               .filter(Boolean).join(" · ") || null,
           }, `${Math.round(r.context_recall * 100)}%`, outdated ? " ⚠ outdated" : "");
-        }))))));
+        })))))));
   } else {
     table = genericTable(scenarios, "Scenarios");
   }
@@ -189,11 +198,11 @@ function render(report) {
   }
   const keys = metricKeys(strategies);
   const ratioKeys = keys.filter((k) => isRatio(k, names.map((n) => strategies[n][k]).filter((v) => v !== undefined && v !== null)));
-  const table = h("div", { class: "table-wrap" }, h("table", { class: "data", id: "eval-table" },
+  const table = h("div", { class: "table-wrap" }, labelCells(h("table", { class: "data", id: "eval-table" },
     h("caption", { class: "sr-only" }, "Metrics per strategy"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "strategy"), keys.map((k) => h("th", { scope: "col" }, label(k))))),
     h("tbody", {}, names.map((n) => h("tr", { dataset: { strategy: n } }, h("th", { scope: "row" }, label(n)),
-      keys.map((k) => h("td", { class: "num" }, fmtMetric(k, strategies[n][k], ratioKeys.includes(k)))))))));
+      keys.map((k) => h("td", { class: "num" }, fmtMetric(k, strategies[n][k], ratioKeys.includes(k))))))))));
   const quality = ratioKeys.slice(0, 4).map((k, i) => ({ key: k, label: label(k), color: SERIES_COLORS[i] }));
   const qualityChart = quality.length
     ? [groupedBars(names.map((n) => ({ label: label(n), values: strategies[n] })), quality, {
