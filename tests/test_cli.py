@@ -114,9 +114,7 @@ def test_db_option_is_taken_after_the_command_too(db_url: str) -> None:
         (["keys", "create"], "Missing option '--user'", "memopilot keys create --help"),
     ],
 )
-def test_usage_mistakes_get_an_error_line_exit_1_and_hint(
-    args: list[str], message: str, hint: str
-) -> None:
+def test_usage_mistakes_get_an_error_line_exit_1_and_hint(args: list[str], message: str, hint: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "memopilot", *args], capture_output=True, text=True, timeout=120
     )

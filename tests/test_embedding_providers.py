@@ -25,6 +25,26 @@ def test_default_embedder_is_offline_static_model(embedder: StaticEmbedder) -> N
     assert embedder.embed([]).shape == (0, embedder.dim)
 
 
+def test_static_vectors_are_model2vecs_bit_for_bit(embedder: StaticEmbedder) -> None:
+    """The bundled model runs without model2vec (start-up time); its vectors must stay exactly the
+    ones model2vec computes, which databases written by earlier versions hold."""
+    model2vec = pytest.importorskip("model2vec", reason="model2vec is a test dependency")
+    reference = model2vec.StaticModel.from_pretrained(str(embedder._path))
+    texts = [
+        "I prefer tabs over spaces.",
+        "",
+        "   ",
+        "我女儿叫什么名字？",  # tokens the vocabulary lacks: unknown ids are dropped
+        "Ünïcödé ☃ and an emoji 😀",
+        "word " * 3000,  # past max_length tokens
+        "x" * 5000,  # past max_length times the median token length in characters
+        "Caroline went to the LGBTQ support group on 7 May 2023 and felt accepted.",
+    ]
+    expected = reference.encode(texts).astype(np.float32)
+    expected /= np.maximum(np.linalg.norm(expected, axis=1, keepdims=True), 1e-12)
+    assert np.array_equal(embedder.embed(texts), expected)
+
+
 def test_unknown_embedder_name_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="unknown MEMOPILOT_EMBEDDER"):
         make_embedder(Settings(embedder="word2vec"))

@@ -68,6 +68,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help text: typer's rich help imports a Markdown renderer, a quarter of `--help`'s time
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 120},  # wide terminals show each command's summary whole
 )
 console = Console()
 err_console = Console(stderr=True)
@@ -797,7 +800,11 @@ def bench(
     run(body)
 
 
-keys_app = typer.Typer(help="Manage API keys (stored hashed; each maps to one user).", no_args_is_help=True)
+keys_app = typer.Typer(
+    help="Manage API keys (stored hashed; each maps to one user).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 app.add_typer(keys_app, name="keys")
 
 from .evaluation.cli import eval_app  # noqa: E402  (the eval sub-app, issue 5)

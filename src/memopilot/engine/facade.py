@@ -13,11 +13,12 @@ then tells the vector index.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,7 +27,6 @@ from ..clock import Clock
 from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..embedding import Embedder, make_embedder
 from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
-from ..llm import ChatClient, make_chat_client
 from ..read.context import pack_context
 from ..read.retriever import Candidate
 from ..read.scorer import ScoreTable
@@ -42,16 +42,17 @@ from ..validation import (
     parse_state,
     parse_type,
 )
-from ..write.editor import MemoryEditor
-from ..write.llm_editor import LLMEditor
-from ..write.planner import EXISTING_SHOWN, WriteInputs, WriteOutcome, WritePath
 from ..write.redaction import Redaction, redact
-from ..write.rule_editor import RuleEditor, classify
 from . import insights, portability
-from .chat import ChatResult, run_chat_turn
 from .core import DEFAULT_PROJECT, DEFAULT_USER
 from .lifecycle import LifecycleOps
 from .maintenance import MaintenanceOps
+
+if TYPE_CHECKING:  # the write path, the chat turn and the HTTP client load on first use (CLI start-up)
+    from ..llm import ChatClient
+    from ..write.editor import MemoryEditor
+    from ..write.planner import WriteInputs, WriteOutcome, WritePath
+    from .chat import ChatResult
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
 
@@ -66,6 +67,22 @@ class Found:
     text: str
     vector: np.ndarray
     candidates: list[Candidate]
+
+
+def _configured_llm(settings: Settings) -> ChatClient | None:
+    """The chat model settings name, or None; the HTTP client loads only when there is one."""
+    if not settings.llm_configured:
+        return None
+    from ..llm import make_chat_client
+
+    return make_chat_client(settings)
+
+
+def _classified(content: object) -> MemoryType:
+    """The rule classifier's type for text stored directly, else ``episode``."""
+    from ..write.rule_editor import classify
+
+    return (classify(content) if isinstance(content, str) else None) or MemoryType.EPISODE
 
 
 class MemoPilot(LifecycleOps, MaintenanceOps):
@@ -83,11 +100,21 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         editor: MemoryEditor | None = None,
     ) -> None:
         super().__init__(store, embedder, settings, clock, allow_model_change=allow_model_change)
-        self.llm: ChatClient | None = make_chat_client(self.settings) if llm is _FROM_SETTINGS else llm
+        self.llm: ChatClient | None = _configured_llm(self.settings) if llm is _FROM_SETTINGS else llm
+        self._editor = editor
+
+    @functools.cached_property
+    def write_path(self) -> WritePath:
+        """The write path, built on first use: a command that only reads never loads it."""
+        from ..write.llm_editor import LLMEditor
+        from ..write.planner import WritePath
+        from ..write.rule_editor import RuleEditor
+
+        editor = self._editor
         if editor is None:
             rules = RuleEditor()
             editor = LLMEditor(self.llm, fallback=rules) if self.llm is not None else rules
-        self.write_path = WritePath(editor)
+        return WritePath(editor)
 
     @classmethod
     def open(
@@ -162,7 +189,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         ``type`` None: the rule classifier's type for the text, else ``episode``.
         """
         if type is None:
-            type = (classify(content) if isinstance(content, str) else None) or MemoryType.EPISODE
+            type = _classified(content)
         memory = self.new_memory(
             content,
             user_id=user_id,
@@ -218,7 +245,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             content = fields.pop("content")
             memory_type = fields.pop("type", None)
             if memory_type is None:
-                memory_type = (classify(content) if isinstance(content, str) else None) or MemoryType.EPISODE
+                memory_type = _classified(content)
             memories.append(
                 self.new_memory(content, user_id=user_id, project_id=project_id, type=memory_type, **fields)
             )
@@ -505,6 +532,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         try:
             self._commit(changes)
         except MessageAlreadyAppliedError:
+            from ..write.planner import WriteOutcome
+
             return WriteOutcome(
                 editor=outcome.editor,
                 notes=[f"message {message_id!r} was already applied; nothing was written again"],
@@ -521,6 +550,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         """Every read the write path needs for one message: the typed memories most relevant to it
         (the editor sees them; duplicates and contradictions are checked against them), the most
         relevant earlier episodes, the episodes those memories came from, and the room left."""
+        from ..write.planner import EXISTING_SHOWN, WriteInputs
+
         candidates = found.candidates
         typed = [
             c.memory
@@ -548,6 +579,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         session_id: str | None = None,
     ) -> ChatResult:
         """One chat turn: read, answer (LLM or honest offline reply), write."""
+        from .chat import run_chat_turn
+
         check_ids(user_id, project_id)
         return run_chat_turn(
             self, message, user_id=user_id, project_id=project_id, session_id=session_id, llm=self.llm

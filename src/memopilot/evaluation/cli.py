@@ -24,6 +24,7 @@ eval_app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help, as the main command's
 )
 console = Console()
 T = TypeVar("T")

@@ -23,14 +23,16 @@ nothing new.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from . import commands, identifiers, providers, rules, statements
-from .rules import Span
+if TYPE_CHECKING:
+    from .rules import Span
 
 __all__ = ["Finding", "Redaction", "looks_secret", "redact", "redact_values"]
 
@@ -59,19 +61,33 @@ class Redaction:
 # A placeholder; its kind is lowercase letters, digits and underscores.
 _PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_WIDER_DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
-    providers.detect,
-    identifiers.detect,
-    statements.detect,
-    commands.detect,
-)
+
+
+@dataclass(frozen=True, slots=True)
+class _Detectors:
+    rules: ModuleType  # the project's own patterns, run first
+    wider: tuple[Callable[[str, str], Iterator[Span]], ...]
+    yielding: frozenset[int]  # priorities of wider findings that give way to an overlapping own one
+
+
+@functools.cache
+def _detectors() -> _Detectors:
+    """The detectors, compiled on the first text scanned: hundreds of patterns and the gitleaks
+    rules cost about 0.1 s, which a command that stores nothing (a search) never pays."""
+    from . import commands, identifiers, providers, rules, statements
+
+    return _Detectors(
+        rules=rules,
+        wider=(providers.detect, identifiers.detect, statements.detect, commands.detect),
+        yielding=frozenset({providers.PRIORITY, rules.P_PROSE}),
+    )
 
 
 def _placeholder(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
-def _own_spans_first(spans: list[Span], own_count: int) -> list[Span]:
+def _own_spans_first(spans: list[Span], own_count: int, yielding: frozenset[int]) -> list[Span]:
     """Drop gitleaks and prose findings that overlap one of rules.py's (the first ``own_count``):
     those are tuned to take the secret alone (a webhook's token, not its host; a password, not the
     user name before it). Identifiers stay and merge: an IBAN holds a card-like run of digits."""
@@ -79,11 +95,8 @@ def _own_spans_first(spans: list[Span], own_count: int) -> list[Span]:
         return spans
     own, wider = spans[:own_count], spans[own_count:]
     return own + [
-        w for w in wider if w[3] not in _YIELDING or not any(w[0] < o[1] and o[0] < w[1] for o in own)
+        w for w in wider if w[3] not in yielding or not any(w[0] < o[1] and o[0] < w[1] for o in own)
     ]
-
-
-_YIELDING = frozenset({providers.PRIORITY, rules.P_PROSE})
 
 
 def _scan(text: str) -> list[Finding]:
@@ -91,14 +104,15 @@ def _scan(text: str) -> list[Finding]:
     lower = text.lower()
     if len(lower) != len(text):  # e.g. "İ" lowercases to two code points
         lower = text.translate(_ASCII_LOWER)
+    detectors = _detectors()
     spans: list[Span] = []
-    for detect in rules.DETECTORS:
+    for detect in detectors.rules.DETECTORS:
         spans.extend(detect(text, lower))
-    spans.extend(list(rules.companions(text, spans)))
+    spans.extend(list(detectors.rules.companions(text, spans)))
     own_count = len(spans)
-    for detect in _WIDER_DETECTORS:
+    for detect in detectors.wider:
         spans.extend(detect(text, lower))
-    spans = _own_spans_first(spans, own_count)
+    spans = _own_spans_first(spans, own_count, detectors.yielding)
     if not spans:
         return []
     if "[REDACTED:" in text:
