@@ -85,6 +85,14 @@ class Settings(BaseSettings):
     usage_flush_seconds: float = Field(
         default=2.0, gt=0, description="longest time use counts wait before they are written"
     )
+    index_cache_mb: float = Field(
+        default=512,
+        ge=0,
+        description=(
+            "memory the per-user in-memory indexes of one process may hold, in MB; past it the least "
+            "recently read users are dropped and reloaded on their next read (0: unbounded)"
+        ),
+    )
     index_gc_freeze_rows: int = Field(
         default=10_000,
         ge=0,

@@ -50,11 +50,15 @@ class EngineCore:
         # use count, so a memory written (with the index's count) while another thread's batch of
         # its uses is in flight would count those uses twice.
         self._uses_lock = threading.Lock()
+        self.sweeps = SweepSchedule(store)
         self.index = MemoryIndex(
-            store, gc_freeze_rows=self.settings.index_gc_freeze_rows, pending_uses=self.uses.pending
+            store,
+            gc_freeze_rows=self.settings.index_gc_freeze_rows,
+            pending_uses=self.uses.pending,
+            cap_bytes=int(self.settings.index_cache_mb * 2**20),
+            on_evict=self.sweeps.forget,  # a dropped user's schedule goes with it
         )
         self.retriever = Retriever(self.index, self.settings)
-        self.sweeps = SweepSchedule(store)
 
     def _check_embedder(self, allow_model_change: bool) -> None:
         stored = self.store.get_meta("embedding_model")

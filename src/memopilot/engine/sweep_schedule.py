@@ -8,11 +8,16 @@ sweep until that moment. The schedule stays safe (never later than the truth):
 - uses and other changes can only push it back, which at worst runs a sweep that finds nothing;
 - a commit by another process (the user's change counter, store/change_counters.py) forgets that
   user's schedule.
+
+Bounded like the index cache: a user the index drops is forgotten here too (:meth:`forget`), and
+at most ``max_users`` schedules are kept (the least recently asked about go first; forgetting
+one only costs that user a sweep that finds nothing).
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -27,12 +32,21 @@ __all__ = ["SweepSchedule"]
 _UNKNOWN = object()
 
 
+# About 300 bytes a schedule (a user id, a moment, a token): 10,000 of them hold ~3 MB.
+DEFAULT_MAX_USERS = 10_000
+
+
 class SweepSchedule:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, max_users: int = DEFAULT_MAX_USERS) -> None:
         self._store = store
-        self._next: dict[str, datetime | None] = {}  # user -> next due moment (None: never)
+        self._max_users = max_users
+        # user -> next due moment (None: never), least recently asked about first
+        self._next: OrderedDict[str, datetime | None] = OrderedDict()
         self._tokens: dict[str, Any] = {}  # user -> the change token the moment was found at
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._tokens)
 
     def is_due(self, user_id: str, now: datetime) -> bool:
         with self._lock:
@@ -40,8 +54,22 @@ class SweepSchedule:
             if token != self._tokens.get(user_id):
                 self._next.pop(user_id, None)
                 self._tokens[user_id] = token
+                self._bound()
+            elif user_id in self._next:
+                self._next.move_to_end(user_id)
             when = self._next.get(user_id, _UNKNOWN)
         return when is _UNKNOWN or (when is not None and when <= now)  # type: ignore[operator]
+
+    def forget(self, user_id: str) -> None:
+        with self._lock:
+            self._next.pop(user_id, None)
+            self._tokens.pop(user_id, None)
+
+    def _bound(self) -> None:
+        while len(self._tokens) > self._max_users:
+            oldest = next(iter(self._next), None) or next(iter(self._tokens))
+            self._next.pop(oldest, None)
+            self._tokens.pop(oldest, None)
 
     def swept(self, user_id: str, settings: Settings) -> None:
         """Ask the store when this user's next sweep could find something (right after a sweep)."""
@@ -49,6 +77,8 @@ class SweepSchedule:
         with self._lock:
             self._tokens[user_id] = self._store.change_token(user_id)
             self._next[user_id] = forgetting.next_due(expiry, archivable, settings)
+            self._next.move_to_end(user_id)
+            self._bound()
 
     def noted(self, memories: Iterable[Memory], settings: Settings) -> None:
         """Memories this process just committed: a new expiry or archive moment may come sooner."""

@@ -1,0 +1,158 @@
+"""The bounded index cache (MEMOPILOT_INDEX_CACHE_MB): what it holds, what it drops, and that a
+dropped user reads exactly as before, under concurrent reads and writes too."""
+
+from __future__ import annotations
+
+import random
+import threading
+import tracemalloc
+from collections.abc import Iterator
+
+import pytest
+
+from memopilot import MemoPilot, Settings
+from memopilot.embedding import StaticEmbedder
+
+TOPICS = ["billing", "search", "deploys", "onboarding", "metrics", "backups", "alerts", "invoices"]
+
+
+def _fill(mp: MemoPilot, user_id: str, count: int) -> None:
+    mp.add_many(
+        [
+            {
+                "content": f"The {TOPICS[i % len(TOPICS)]} service {i} of {user_id} runs on host h{i}.",
+                "type": "project",
+            }
+            for i in range(count)
+        ],
+        user_id=user_id,
+    )
+
+
+def _ids(mp: MemoPilot, user_id: str, query: str) -> list[str]:
+    return [r.memory.id for r in mp.search(query, user_id=user_id, k=5)]
+
+
+@pytest.fixture
+def capped(settings: Settings, embedder: StaticEmbedder, clock) -> Iterator[MemoPilot]:
+    """An engine whose cache holds about three users of 60 memories."""
+    probe = MemoPilot.open(settings=settings, embedder=embedder, clock=clock)
+    _fill(probe, "probe", 60)
+    probe.search("billing", user_id="probe")
+    one_user = probe.index.stats().held_bytes
+    probe.close()
+    capped_settings = settings.model_copy(update={"index_cache_mb": 3.5 * one_user / 2**20})
+    engine = MemoPilot.open(settings=capped_settings, embedder=embedder, clock=clock)
+    yield engine
+    engine.close()
+
+
+def test_the_cache_stays_under_its_cap_and_a_dropped_user_reads_as_before(capped: MemoPilot) -> None:
+    users = [f"user{i}" for i in range(10)]
+    for user in users:
+        _fill(capped, user, 60)
+    first = {user: _ids(capped, user, "which host runs billing") for user in users}
+    stats = capped.index.stats()
+    assert 0 < stats.held_bytes <= stats.cap_bytes
+    assert stats.users == 3 and stats.evictions >= 7
+    assert len(capped.sweeps) <= 10
+    # The oldest users were dropped; reading them again reloads them with the same answers.
+    again = {user: _ids(capped, user, "which host runs billing") for user in users}
+    assert again == first
+    assert capped.index.stats().loads >= stats.loads + 7
+
+
+def test_the_most_recently_read_users_are_the_ones_kept(capped: MemoPilot) -> None:
+    for user in ("a", "b", "c", "d"):
+        _fill(capped, user, 60)
+    for user in ("a", "b", "c"):
+        capped.search("billing", user_id=user)
+    capped.search("billing", user_id="a")  # a is now the most recent
+    loads = capped.index.stats().loads
+    capped.search("billing", user_id="d")  # pushes out b, the least recently read
+    capped.search("billing", user_id="a")
+    capped.search("billing", user_id="c")
+    assert capped.index.stats().loads == loads + 1  # only d was loaded
+    capped.search("billing", user_id="b")
+    assert capped.index.stats().loads == loads + 2
+
+
+def test_a_user_larger_than_the_cap_is_served_and_not_kept(capped: MemoPilot) -> None:
+    _fill(capped, "big", 400)
+    _fill(capped, "small", 20)
+    capped.search("billing", user_id="small")
+    results = capped.search("which host runs service 7", user_id="big", k=3)
+    assert results and results[0].memory.user_id == "big"
+    stats = capped.index.stats()
+    assert stats.oversized >= 1 and stats.held_bytes <= stats.cap_bytes
+    assert "big" not in capped.index._users and "small" in capped.index._users
+    context = capped.build_context("which host runs service 7", user_id="big")
+    assert "host h7" in context.text
+
+
+def test_writes_to_a_held_user_count_against_the_cap(capped: MemoPilot) -> None:
+    _fill(capped, "grows", 30)
+    capped.search("billing", user_id="grows")
+    before = capped.index.stats().held_bytes
+    _fill(capped, "grows", 30)
+    after = capped.index.stats()
+    assert after.held_bytes > before and after.held_bytes <= after.cap_bytes
+    assert "grows" in capped.index._users  # applied in place, not reloaded
+    assert capped.index.stats().loads == after.loads
+
+
+def test_accounting_matches_what_the_index_really_allocates(mp: MemoPilot) -> None:
+    _fill(mp, "measured", 2000)
+    mp.index._load("measured")  # fills the process-wide (bounded) word caches first: not the index's
+    tracemalloc.start()
+    try:
+        index = mp.index._load("measured")
+        allocated, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert 0.8 * allocated <= index.nbytes() <= 1.25 * allocated, (index.nbytes(), allocated)
+
+
+def test_eviction_and_reload_under_concurrent_reads_and_writes(capped: MemoPilot) -> None:
+    users = [f"c{i}" for i in range(8)]
+    for user in users:
+        _fill(capped, user, 40)
+    errors: list[BaseException] = []
+    written: list[tuple[str, str, str]] = []  # user, word, memory id
+    lock = threading.Lock()
+
+    def reader(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for _ in range(60):
+                user = rng.choice(users)
+                results = capped.search("which host runs deploys", user_id=user, k=3)
+                assert results and all(r.memory.user_id == user for r in results)
+        except BaseException as exc:
+            errors.append(exc)
+
+    def writer(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for n in range(15):
+                user = rng.choice(users)
+                word = f"zephyr{seed}x{n}"
+                memory = capped.add(f"The {word} cluster belongs to {user}.", type="project", user_id=user)
+                with lock:
+                    written.append((user, word, memory.id))
+                # read-your-writes, whether the user is held, dropped or being reloaded
+                assert memory.id in _ids(capped, user, f"{word} cluster")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=reader, args=(i,)) for i in range(3)]
+    threads += [threading.Thread(target=writer, args=(100 + i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert errors == []
+    stats = capped.index.stats()
+    assert stats.held_bytes <= stats.cap_bytes and stats.evictions > 0
+    for user, word, memory_id in written:
+        assert memory_id in _ids(capped, user, f"{word} cluster")
