@@ -741,7 +741,12 @@ def mcp_command(
 
 @app.command()
 def bench(
-    sizes: Annotated[str, typer.Option("--sizes", help="comma-separated store sizes")] = "1000,10000,100000",
+    sizes: Annotated[
+        str | None,
+        typer.Option(
+            "--sizes", help="comma-separated store sizes (default 1000,10000,100000 unless --users)"
+        ),
+    ] = None,
     backend: Annotated[
         str, typer.Option("--backend", help="sqlite or postgres (postgres uses --db)")
     ] = "sqlite",
@@ -756,17 +761,35 @@ def bench(
     peer_queries: Annotated[
         int, typer.Option("--peer-queries", help="timed peer searches per size (mem0 takes seconds at 100k)")
     ] = 50,
+    users: Annotated[
+        int, typer.Option("--users", help="many-users run: this many users in one process (0: none)")
+    ] = 0,
+    per_user: Annotated[int, typer.Option("--per-user", help="memories of each user (with --users)")] = 100,
+    cache_mb: Annotated[
+        float, typer.Option("--cache-mb", help="the index cache cap of the many-users run")
+    ] = 256,
+    reads: Annotated[
+        int, typer.Option("--reads", help="Zipf-distributed reads of the many-users run")
+    ] = 20_000,
     db: DbOpt = None,
 ) -> None:
-    """Benchmark the read and write paths at several store sizes (figures are printed, not asserted)."""
-    from .bench.report import plot_growth, print_table
+    """Benchmark the read and write paths at several store sizes (figures are printed, not asserted).
+
+    With --users, also many users in one process under a capped index cache (Zipf-distributed reads,
+    warm and cold latencies, RSS over time)."""
+    from .bench.report import plot_growth, plot_rss, print_many_users, print_table
     from .bench.runner import machine_info, median_of_runs, run_sizes
 
     def body() -> None:
+        chosen = sizes if sizes is not None else ("" if users else "1000,10000,100000")
         try:
-            size_list = [int(s) for s in sizes.split(",") if s.strip()]
+            size_list = [int(s) for s in chosen.split(",") if s.strip()]
         except ValueError:
-            raise InvalidInputError(f"--sizes must be comma-separated integers, got {sizes!r}") from None
+            raise InvalidInputError(f"--sizes must be comma-separated integers, got {chosen!r}") from None
+        if users < 0 or per_user < 1 or reads < 1 or cache_mb < 0:
+            raise InvalidInputError("--users, --per-user, --reads and --cache-mb must be positive")
+        if not size_list and not users:
+            raise InvalidInputError("nothing to measure: give --sizes or --users")
         if backend not in ("sqlite", "postgres"):
             raise InvalidInputError("--backend must be sqlite or postgres")
         url = None
@@ -780,22 +803,29 @@ def bench(
             run_sizes(size_list, backend_url=url, background_rows=background_rows, queries=queries)
             for _ in range(repeat)
         ]
-        results: dict[str, Any] = {
-            "machine": machine_info(),
-            "backend": backend,
-            "sizes": median_of_runs(runs),
-        }
-        if repeat > 1:
-            results["runs"] = runs
-        if peer:
-            from .bench.peer import run_peer
+        results: dict[str, Any] = {"machine": machine_info(), "backend": backend}
+        if size_list:
+            results["sizes"] = median_of_runs(runs)
+            if repeat > 1:
+                results["runs"] = runs
+            if peer:
+                from .bench.peer import run_peer
 
-            results["peer"] = run_peer(size_list, queries=peer_queries)
-        print_table(console, results)
+                results["peer"] = run_peer(size_list, queries=peer_queries)
+            print_table(console, results)
+        if users:
+            from .bench.many_users import run_many_users
+
+            results["many_users"] = run_many_users(
+                users, per_user, backend_url=url, cache_mb=cache_mb, reads=reads
+            )
+            print_many_users(console, results["many_users"])
         if output:
             output.write_text(json.dumps(results, indent=2), encoding="utf-8")
-        if plot:
+        if plot and size_list:
             plot_growth(results, str(plot))
+        if plot and users:
+            plot_rss(results["many_users"], str(plot.with_name(f"{plot.stem}-rss{plot.suffix}")))
 
     run(body)
 

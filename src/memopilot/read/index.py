@@ -79,6 +79,13 @@ class _Postings:
         self.counts = np.zeros(4, dtype=np.float32)
         self.size = 0
 
+    @classmethod
+    def of(cls, rows: np.ndarray, counts: np.ndarray) -> _Postings:
+        """Postings holding exactly these rows (views are fine: an append grows a private copy)."""
+        postings = cls.__new__(cls)
+        postings.rows, postings.counts, postings.size = rows, counts, int(rows.size)
+        return postings
+
     def add(self, row: int, count: int) -> int:
         """Append one row; returns how many bytes the arrays grew by."""
         before = self.nbytes
@@ -198,6 +205,48 @@ class _Bucket:
         self.dead = 0
 
 
+def _built_bucket(dim: int, project_id: str | None, memories: list[Memory], matrix: np.ndarray) -> _Bucket:
+    """A bucket of ``memories`` (rows of ``matrix``) built in one pass: what :meth:`_Bucket.append`
+    does row by row, with each array and posting list made once at its final size (a cold read
+    loads a whole user this way)."""
+    term_ids: dict[str, int] = {}
+    entry_terms: list[int] = []  # one entry per (memory, term): the term, the row, the count
+    entry_rows: list[int] = []
+    entry_counts: list[int] = []
+    lengths = np.zeros(len(memories), dtype=np.float32)
+    for row, memory in enumerate(memories):
+        terms = indexed_terms(memory)
+        lengths[row] = sum(terms.values())
+        for term, count in terms.items():
+            entry_terms.append(term_ids.setdefault(term, len(term_ids)))
+            entry_rows.append(row)
+            entry_counts.append(count)
+    bucket = _Bucket(dim=dim, project_id=project_id)
+    bucket.size = len(memories)
+    bucket.ids = [m.id for m in memories]
+    bucket.memories = list(memories)
+    bucket.row_of = {memory_id: row for row, memory_id in enumerate(bucket.ids)}
+    bucket.alive = np.ones(len(memories), dtype=bool)
+    bucket.priority = np.fromiter((_is_priority(m) for m in memories), dtype=bool, count=len(memories))
+    bucket.fields = np.array([score_fields(m) for m in memories], dtype=np.float64).reshape(-1, SCORE_FIELDS)
+    bucket.lengths = lengths
+    bucket.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    bucket.text_bytes = sum(_text_bytes(m) for m in memories)
+    # Every posting list at once: entries sorted by term (stably, so rows stay ascending), then
+    # each term's list is a slice of the two sorted arrays.
+    by_term = np.asarray(entry_terms, dtype=np.int64)
+    order = np.argsort(by_term, kind="stable")
+    rows = np.asarray(entry_rows, dtype=np.int32)[order]
+    counts = np.asarray(entry_counts, dtype=np.float32)[order]
+    ends = np.cumsum(np.bincount(by_term, minlength=len(term_ids))).tolist()
+    start = 0
+    for term, end in zip(term_ids, ends, strict=True):
+        bucket.postings[term] = _Postings.of(rows[start:end], counts[start:end])
+        start = end
+    bucket.posting_bytes = rows.nbytes + counts.nbytes
+    return bucket
+
+
 def _text_bytes(memory: Memory) -> int:
     return len(memory.content) + sum(len(tag) for tag in memory.tags)
 
@@ -239,6 +288,20 @@ class _UserIndex:
 
     def nbytes(self) -> int:
         return sum(b.nbytes() for b in self.buckets.values()) + len(self.bucket_of) * _ID_BYTES
+
+    @classmethod
+    def built(cls, memories: list[Memory], matrix: np.ndarray) -> _UserIndex:
+        """A user's index from their context-state memories and vectors (row i for memories[i])."""
+        dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
+        index = cls(dim=dim)
+        rows_of: dict[str | None, list[int]] = {}
+        for row, memory in enumerate(memories):
+            rows_of.setdefault(memory.project_id, []).append(row)
+        for project_id, rows in rows_of.items():
+            bucket_rows = [memories[r] for r in rows]
+            index.buckets[project_id] = _built_bucket(dim, project_id, bucket_rows, matrix[rows])
+            index.bucket_of.update((m.id, project_id) for m in bucket_rows)
+        return index
 
 
 @dataclass(slots=True)
@@ -292,6 +355,12 @@ class MemoryIndex:
         self._held = 0
         self._loads = self._evictions = self._oversized = 0
         self._lock = threading.RLock()
+
+    def holds(self, user_id: str) -> bool:
+        """Whether this user's index is held now (their next read needs no load unless another
+        process changed them)."""
+        with self._lock:
+            return user_id in self._users
 
     def stats(self) -> CacheStats:
         with self._lock:
@@ -359,10 +428,12 @@ class MemoryIndex:
         self._tokens.pop(user_id, None)
 
     def _load(self, user_id: str) -> _UserIndex:
-        index = _UserIndex(dim=0)
+        memories: list[Memory] = []
+        matrices: list[np.ndarray] = []
         for batch in self._store.context_memories(user_id):
-            for memory, vector in zip(batch.memories, batch.matrix, strict=True):
-                index.add(memory, vector)
+            memories += batch.memories
+            matrices.append(batch.matrix)
+        index = _UserIndex.built(memories, np.vstack(matrices) if matrices else np.zeros((0, 0)))
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index
