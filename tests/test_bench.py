@@ -77,3 +77,39 @@ def test_bench_repeat_reports_the_median_of_its_runs(tmp_path: Path) -> None:
 def test_median_of_runs_takes_each_figure_separately() -> None:
     runs = [{"1": {"a": 1.0, "b": 30.0}}, {"1": {"a": 3.0, "b": 10.0}}, {"1": {"a": 2.0, "b": 20.0}}]
     assert median_of_runs(runs) == {"1": {"a": 2.0, "b": 20.0}}
+
+
+def test_many_users_short_profile(tmp_path: Path) -> None:
+    """The CI profile of `memopilot bench --users` (the full run is in BENCHMARKS.md)."""
+    out, plot = tmp_path / "many.json", tmp_path / "many.png"
+    args = ["bench", "--users", "120", "--per-user", "20", "--reads", "300", "--cache-mb", "0.5"]
+    args += ["--json", str(out)] + (["--plot", str(plot)] if importlib.util.find_spec("matplotlib") else [])
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert "sizes" not in data  # --users alone runs only the many-users bench
+    figures = data["many_users"]
+    assert figures["rows"] == 120 * 20 + 50 * 1000
+    assert figures["warm_reads"] + figures["cold_reads"] == 300
+    assert figures["cold_reads"] > 0 and figures["cache_evictions"] > 0  # the cap was reached
+    assert figures["cache_held_mb"] <= figures["cache_cap_mb"] == 0.5
+    assert 0 < figures["base_rss_mb"] <= figures["ready_rss_mb"] <= figures["max_rss_mb"]
+    assert figures["read_p50_ms"] <= figures["read_p95_ms"] <= figures["read_p99_ms"]
+    assert figures["cold_1000_first_read_p50_ms"] > 0
+    assert len(figures["rss_mb_over_reads"]) >= 100
+    if importlib.util.find_spec("matplotlib"):
+        assert (tmp_path / "many-rss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_zipf_draws_favour_few_users_in_a_random_order() -> None:
+    from collections import Counter
+
+    from memopilot.bench.many_users import zipf_users
+
+    draws = zipf_users(1000, 20_000, seed=3)
+    assert draws == zipf_users(1000, 20_000, seed=3) and min(draws) >= 0 and max(draws) < 1000
+    counts = Counter(draws).most_common()
+    top_share = sum(n for _, n in counts[:10]) / len(draws)
+    assert 0.3 < top_share < 0.6  # exponent 1.1 over 1,000 ranks: the top ten take about 45%
+    assert len(counts) > 500  # and a long tail is read at least once
+    assert counts[0][0] != 0 or counts[1][0] != 1  # ranks are not the users' numbers

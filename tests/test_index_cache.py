@@ -156,3 +156,45 @@ def test_eviction_and_reload_under_concurrent_reads_and_writes(capped: MemoPilot
     assert stats.held_bytes <= stats.cap_bytes and stats.evictions > 0
     for user, word, memory_id in written:
         assert memory_id in _ids(capped, user, f"{word} cluster")
+
+
+_OTHER_PROCESS = """
+import sys
+from memopilot import MemoPilot, Settings
+url, user, forget_id = sys.argv[1:4]
+with MemoPilot.open(settings=Settings.load(database_url=url), llm=None) as other:
+    other.add("The kestrel cluster now serves billing.", type="project", user_id=user)
+    other.forget(forget_id, user_id=user)
+"""
+
+
+def test_another_process_changes_reach_a_held_user_without_a_reload(
+    settings: Settings, embedder: StaticEmbedder, clock
+) -> None:
+    """Two real processes on one database: the writes of one reach the other's held index as the
+    rows changed (no reload), and a Forget stops the other serving the content at its next read."""
+    import subprocess
+    import sys
+    import time
+
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        _fill(mp, "shared", 300)
+        secret = mp.add("The falcon cluster runs billing.", type="project", user_id="shared")
+        assert "falcon" in mp.build_context("Which cluster runs billing?", user_id="shared").text
+        before = mp.index.stats()
+        held = mp.index._users["shared"]
+        done = subprocess.run(
+            [sys.executable, "-c", _OTHER_PROCESS, settings.database_url, "shared", secret.id],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        committed = time.monotonic()
+        context = mp.build_context("Which cluster runs billing?", user_id="shared")
+        served_after = time.monotonic() - committed
+        assert "falcon" not in context.text and "kestrel" in context.text
+        assert served_after < 1.0  # the very next read, well within a second
+        after = mp.index.stats()
+        assert after.syncs == before.syncs + 1 and after.loads == before.loads  # rows applied, no reload
+        assert mp.index._users["shared"] is held

@@ -594,13 +594,15 @@ def test_another_process_storing_traces_does_not_reload_the_index(mp: MemoPilot)
         for _ in range(3):
             other.build_context("billing")  # stores traces and, on close, use counts
     assert mp.index.get(USER, memory.id) is indexed  # only memory changes make it reload
+    loads = mp.index.stats().loads
     other_memory_writer = MemoPilot.open(settings=mp.settings, embedder=mp.embedder)
     with other_memory_writer:
-        other_memory_writer.add("Billing moved to the new cluster", type="project")
-    assert mp.index.get(USER, memory.id) is not indexed  # a memory change does
+        moved = other_memory_writer.add("Billing moved to the new cluster", type="project")
+    assert mp.index.get(USER, moved.id) is not None  # a memory change is applied: that row alone
+    assert mp.index.get(USER, memory.id) is indexed and mp.index.stats().loads == loads
 
 
-def test_another_process_writing_for_another_user_reloads_only_that_user(mp: MemoPilot) -> None:
+def test_another_process_writing_for_another_user_syncs_only_that_user(mp: MemoPilot) -> None:
     mine = mp.add("Billing runs nightly", type="project")
     mp.add("Deploys go out on Tuesdays", type="project", user_id="bob")
     mp.build_context("billing")  # loads this user and finds when its next sweep is due
@@ -612,12 +614,16 @@ def test_another_process_writing_for_another_user_reloads_only_that_user(mp: Mem
         other.add("Deploys moved to Thursdays", type="project", user_id="bob")
     assert mp.index.get(USER, mine.id) is indexed  # untouched by bob's change
     assert USER in mp.sweeps._next  # and still does: bob's change is not this user's
+    syncs = mp.index.stats().syncs
     found = {r.memory.content for r in mp.search("deploys", user_id="bob", k=10)}
-    assert "Deploys moved to Thursdays" in found and mp.index._users["bob"] is not bobs  # bob reloaded
+    assert "Deploys moved to Thursdays" in found and mp.index._users["bob"] is bobs  # bob caught up
+    assert mp.index.stats().syncs == syncs + 1
     with MemoPilot.open(settings=mp.settings, embedder=mp.embedder) as other:
         other.add("Billing moved to the new cluster", type="project")
-    assert mp.index.get(USER, mine.id) is not indexed  # this user's own change does reload it
+        other.forget(mine.id)
+    assert mp.index.get(USER, mine.id) is None  # this user's own changes apply: the Forget too
     assert "Billing moved to the new cluster" in {r.memory.content for r in mp.search("billing", k=10)}
+    assert mp.index.stats().syncs == syncs + 2
 
 
 def test_a_memory_write_waits_for_another_threads_batch_of_uses(

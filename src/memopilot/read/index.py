@@ -9,7 +9,9 @@ product and a few numpy sums over the posting lists of its words, within the que
 
 Keeping it in sync: the engine hands every commit it makes to :meth:`MemoryIndex.apply`
 (memories written, vectors, uses counted). Commits by *other* processes are noticed through
-the store's change token and drop the index, which reloads lazily.
+the store's change token (a per-user counter); the rows those commits wrote carry the counter, so
+the index applies just them (``Store.changed_memories``) rather than reloading the user, unless
+they are a large share of the user (then a reload is as cheap).
 
 Bounded (``MEMOPILOT_INDEX_CACHE_MB``): each user's index knows what it holds (its arrays' bytes,
 its texts, and measured per-row and per-word overheads); past the cap the least recently read
@@ -53,6 +55,7 @@ _ROW_BYTES = 750
 _TERM_BYTES = 250
 _ID_BYTES = 120
 _BUCKET_BYTES = 16_384
+_SYNC_ROWS = 256  # changed rows always applied in place; beyond this and a quarter of the user, reload
 
 
 def indexed_terms(memory: Memory) -> dict[str, int]:
@@ -331,6 +334,7 @@ class CacheStats:
     loads: int  # users loaded from the store (first reads, reloads after eviction or a change)
     evictions: int  # users dropped to stay under the cap
     oversized: int  # reads of a user larger than the whole cap (served, not kept)
+    syncs: int  # held users brought up to date with another process's changes, without a reload
 
 
 class MemoryIndex:
@@ -353,7 +357,7 @@ class MemoryIndex:
         self._tokens: dict[str, Any] = {}  # user -> the change token their index was loaded at
         self._sizes: dict[str, int] = {}  # user -> bytes their index holds
         self._held = 0
-        self._loads = self._evictions = self._oversized = 0
+        self._loads = self._evictions = self._oversized = self._syncs = 0
         self._lock = threading.RLock()
 
     def holds(self, user_id: str) -> bool:
@@ -371,6 +375,7 @@ class MemoryIndex:
                 loads=self._loads,
                 evictions=self._evictions,
                 oversized=self._oversized,
+                syncs=self._syncs,
             )
 
     # --- loading and syncing -----------------------------------------------------------------
@@ -380,12 +385,38 @@ class MemoryIndex:
         if found is not None and self._tokens.get(user_id) == token:
             self._users.move_to_end(user_id)
             return found
+        if found is not None and self._caught_up(user_id, found, self._tokens[user_id], token):
+            return found
         found = self._load(user_id)  # first read, dropped earlier, or changed by another process
         self._loads += 1
         self._keep(user_id, found, token)
         if self._gc_freeze_rows and len(found.bucket_of) >= self._gc_freeze_rows:
             _freeze_long_lived()
         return found
+
+    def _caught_up(self, user_id: str, index: _UserIndex, held: Any, token: Any) -> bool:
+        """Apply another process's changes to a held user (the rows written since the token held);
+        False when a reload is the better way (many rows changed, or the counter went back)."""
+        if not (isinstance(held, int) and isinstance(token, int) and token > held):
+            return False
+        batches = list(self._store.changed_memories(user_id, held))
+        changed = sum(len(b.memories) for b in batches)
+        if changed > max(_SYNC_ROWS, len(index.bucket_of) // 4):
+            return False
+        pending = self._pending_uses()
+        for batch in batches:
+            for memory, vector in zip(batch.memories, batch.matrix, strict=True):
+                if memory.in_context_state:
+                    index.add(memory, vector)
+                    if memory.id in pending:  # this process's uses the store does not hold yet
+                        self._count(index, memory.id, pending[memory.id].count, pending[memory.id].last_at)
+                else:
+                    index.remove(memory.id)
+        self._tokens[user_id] = token
+        self._users.move_to_end(user_id)
+        self._syncs += 1
+        self._resize(user_id)  # (a user that outgrew the cap is dropped, and still served this read)
+        return True
 
     def _keep(self, user_id: str, index: _UserIndex, token: Any) -> None:
         """Hold a freshly loaded user, dropping the least recently read ones past the cap; a user

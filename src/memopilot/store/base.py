@@ -183,6 +183,12 @@ class Store(ABC):
         index's source; batches keep a large user's load from holding every row twice)."""
 
     @abstractmethod
+    def changed_memories(self, user_id: str, since: Any) -> Iterator[ContextMemories]:
+        """The user's memories, in any state, written (or their vectors) by commits after the one
+        that set the change token ``since`` (:meth:`change_token`), with their vectors: what
+        another process applies to bring its index up to date without reloading the user."""
+
+    @abstractmethod
     def vectors_of(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
     @abstractmethod

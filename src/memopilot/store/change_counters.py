@@ -16,7 +16,7 @@ from typing import Any
 from .base import ChangeSet
 from .rows import id_batches
 
-__all__ = ["bump_change_counters", "change_counter_sql"]
+__all__ = ["bump_change_counters", "change_counter_sql", "stamp_changed_rows"]
 
 
 def change_counter_sql(mark: str) -> str:
@@ -33,6 +33,20 @@ def bump_change_counters(cursor: Any, changes: ChangeSet, mark: str) -> None:
             f"INSERT INTO memory_changes (user_id, counter) VALUES ({mark}, 1) "
             "ON CONFLICT (user_id) DO UPDATE SET counter = memory_changes.counter + 1",
             [(user_id,) for user_id in sorted(users)],
+        )
+
+
+def stamp_changed_rows(cursor: Any, changes: ChangeSet, mark: str) -> None:
+    """Mark every memory row ``changes`` wrote (or whose vector it wrote) with its user's counter
+    after this commit's bump: rows with ``change_seq`` above a counter a process holds are exactly
+    what changed since (``Store.changed_memories``). Runs after the rows and the bump, in the same
+    transaction."""
+    ids = sorted({m.id for m in changes.memories} | changes.vectors.keys())
+    for chunk, marks in id_batches(ids, mark):
+        cursor.execute(
+            "UPDATE memories SET change_seq = (SELECT counter FROM memory_changes "
+            f"WHERE memory_changes.user_id = memories.user_id) WHERE id IN ({marks})",
+            chunk,
         )
 
 

@@ -50,7 +50,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
-from .change_counters import bump_change_counters
+from .change_counters import bump_change_counters, stamp_changed_rows
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import (
     EVENT_COLUMNS,
@@ -289,13 +289,20 @@ class PostgresStore(SharedQueries, Store):
         return [_CODEC.memory_from_row(r) for r in self._query(sql, params)], total
 
     def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
-        sql = (
-            f"SELECT {MEMORY_SELECT_COLUMNS}, vector_send(embedding) FROM memories "
-            "WHERE user_id = %s AND state IN ('active', 'pinned') ORDER BY seq"
-        )
+        where = "user_id = %s AND state IN ('active', 'pinned')"
+        return self._memory_batches(where, (user_id,), batch_size)
+
+    def changed_memories(self, user_id: str, since: Any) -> Iterator[ContextMemories]:
+        return self._memory_batches("user_id = %s AND change_seq > %s", (user_id, since), 5000)
+
+    def _memory_batches(
+        self, where: str, params: tuple[Any, ...], batch_size: int
+    ) -> Iterator[ContextMemories]:
+        columns = f"{MEMORY_SELECT_COLUMNS}, vector_send(embedding)"
+        sql = f"SELECT {columns} FROM memories WHERE {where} ORDER BY seq"
         try:  # a server-side cursor: one snapshot, a batch in memory at a time
             with self._pool.connection() as conn, conn.transaction(), conn.cursor(name="context") as cursor:
-                cursor.execute(sql, (user_id,))
+                cursor.execute(sql, params)
                 while rows := cursor.fetchmany(batch_size):
                     memories = [_CODEC.memory_from_row(r[:-1]) for r in rows]
                     yield ContextMemories(memories, stack_vectors([r[-1] for r in rows], _vectors))
@@ -429,6 +436,7 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
             ],
         )
     bump_change_counters(cur, changes, "%s")  # after the memory rows' locks, as every writer does
+    stamp_changed_rows(cur, changes, "%s")
     if changes.scrub_events_of:
         cur.executemany(
             "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = %s",

@@ -166,5 +166,13 @@ CREATE TABLE memory_changes (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
+# v5: each memory row carries the user's change counter of the commit that last wrote it or its
+# vector (store/change_counters.py): another process applies the rows changed since the counter it
+# holds instead of reloading the whole user.
+_V5 = """
+ALTER TABLE memories ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX memories_changes ON memories (user_id, change_seq);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
 SCHEMA_VERSION = len(MIGRATIONS)

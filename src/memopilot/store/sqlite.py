@@ -37,7 +37,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
-from .change_counters import bump_change_counters
+from .change_counters import bump_change_counters, stamp_changed_rows
 from .rows import (
     EVENT_COLUMNS,
     MEMORY_COLUMNS,
@@ -246,6 +246,7 @@ class SQLiteStore(SharedQueries, Store):
                         "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?",
                         (blob, None if vector is None else model, memory_id),
                     )
+                stamp_changed_rows(c, changes, "?")
                 if changes.scrub_events_of:
                     c.executemany(
                         "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = ?",
@@ -347,13 +348,19 @@ class SQLiteStore(SharedQueries, Store):
         return [_memory_from_row(r) for r in self._query(sql, page)], total
 
     def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
-        sql = (
-            f"SELECT {MEMORY_SELECT_COLUMNS}, embedding FROM memories "
-            "WHERE user_id = ? AND state IN ('active', 'pinned') ORDER BY rowid"
-        )
+        where = "user_id = ? AND state IN ('active', 'pinned')"
+        return self._memory_batches(where, (user_id,), batch_size)
+
+    def changed_memories(self, user_id: str, since: Any) -> Iterator[ContextMemories]:
+        return self._memory_batches("user_id = ? AND change_seq > ?", (user_id, since), 5000)
+
+    def _memory_batches(
+        self, where: str, params: tuple[Any, ...], batch_size: int
+    ) -> Iterator[ContextMemories]:
+        sql = f"SELECT {MEMORY_SELECT_COLUMNS}, embedding FROM memories WHERE {where} ORDER BY rowid"
         with self._lock:  # one statement, read in batches: one snapshot, a batch in memory at a time
             try:
-                cursor = self._conn.execute(sql, (user_id,))
+                cursor = self._conn.execute(sql, params)
                 while rows := cursor.fetchmany(batch_size):
                     memories = [_memory_from_row(r[:-1]) for r in rows]
                     yield ContextMemories(memories, stack_vectors([r[-1] for r in rows], _decode_vectors))
