@@ -53,3 +53,14 @@ def test_load_short_profile(db_url: str) -> None:
     limited = report["rate_limit"]
     assert limited["ok"] and limited["other_key_status"] == 200 and int(limited["retry_after_s"]) >= 1
     assert report["ok"]
+
+
+def test_scale_out_short_profile(db_url: str) -> None:
+    """Two servers on one database, requests spread at random: no errors, and a change made through
+    one is served by the other within a second (the full profile is in RELIABILITY.md)."""
+    report = _script("scale_out.py", "--db", db_url, "--servers", "2", "--clients", "4", "--seconds", "4")
+    assert report["errors"] == 0, report["error_samples"]
+    assert report["requests"] > 50 and len(report["rss_mb"]) == 2 and min(report["rss_mb"]) > 0
+    propagation = report["propagation"]
+    assert propagation["new_memory_seen_ms_max"] < 1000 and propagation["forget_gone_ms_max"] < 1000
+    assert report["ok"]
