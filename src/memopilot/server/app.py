@@ -167,6 +167,7 @@ def create_app(settings: Settings | None = None, *, mp: MemoPilot | None = None)
     """
     owned = mp is None
     engine = mp or MemoPilot.open(settings=settings or Settings.load())
+    _warm_up(engine)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -193,6 +194,13 @@ def create_app(settings: Settings | None = None, *, mp: MemoPilot | None = None)
     app.include_router(router)
     _mount_web(app)
     return app
+
+
+def _warm_up(engine: MemoPilot) -> None:
+    """Load now what the library loads on first use (the write path, the secret detectors): a
+    server pays it once at start-up, not in its first request's latency."""
+    engine.write_path  # noqa: B018  (a cached property: building it imports the editor)
+    redact("warm up the detectors")
 
 
 def _install_error_handlers(app: FastAPI) -> None:
