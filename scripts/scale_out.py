@@ -101,7 +101,12 @@ async def _load(urls: list[str], keys: dict[str, str], clients: int, seconds: fl
 
 
 def _found(http: httpx.Client, key: str, word: str) -> bool:
-    response = http.get("/api/search", params={"q": word, "k": 5}, headers={"Authorization": f"Bearer {key}"})
+    """Whether a search through this server (its in-memory index) finds the memory holding
+    ``word``; k=100, so the answer depends on what the index holds, not on how it ranks a made-up
+    word against the load's thousands of notes."""
+    response = http.get(
+        "/api/search", params={"q": word, "k": 100}, headers={"Authorization": f"Bearer {key}"}
+    )
     response.raise_for_status()
     return any(word in hit["memory"]["content"] for hit in response.json()["results"])
 

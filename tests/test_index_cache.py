@@ -198,3 +198,20 @@ def test_another_process_changes_reach_a_held_user_without_a_reload(
         after = mp.index.stats()
         assert after.syncs == before.syncs + 1 and after.loads == before.loads  # rows applied, no reload
         assert mp.index._users["shared"] is held
+
+
+def test_a_write_of_ones_own_never_hides_another_process_write_before_it(
+    mp: MemoPilot, settings: Settings, embedder: StaticEmbedder
+) -> None:
+    """Another process commits, then this one: the counter moved by two, so this process must not
+    take the new counter as its own and skip the other's rows (it did, before: found by the
+    scale-out script, where a memory written through one server never showed on another)."""
+    mp.add("The falcon cluster runs billing.", type="project")
+    mp.search("falcon")  # held
+    mp.build_context("falcon")  # and its sweep schedule known
+    with MemoPilot.open(settings=settings, embedder=embedder) as other:
+        theirs = other.add("The osprey cluster runs search.", type="project")
+    mine = mp.add("The kestrel cluster runs deploys.", type="project")
+    assert theirs.id in _ids(mp, "local", "osprey cluster")
+    assert mine.id in _ids(mp, "local", "kestrel cluster")
+    assert mp.index.stats().syncs >= 1

@@ -25,6 +25,7 @@ from typing import Any
 from ..domain import Memory
 from ..settings import Settings
 from ..store import Store
+from ..store.change_counters import after_own_commit
 from . import forgetting
 
 __all__ = ["SweepSchedule"]
@@ -85,7 +86,13 @@ class SweepSchedule:
         memories = list(memories)
         with self._lock:
             for user_id in {m.user_id for m in memories} & self._next.keys():
-                self._tokens[user_id] = self._store.change_token(user_id)
+                now = self._store.change_token(user_id)
+                if after_own_commit(self._tokens.get(user_id), now) != now:
+                    # another process wrote too: its memories may be due sooner than we know
+                    self._next.pop(user_id, None)
+                    self._tokens.pop(user_id, None)
+                    continue
+                self._tokens[user_id] = now
             for memory in memories:
                 if memory.user_id not in self._next:
                     continue

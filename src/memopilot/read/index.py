@@ -38,6 +38,7 @@ import numpy as np
 
 from ..domain import Memory, MemoryState
 from ..store import ChangeSet, Store, Uses
+from ..store.change_counters import after_own_commit
 from ..text import term_counts
 from .scorer import SCORE_FIELDS, USAGE_FIELD, ScoreInputs, score_fields
 
@@ -473,7 +474,8 @@ class MemoryIndex:
         """Bring loaded users in step with a set of changes this process just committed."""
         with self._lock:
             for user_id in {m.user_id for m in changes.memories} & self._users.keys():
-                self._tokens[user_id] = self._store.change_token(user_id)
+                now = self._store.change_token(user_id)
+                self._tokens[user_id] = after_own_commit(self._tokens.get(user_id), now)
             missing: list[Memory] = []
             for written in changes.memories:
                 index = self._users.get(written.user_id)

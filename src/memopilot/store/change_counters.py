@@ -16,7 +16,7 @@ from typing import Any
 from .base import ChangeSet
 from .rows import id_batches
 
-__all__ = ["bump_change_counters", "change_counter_sql", "stamp_changed_rows"]
+__all__ = ["after_own_commit", "bump_change_counters", "change_counter_sql", "stamp_changed_rows"]
 
 
 def change_counter_sql(mark: str) -> str:
@@ -34,6 +34,16 @@ def bump_change_counters(cursor: Any, changes: ChangeSet, mark: str) -> None:
             "ON CONFLICT (user_id) DO UPDATE SET counter = memory_changes.counter + 1",
             [(user_id,) for user_id in sorted(users)],
         )
+
+
+def after_own_commit(held: Any, now: Any) -> Any:
+    """The token a process may hold for a user after committing one change of its own: ``now``
+    when that commit is the only one since ``held`` (it moved the counter by exactly one), else
+    ``held``, so that the next read still sees, and applies, what another process committed in
+    between. (Taking ``now`` in that case would skip the other process's change for good.)"""
+    if isinstance(held, int) and isinstance(now, int) and now == held + 1:
+        return now
+    return held
 
 
 def stamp_changed_rows(cursor: Any, changes: ChangeSet, mark: str) -> None:
