@@ -9,6 +9,8 @@ from difflib import SequenceMatcher
 
 import snowballstemmer
 
+from .read.tokens import CJK_CHARS
+
 __all__ = ["content_terms", "query_words", "split_for_storage", "stem", "term_counts", "text_ratio"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
@@ -173,8 +175,31 @@ def query_words(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=131_072)
 def content_terms(text: str) -> frozenset[str]:
-    """The stemmed topic words of ``text``, for overlap measures."""
-    return frozenset(stem(w) for w in query_words(text))
+    """The stemmed topic words of ``text`` (CJK as character pairs), for overlap measures."""
+    return frozenset(term_counts(text))
+
+
+# Chinese, Japanese and Korean run words together: a regex "word" there is a whole clause. Its
+# characters are indexed as overlapping pairs (the usual CJK n-gram indexing, as Lucene's CJK
+# analyzer and SQLite's trigram tokenizer do), so a question shares terms with a memory that says
+# the same thing in other words around it.
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
+
+
+def _cjk_pairs(word: str) -> list[str]:
+    """``word`` as terms: non-CJK parts whole, each CJK run as its overlapping character pairs (a
+    lone character as itself)."""
+    terms: list[str] = []
+    start = 0
+    for run in _CJK_RUN.finditer(word):
+        if run.start() > start:
+            terms.append(word[start : run.start()])
+        chars = run.group()
+        terms += [chars] if len(chars) == 1 else [chars[i : i + 2] for i in range(len(chars) - 1)]
+        start = run.end()
+    if start < len(word):
+        terms.append(word[start:])
+    return terms
 
 
 def term_counts(text: str) -> dict[str, int]:
@@ -188,8 +213,10 @@ def term_counts(text: str) -> dict[str, int]:
             word = word.replace("’", "'")
         if word.endswith("'s"):
             word = word[:-2]
-        if word and word not in STOPWORDS:
-            term = stem(word)
+        if not word or word in STOPWORDS:
+            continue
+        for part in _cjk_pairs(word) if _CJK_RUN.search(word) else (word,):
+            term = stem(part)
             counts[term] = counts.get(term, 0) + 1
     return counts
 

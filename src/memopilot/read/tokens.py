@@ -8,6 +8,11 @@ the number of word and punctuation pieces (each common word or symbol is at leas
 token). Both halves are
 cheap, deterministic and monotone in the text, so the budget is never exceeded by
 the packer's own accounting.
+
+Chinese, Japanese and Korean are written without spaces, so a "word" piece there would be a
+whole clause: each CJK character is a piece of its own instead. Tokenizers of the GPT and Qwen
+families spend about one token per one to two Chinese characters, so one per character never
+undercounts by much; text without CJK characters counts exactly as before.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import re
 
 __all__ = ["count_tokens", "token_pieces", "tokens_from"]
 
-_PIECES = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+# Hiragana, Katakana, the CJK ideograph blocks and their extensions, Hangul syllables.
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003134f"
+_PIECES = re.compile(f"[{CJK_CHARS}]|[^\\W{CJK_CHARS}]+|[^\\w\\s]", re.UNICODE)
 
 
 @functools.lru_cache(maxsize=65_536)  # memory lines repeat across reads

@@ -1,0 +1,88 @@
+"""Chinese, Japanese and Korean text: token counts that hold the budget, and keyword terms that
+match inside text written without spaces (issue 17, in part)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from memopilot import MemoPilot, count_tokens
+from memopilot.text import content_terms, term_counts
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo_dev.json"
+CHINESE = [
+    "我女儿叫小美，她今年七岁。",
+    "我们周末去西湖边散步，顺便喝了龙井茶。",
+    "我对花生过敏，请不要推荐含花生的菜。",
+    "公司的年度报告要在三月十五号之前交给财务部。",
+    "我们决定用 PostgreSQL 作为计费系统的数据库。",
+    "东京で寿司を食べました。",
+    "저는 서울에 살아요.",
+]
+
+
+def _old_count(text: str) -> int:
+    """The count before CJK characters became pieces of their own."""
+    if not text:
+        return 0
+    return max(1, math.ceil(max(len(text) / 4.0, float(len(re.findall(r"\w+|[^\w\s]", text))))))
+
+
+def _locomo_turns() -> list[str]:
+    data = json.loads(SHARED.read_text(encoding="utf-8"))
+    turns: list[str] = []
+    for sample in data:
+        for key, value in sample["conversation"].items():
+            if key.startswith("session_") and isinstance(value, list):
+                turns += [turn["text"] for turn in value]
+    return turns
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/locomo_dev.json is not beside the repo")
+def test_english_counts_are_unchanged_on_the_locomo_files() -> None:
+    turns = _locomo_turns()
+    assert len(turns) > 500
+    assert all(count_tokens(t) == _old_count(t) for t in turns)
+
+
+def test_a_cjk_character_counts_at_least_one_token_like_a_real_tokenizer() -> None:
+    """Against the bundled all-MiniLM WordPiece tokenizer (one token per Han character): the count
+    never falls short of it, and stays within a quarter of it."""
+    from tokenizers import Tokenizer
+
+    from memopilot.embedding import _bundled_model_dir
+
+    tokenizer = Tokenizer.from_file(str(_bundled_model_dir("minilm-tokenizer") / "tokenizer.json"))
+    tokenizer.no_padding()
+    for sentence in CHINESE[:4]:  # Chinese alone (a rare English word splits into several pieces)
+        real = len(tokenizer.encode(sentence, add_special_tokens=False).ids)
+        ours = count_tokens(sentence)
+        assert real <= ours <= 1.25 * real, (sentence, real, ours)
+        assert ours >= 2 * _old_count(sentence)  # it used to count a clause as one piece
+    assert count_tokens("我女儿叫什么名字？") == 9
+
+
+def test_cjk_text_is_indexed_as_character_pairs() -> None:
+    assert set(term_counts("我女儿叫什么名字？")) == {"我女", "女儿", "儿叫", "叫什", "什么", "么名", "名字"}
+    assert term_counts("小美") == {"小美": 1} and term_counts("茶") == {"茶": 1}
+    assert content_terms("我们决定用PostgreSQL") >= {"postgresql", "我们", "决定"}
+    assert term_counts("I prefer tabs over spaces") == {"prefer": 1, "tab": 1, "space": 1}
+
+
+def test_a_chinese_question_finds_its_memory_by_keywords(mp: MemoPilot) -> None:
+    ids = {text: mp.add(text, type="fact").id for text in CHINESE}
+    for question, expected in (
+        ("我女儿叫什么名字？", CHINESE[0]),
+        ("我对什么过敏？", CHINESE[2]),
+        ("年度报告什么时候要交？", CHINESE[3]),
+        ("计费系统用的是哪个数据库？", CHINESE[4]),
+    ):
+        results = mp.search(question, k=3)
+        assert results[0].memory.id == ids[expected], (question, [r.memory.content for r in results])
+        context = mp.build_context(question, budget_tokens=150)  # the issue's Chinese budget
+        assert expected in context.text
+        assert count_tokens(context.text) <= 150 and context.trace.used_tokens <= 150
