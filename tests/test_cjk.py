@@ -86,3 +86,26 @@ def test_a_chinese_question_finds_its_memory_by_keywords(mp: MemoPilot) -> None:
         context = mp.build_context(question, budget_tokens=150)  # the issue's Chinese budget
         assert expected in context.text
         assert count_tokens(context.text) <= 150 and context.trace.used_tokens <= 150
+
+
+CHINESE_SET = Path(__file__).resolve().parents[1] / "eval" / "chinese" / "memories_questions.json"
+
+
+def test_the_chinese_set_and_its_measurement() -> None:
+    """The hand-written Chinese set keeps its shape, and the script measures it (figures in the
+    README; the set was written without seeing the rules, and nothing is tuned on it)."""
+    import importlib.util
+
+    document = json.loads(CHINESE_SET.read_text(encoding="utf-8"))
+    ids = {m["id"] for m in document["memories"]}
+    assert len(ids) == len(document["memories"]) >= 80 and len(document["questions"]) >= 40
+    assert all(q["answer_memory"] in ids for q in document["questions"])
+    script = Path(__file__).resolve().parents[1] / "scripts" / "measure_cjk_retrieval.py"
+    spec = importlib.util.spec_from_file_location("measure_cjk_retrieval", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = module.measure(document, [150, 500])
+    assert report["questions"] == len(document["questions"])
+    assert 0 < report["in_context"]["150"] <= report["in_context"]["500"] <= 1
+    assert 0 <= report["search_top1"] <= 1
