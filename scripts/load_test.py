@@ -168,6 +168,11 @@ async def _run_load(
         ]
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - started
+    return load_report(latencies, errors, elapsed)
+
+
+def load_report(latencies: dict[str, list[float]], errors: list[str], elapsed: float) -> dict[str, Any]:
+    """Requests, errors, throughput and latency percentiles, overall and per operation."""
     every = [v for values in latencies.values() for v in values]
     total = len(every) + len(errors)
     return {

