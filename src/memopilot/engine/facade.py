@@ -360,26 +360,6 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         ``persist=False`` leaves storing the trace and counting uses to the caller (the chat turn).
         """
         query = redact(_clean_query(query, self.settings)).text  # the question is stored in the trace
-        return self._context(
-            query,
-            user_id=user_id,
-            project_id=project_id,
-            budget_tokens=budget_tokens,
-            record_usage=record_usage,
-            persist=persist,
-        )
-
-    def _context(
-        self,
-        query: str,
-        *,
-        user_id: str,
-        project_id: str | None,
-        budget_tokens: int | None,
-        record_usage: bool = True,
-        persist: bool = True,
-    ) -> ContextResult:
-        """:meth:`build_context` for a question already cleaned and redacted."""
         return self._context_and_found(
             query,
             user_id=user_id,
