@@ -16,13 +16,18 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from memopilot import FixedClock, MemoPilot, Memory, MemoryState, MemoryType, Privacy, Settings
 from memopilot.embedding import StaticEmbedder
-from memopilot.read.index import MemoryIndex, ScopeMatches, indexed_terms
+from memopilot.read import index as index_module
+from memopilot.read.index import MemoryIndex, ScopeMatches, _PostingTable, indexed_terms
 from memopilot.read.scorer import COMPONENTS, ScoreTable, score_memory
 from memopilot.read.trace import readable_trace
 from memopilot.store import ChangeSet
@@ -693,3 +698,50 @@ def test_a_vectors_only_commit_moves_the_owners_change_counter(mp: MemoPilot) ->
     mp.store.commit(ChangeSet(vectors={mine.id: vector}))  # as memopilot reembed writes them
     assert mp.store.change_token(USER) != before[USER]
     assert mp.store.change_token("bob") == before["bob"]
+
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(
+    loaded=st.lists(st.dictionaries(st.sampled_from("abcdefgh"), st.integers(1, 3), max_size=4), max_size=30),
+    steps=st.lists(
+        st.one_of(
+            st.dictionaries(st.sampled_from("abcdefghij"), st.integers(1, 3), max_size=4),  # append a row
+            st.frozensets(st.integers(0, 80)),  # drop these rows, then renumber (compaction)
+        ),
+        max_size=60,
+    ),
+)
+def test_posting_table_answers_as_a_plain_term_map(
+    loaded: list[dict[str, int]], steps: list[dict[str, int] | frozenset[int]]
+) -> None:
+    """The array-backed postings (a sorted part, an appended tail merged past its limit, rows
+    renumbered when a bucket compacts) hold exactly what a dict of term -> {row: count} holds."""
+    entries = [(term, row, count) for row, terms in enumerate(loaded) for term, count in terms.items()]
+    names = sorted({term for term, _, _ in entries})
+    table = _PostingTable.of(
+        np.array([names.index(t) for t, _, _ in entries], dtype=np.int64),
+        np.array([r for _, r, _ in entries], dtype=np.int32),
+        np.array([c for _, _, c in entries], dtype=np.float32),
+        names,
+    )
+    rows: list[dict[str, int]] = list(loaded)  # the model: row -> its terms
+    with mock.patch.object(index_module, "_TAIL_ENTRIES", 5):  # merge the tail often
+        _check_steps(table, rows, steps)
+
+
+def _check_steps(table: _PostingTable, rows: list[dict[str, int]], steps: list[Any]) -> None:
+    for step in steps:
+        if isinstance(step, dict):
+            table.add(len(rows), step)
+            rows.append(step)
+        else:
+            kept = [r for r in range(len(rows)) if r not in step]
+            new_row = np.full(max(len(rows), 1), -1, dtype=np.int64)
+            new_row[kept] = np.arange(len(kept))
+            table.renumber(new_row)
+            rows = [rows[r] for r in kept]
+            assert set(table.slot_of) <= {t for terms in rows for t in terms}  # emptied terms forgotten
+        for term in "abcdefghijk":
+            got_rows, got_counts = table.lookup(term)
+            got = dict(zip(got_rows.tolist(), got_counts.tolist(), strict=True))
+            assert got == {r: terms[term] for r, terms in enumerate(rows) if term in terms}

@@ -48,14 +48,18 @@ __all__ = ["BM25_B", "BM25_K1", "CacheStats", "MemoryIndex", "ScopeMatches", "in
 BM25_K1 = 1.2
 BM25_B = 0.75
 _MIN_COMPACT = 256  # dead rows tolerated before a bucket considers compacting
-# What the arrays' own bytes do not show, measured with tracemalloc while loading users of 100 to
-# 20,000 synthetic memories (accounted within 3% of what was allocated; tests/test_index_cache.py
-# checks it): a row's Memory object with its id and times and the row's dict and list slots; a
-# word's posting-list object and dict entry; a memory's entry in its user's id map; a bucket.
-_ROW_BYTES = 750
-_TERM_BYTES = 250
+# What the arrays' own bytes do not show, fitted to tracemalloc's count while loading users of 50
+# to 2,000 memories over 1 to 60 projects (the bench's users and scripted ones; the fit errs high
+# by up to 10%, and tests/test_index_cache.py checks it): a row's Memory object with its id and
+# times and the row's list and dict slots; a word's entry in its bucket's term map; a memory's
+# entry in its user's id map; a bucket with its arrays' headers.
+_ROW_BYTES = 680
+_TERM_BYTES = 56
 _ID_BYTES = 120
-_BUCKET_BYTES = 16_384
+_BUCKET_BYTES = 2048
+_TAIL_ENTRIES = 256  # posting entries appended after a load, merged into the sorted ones past this
+_NO_ROWS = np.zeros(0, dtype=np.int32)
+_NO_COUNTS = np.zeros(0, dtype=np.float32)
 _SYNC_ROWS = 256  # changed rows always applied in place; beyond this and a quarter of the user, reload
 
 
@@ -73,36 +77,116 @@ def _grow(array: np.ndarray, needed: int) -> np.ndarray:
     return grown
 
 
-class _Postings:
-    """The rows of one bucket that contain a term, with the term's count in each."""
+class _PostingTable:
+    """One bucket's inverted index: for each term, the rows that contain it and how often.
 
-    __slots__ = ("counts", "rows", "size")
+    Held as arrays, not as an object per term (a bucket of 1,000 memories has about 2,000 terms,
+    and every object the garbage collector tracks lengthens its full collections, which a cold
+    read then pays for): the entries of the rows indexed at load time sorted by term, each term's
+    entries a slice of them; rows appended later go to a small unsorted tail, merged into the
+    sorted part once it grows past an eighth of it.
+    """
+
+    __slots__ = (
+        "counts",
+        "offsets",
+        "rows",
+        "slot_of",
+        "tail_counts",
+        "tail_rows",
+        "tail_size",
+        "tail_slots",
+    )
 
     def __init__(self) -> None:
-        self.rows = np.zeros(4, dtype=np.int32)
-        self.counts = np.zeros(4, dtype=np.float32)
-        self.size = 0
+        self.slot_of: dict[str, int] = {}  # term -> its slot (holds only str and int: untracked)
+        self.offsets = np.zeros(1, dtype=np.int64)  # sorted part: slot s is entries offsets[s]:offsets[s+1]
+        self.rows = np.zeros(0, dtype=np.int32)
+        self.counts = np.zeros(0, dtype=np.float32)
+        self._clear_tail()
 
     @classmethod
-    def of(cls, rows: np.ndarray, counts: np.ndarray) -> _Postings:
-        """Postings holding exactly these rows (views are fine: an append grows a private copy)."""
-        postings = cls.__new__(cls)
-        postings.rows, postings.counts, postings.size = rows, counts, int(rows.size)
-        return postings
+    def of(cls, slots: np.ndarray, rows: np.ndarray, counts: np.ndarray, terms: list[str]) -> _PostingTable:
+        """A table of these entries (``slots[i]`` indexes ``terms``), every term with an entry."""
+        table = cls()
+        table.slot_of = {term: slot for slot, term in enumerate(terms)}
+        table._sort(slots, rows, counts, len(terms))
+        return table
 
-    def add(self, row: int, count: int) -> int:
-        """Append one row; returns how many bytes the arrays grew by."""
-        before = self.nbytes
-        self.rows = _grow(self.rows, self.size + 1)
-        self.counts = _grow(self.counts, self.size + 1)
-        self.rows[self.size] = row
-        self.counts[self.size] = count
-        self.size += 1
-        return self.nbytes - before
+    def _sort(self, slots: np.ndarray, rows: np.ndarray, counts: np.ndarray, terms: int) -> None:
+        order = np.lexsort((rows, slots))  # by term, rows ascending within a term
+        self.rows = rows[order].astype(np.int32)
+        self.counts = counts[order].astype(np.float32)
+        self.offsets = np.zeros(terms + 1, dtype=np.int64)
+        np.cumsum(np.bincount(slots, minlength=terms), out=self.offsets[1:])
+        self._clear_tail()
+
+    def _clear_tail(self) -> None:
+        self.tail_slots = np.zeros(0, dtype=np.int32)
+        self.tail_rows = np.zeros(0, dtype=np.int32)
+        self.tail_counts = np.zeros(0, dtype=np.float32)
+        self.tail_size = 0
+
+    def add(self, row: int, terms: dict[str, int]) -> None:
+        """Index one more row with its term counts."""
+        end = self.tail_size + len(terms)
+        self.tail_slots = _grow(self.tail_slots, end)
+        self.tail_rows = _grow(self.tail_rows, end)
+        self.tail_counts = _grow(self.tail_counts, end)
+        for at, (term, count) in enumerate(terms.items(), start=self.tail_size):
+            self.tail_slots[at] = self.slot_of.setdefault(term, len(self.slot_of))
+            self.tail_rows[at] = row
+            self.tail_counts[at] = count
+        self.tail_size = end
+        if end > max(_TAIL_ENTRIES, self.rows.size // 8):
+            self.renumber(None)
+
+    def lookup(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """The rows containing ``term`` and its count in each."""
+        slot = self.slot_of.get(term)
+        if slot is None:
+            return _NO_ROWS, _NO_COUNTS
+        rows, counts = _NO_ROWS, _NO_COUNTS
+        if slot + 1 < self.offsets.size:
+            start, end = self.offsets[slot], self.offsets[slot + 1]
+            rows, counts = self.rows[start:end], self.counts[start:end]
+        if self.tail_size:
+            hit = self.tail_slots[: self.tail_size] == slot
+            if hit.any():
+                rows = np.concatenate([rows, self.tail_rows[: self.tail_size][hit]])
+                counts = np.concatenate([counts, self.tail_counts[: self.tail_size][hit]])
+        return rows, counts
+
+    def renumber(self, new_row: np.ndarray | None) -> None:
+        """Merge the tail into the sorted part; with ``new_row`` (old row -> new, -1: dropped) also
+        renumber the rows and forget terms left without any."""
+        terms = self.offsets.size - 1
+        slots = np.concatenate(
+            [np.repeat(np.arange(terms), np.diff(self.offsets)), self.tail_slots[: self.tail_size]]
+        )
+        rows = np.concatenate([self.rows, self.tail_rows[: self.tail_size]])
+        counts = np.concatenate([self.counts, self.tail_counts[: self.tail_size]])
+        names = list(self.slot_of)
+        if new_row is not None:
+            rows = new_row[rows]
+            live = rows >= 0
+            slots, rows, counts = slots[live], rows[live], counts[live]
+            kept = np.unique(slots)
+            new_slot = np.full(len(names), -1, dtype=np.int64)
+            new_slot[kept] = np.arange(kept.size)
+            slots = new_slot[slots]
+            names = [names[s] for s in kept.tolist()]
+            self.slot_of = {term: slot for slot, term in enumerate(names)}
+        self._sort(slots, rows, counts, len(names))
+
+    @property
+    def terms(self) -> int:
+        return len(self.slot_of)
 
     @property
     def nbytes(self) -> int:
-        return self.rows.nbytes + self.counts.nbytes
+        arrays = (self.offsets, self.rows, self.counts, self.tail_slots, self.tail_rows, self.tail_counts)
+        return sum(a.nbytes for a in arrays)
 
 
 @dataclass(slots=True)
@@ -122,15 +206,14 @@ class _Bucket:
     fields: np.ndarray = field(default_factory=lambda: np.zeros((0, SCORE_FIELDS), dtype=np.float64))
     lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))  # words per row
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    postings: dict[str, _Postings] = field(default_factory=dict)
+    postings: _PostingTable = field(default_factory=_PostingTable)
     text_bytes: int = 0  # content and tags of the live rows
-    posting_bytes: int = 0  # the posting lists' arrays
 
     def nbytes(self) -> int:
         """What this bucket holds in memory: its arrays exactly, its objects as measured."""
         arrays = self.alive.nbytes + self.priority.nbytes + self.fields.nbytes
-        arrays += self.lengths.nbytes + self.matrix.nbytes + self.posting_bytes
-        objects = _BUCKET_BYTES + self.size * _ROW_BYTES + len(self.postings) * _TERM_BYTES
+        arrays += self.lengths.nbytes + self.matrix.nbytes + self.postings.nbytes
+        objects = _BUCKET_BYTES + self.size * _ROW_BYTES + self.postings.terms * _TERM_BYTES
         return arrays + self.text_bytes + objects
 
     def append(self, memory: Memory, vector: np.ndarray | None) -> None:
@@ -153,11 +236,7 @@ class _Bucket:
         self.text_bytes += _text_bytes(memory)
         terms = indexed_terms(memory)
         self.lengths[row] = sum(terms.values())
-        for term, count in terms.items():
-            postings = self.postings.get(term)
-            if postings is None:
-                postings = self.postings[term] = _Postings()
-            self.posting_bytes += postings.add(row, count)
+        self.postings.add(row, terms)
 
     def replace(self, memory: Memory) -> None:
         """The same row, new fields that do not change what the memory is found by."""
@@ -193,18 +272,7 @@ class _Bucket:
         self.fields = self.fields[keep].copy()
         self.lengths = self.lengths[keep].copy()
         self.matrix = self.matrix[keep].copy()
-        for term in list(self.postings):
-            old = self.postings[term]
-            rows, counts = old.rows[: old.size], old.counts[: old.size]
-            mapped = new_row[rows]
-            live = mapped >= 0
-            if not live.any():
-                del self.postings[term]
-                continue
-            old.rows = mapped[live].astype(np.int32)
-            old.counts = counts[live].copy()
-            old.size = int(old.rows.size)
-        self.posting_bytes = sum(p.nbytes for p in self.postings.values())
+        self.postings.renumber(new_row)
         self.size = int(keep.size)
         self.dead = 0
 
@@ -236,18 +304,12 @@ def _built_bucket(dim: int, project_id: str | None, memories: list[Memory], matr
     bucket.lengths = lengths
     bucket.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
     bucket.text_bytes = sum(_text_bytes(m) for m in memories)
-    # Every posting list at once: entries sorted by term (stably, so rows stay ascending), then
-    # each term's list is a slice of the two sorted arrays.
-    by_term = np.asarray(entry_terms, dtype=np.int64)
-    order = np.argsort(by_term, kind="stable")
-    rows = np.asarray(entry_rows, dtype=np.int32)[order]
-    counts = np.asarray(entry_counts, dtype=np.float32)[order]
-    ends = np.cumsum(np.bincount(by_term, minlength=len(term_ids))).tolist()
-    start = 0
-    for term, end in zip(term_ids, ends, strict=True):
-        bucket.postings[term] = _Postings.of(rows[start:end], counts[start:end])
-        start = end
-    bucket.posting_bytes = rows.nbytes + counts.nbytes
+    bucket.postings = _PostingTable.of(
+        np.asarray(entry_terms, dtype=np.int64),
+        np.asarray(entry_rows, dtype=np.int32),
+        np.asarray(entry_counts, dtype=np.float32),
+        list(term_ids),
+    )
     return bucket
 
 
@@ -636,11 +698,12 @@ def _keyword_scores(
     average = float(lengths[alive].sum()) / live_count or 1.0
     offsets = np.cumsum([0] + [b.size for b in scope[:-1]])
     for term in terms:
-        parts = [(b.postings[term], at) for b, at in zip(scope, offsets, strict=True) if term in b.postings]
+        found = [(b.postings.lookup(term), at) for b, at in zip(scope, offsets, strict=True)]
+        parts = [(rows, counts, at) for (rows, counts), at in found if rows.size]
         if not parts:
             continue
-        rows = np.concatenate([p.rows[: p.size].astype(np.int64) + start for p, start in parts])
-        counts = np.concatenate([p.counts[: p.size] for p, _ in parts]).astype(np.float64)
+        rows = np.concatenate([rows.astype(np.int64) + start for rows, _, start in parts])
+        counts = np.concatenate([counts for _, counts, _ in parts]).astype(np.float64)
         live = alive[rows]
         rows, counts = rows[live], counts[live]
         if rows.size == 0:
