@@ -32,7 +32,7 @@ from memopilot.read.scorer import COMPONENTS, ScoreTable, score_memory
 from memopilot.read.trace import readable_trace
 from memopilot.store import ChangeSet
 from memopilot.store.sqlite import sqlite_path_from_url
-from memopilot.text import content_terms
+from memopilot.text import content_terms, stored_index_terms
 
 from .conftest import T0
 
@@ -745,3 +745,36 @@ def _check_steps(table: _PostingTable, rows: list[dict[str, int]], steps: list[A
             got_rows, got_counts = table.lookup(term)
             got = dict(zip(got_rows.tolist(), got_counts.tolist(), strict=True))
             assert got == {r: terms[term] for r, terms in enumerate(rows) if term in terms}
+
+
+def _set_stored_terms(mp: MemoPilot, backend: str, memory_id: str, stored: str | None) -> None:
+    """Overwrite a row's stored index terms behind the engine's back."""
+    if backend == "sqlite":
+        with sqlite3.connect(sqlite_path_from_url(mp.store.url)) as conn:
+            conn.execute("UPDATE memories SET index_terms = ? WHERE id = ?", (stored, memory_id))
+        return
+    import psycopg
+
+    with psycopg.connect("postgresql://" + mp.store.url.split("://", 1)[1], autocommit=True) as conn:
+        conn.execute("UPDATE memories SET index_terms = %s WHERE id = %s", (stored, memory_id))
+
+
+def test_a_load_reads_the_terms_each_row_stored_and_tokenizes_rows_without_them(
+    mp: MemoPilot, backend: str
+) -> None:
+    kept = mp.add("The billing export runs nightly from the reports host.", type="project", tags=["finance"])
+    old = mp.add("Deploys go through the staging cluster first.", type="project")
+    batches = list(mp.store.context_memories(USER))
+    stored = {m.id: t for b in batches for m, t in zip(b.memories, b.terms, strict=True)}
+    assert stored[kept.id] == indexed_terms(kept)  # written with the row, as tokenizing counts them
+    # What a load uses is what the row stored: a (tampered) stored word finds the memory...
+    _set_stored_terms(mp, backend, kept.id, stored_index_terms("zanzibar", []))
+    # ...while rows stored before this column existed, or under another tokenizer version, are
+    # tokenized at load.
+    _set_stored_terms(mp, backend, old.id, None)
+    fresh = MemoryIndex(mp.store)
+    assert _keyword_hits(_search(mp, "zanzibar", index=fresh)) == {kept.id}
+    assert kept.id not in _keyword_hits(_search(mp, "billing export", index=fresh))
+    assert old.id in _keyword_hits(_search(mp, "staging cluster", index=fresh))
+    _set_stored_terms(mp, backend, old.id, "v0:" + stored_index_terms("zanzibar", []).split(":", 1)[1])
+    assert old.id in _keyword_hits(_search(mp, "staging cluster", index=MemoryIndex(mp.store)))

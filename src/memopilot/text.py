@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+import orjson
 import snowballstemmer
 
 from .read.tokens import CJK_CHARS
 
-__all__ = ["content_terms", "query_words", "split_for_storage", "stem", "term_counts", "text_ratio"]
+__all__ = [
+    "INDEX_TERMS_VERSION",
+    "content_terms",
+    "index_terms",
+    "query_words",
+    "read_stored_index_terms",
+    "split_for_storage",
+    "stem",
+    "stored_index_terms",
+    "term_counts",
+    "text_ratio",
+]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Function words that carry no topic; kept short on purpose so that topic words such as
@@ -163,9 +176,7 @@ def _topic_words(text: str) -> list[str]:
     A list, not a generator: this runs for every memory a user's index loads, and a generator's
     per-word overhead was a third of a cold read."""
     words: list[str] = []
-    for word in _WORD.findall(text.lower()):
-        if "’" in word:
-            word = word.replace("’", "'")
+    for word in _WORD.findall(text.lower().replace("’", "'")):
         if word.endswith("'s"):
             word = word[:-2]
         if word and word not in STOPWORDS:
@@ -178,7 +189,9 @@ def query_words(text: str) -> list[str]:
     return list(dict.fromkeys(_topic_words(text)))
 
 
-@functools.lru_cache(maxsize=131_072)
+# Process-wide, so kept small: an entry (a frozenset of a dozen words) takes about 1.5 KB, and what
+# it caches (questions, a memory's text on the write path) seldom comes back soon.
+@functools.lru_cache(maxsize=4096)
 def content_terms(text: str) -> frozenset[str]:
     """The stemmed topic words of ``text`` (CJK as character pairs), for overlap measures."""
     return frozenset(term_counts(text))
@@ -211,11 +224,40 @@ def term_counts(text: str) -> dict[str, int]:
     """How often each stemmed topic word occurs in ``text`` (the keyword index's term frequencies);
     CJK runs count as their character pairs."""
     counts: dict[str, int] = {}
+    count = counts.get
     for word in _topic_words(text):
-        for part in (word,) if word.isascii() else _cjk_pairs(word):
+        if word.isascii():  # (most words: no list of parts to make)
+            term = stem(word)
+            counts[term] = count(term, 0) + 1
+            continue
+        for part in _cjk_pairs(word):
             term = stem(part)
-            counts[term] = counts.get(term, 0) + 1
+            counts[term] = count(term, 0) + 1
     return counts
+
+
+# Stored with each memory row so that loading a user needs no tokenizing. Bump the version whenever
+# what term_counts returns changes (stemmer, stopwords, word pattern, CJK pairs): rows stored
+# under another version are tokenized again at load.
+INDEX_TERMS_VERSION = 1
+_STORED_PREFIX = f"v{INDEX_TERMS_VERSION}:"
+
+
+def index_terms(content: str, tags: Sequence[str]) -> dict[str, int]:
+    """The words a memory is found by, with their counts: stemmed topic words of content and tags."""
+    return term_counts(content + "\n" + " ".join(tags))
+
+
+def stored_index_terms(content: str, tags: Sequence[str]) -> str:
+    """:func:`index_terms` as a store keeps it (versioned JSON)."""
+    return _STORED_PREFIX + orjson.dumps(index_terms(content, tags)).decode()
+
+
+def read_stored_index_terms(stored: str | None) -> dict[str, int] | None:
+    """What :func:`stored_index_terms` stored, or None when missing or of another version."""
+    if stored is None or not stored.startswith(_STORED_PREFIX):
+        return None
+    return orjson.loads(stored[len(_STORED_PREFIX) :])
 
 
 def text_ratio(a: str, b: str) -> float:

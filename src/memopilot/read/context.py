@@ -103,8 +103,10 @@ def render_episode(memory: Memory) -> str:
 # Token counts of the lines a memory can take, from the characters and pieces of their parts: a
 # line is "\n" + prefix + " " + quoted content, and pieces never span whitespace, so the count of
 # the whole line is exact without rendering it. Cached by what the parts are made of: a read
-# weighs hundreds of candidates, and the same memories come back question after question.
-@functools.lru_cache(maxsize=131_072)
+# weighs hundreds of candidates, and the same memories come back question after question. The
+# cache is process-wide and outlives the users the index cache drops (it keeps their texts), so it
+# is bounded to about 9 MB (32,768 entries of about 270 bytes with their keys).
+@functools.lru_cache(maxsize=32_768)
 def _quoted_stats(content: str) -> tuple[int, int]:
     quoted = quote(content)
     return len(quoted), token_pieces(quoted)

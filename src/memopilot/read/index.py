@@ -39,7 +39,7 @@ import numpy as np
 from ..domain import Memory, MemoryState
 from ..store import ChangeSet, Store, Uses
 from ..store.change_counters import after_own_commit
-from ..text import term_counts
+from ..text import index_terms
 from .scorer import SCORE_FIELDS, USAGE_FIELD, ScoreInputs, score_fields
 
 __all__ = ["BM25_B", "BM25_K1", "CacheStats", "MemoryIndex", "ScopeMatches", "indexed_terms"]
@@ -65,7 +65,7 @@ _SYNC_ROWS = 256  # changed rows always applied in place; beyond this and a quar
 
 def indexed_terms(memory: Memory) -> dict[str, int]:
     """The words a memory is found by: stemmed topic words of its content and its tags."""
-    return term_counts(memory.content + "\n" + " ".join(memory.tags))
+    return index_terms(memory.content, memory.tags)
 
 
 def _grow(array: np.ndarray, needed: int) -> np.ndarray:
@@ -277,22 +277,28 @@ class _Bucket:
         self.dead = 0
 
 
-def _built_bucket(dim: int, project_id: str | None, memories: list[Memory], matrix: np.ndarray) -> _Bucket:
+def _built_bucket(
+    dim: int,
+    project_id: str | None,
+    memories: list[Memory],
+    matrix: np.ndarray,
+    stored_terms: list[dict[str, int] | None],
+) -> _Bucket:
     """A bucket of ``memories`` (rows of ``matrix``) built in one pass: what :meth:`_Bucket.append`
     does row by row, with each array and posting list made once at its final size (a cold read
-    loads a whole user this way)."""
-    term_ids: dict[str, int] = {}
-    entry_terms: list[int] = []  # one entry per (memory, term): the term, the row, the count
-    entry_rows: list[int] = []
+    loads a whole user this way). ``stored_terms[i]`` are memory i's terms as its row stored them
+    (None: tokenize it here)."""
+    entry_terms: list[str] = []  # one entry per (memory, term): the term, its count; row by row
     entry_counts: list[int] = []
-    lengths = np.zeros(len(memories), dtype=np.float32)
-    for row, memory in enumerate(memories):
-        terms = indexed_terms(memory)
-        lengths[row] = sum(terms.values())
-        for term, count in terms.items():
-            entry_terms.append(term_ids.setdefault(term, len(term_ids)))
-            entry_rows.append(row)
-            entry_counts.append(count)
+    terms_per_row: list[int] = []
+    for memory, stored in zip(memories, stored_terms, strict=True):  # whole rows at a time
+        terms = indexed_terms(memory) if stored is None else stored
+        entry_terms += terms
+        entry_counts += terms.values()
+        terms_per_row.append(len(terms))
+    term_ids = {term: slot for slot, term in enumerate(dict.fromkeys(entry_terms))}
+    rows = np.repeat(np.arange(len(memories), dtype=np.int32), np.asarray(terms_per_row, dtype=np.int64))
+    counts = np.asarray(entry_counts, dtype=np.float32)
     bucket = _Bucket(dim=dim, project_id=project_id)
     bucket.size = len(memories)
     bucket.ids = [m.id for m in memories]
@@ -301,13 +307,13 @@ def _built_bucket(dim: int, project_id: str | None, memories: list[Memory], matr
     bucket.alive = np.ones(len(memories), dtype=bool)
     bucket.priority = np.fromiter((_is_priority(m) for m in memories), dtype=bool, count=len(memories))
     bucket.fields = np.array([score_fields(m) for m in memories], dtype=np.float64).reshape(-1, SCORE_FIELDS)
-    bucket.lengths = lengths
+    bucket.lengths = np.bincount(rows, weights=counts, minlength=len(memories)).astype(np.float32)
     bucket.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
     bucket.text_bytes = sum(_text_bytes(m) for m in memories)
     bucket.postings = _PostingTable.of(
-        np.asarray(entry_terms, dtype=np.int64),
-        np.asarray(entry_rows, dtype=np.int32),
-        np.asarray(entry_counts, dtype=np.float32),
+        np.asarray([term_ids[term] for term in entry_terms], dtype=np.int64),
+        rows,
+        counts,
         list(term_ids),
     )
     return bucket
@@ -356,8 +362,11 @@ class _UserIndex:
         return sum(b.nbytes() for b in self.buckets.values()) + len(self.bucket_of) * _ID_BYTES
 
     @classmethod
-    def built(cls, memories: list[Memory], matrix: np.ndarray) -> _UserIndex:
-        """A user's index from their context-state memories and vectors (row i for memories[i])."""
+    def built(
+        cls, memories: list[Memory], matrix: np.ndarray, stored_terms: list[dict[str, int] | None]
+    ) -> _UserIndex:
+        """A user's index from their context-state memories, vectors and stored terms (row i for
+        memories[i])."""
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
         index = cls(dim=dim)
         rows_of: dict[str | None, list[int]] = {}
@@ -365,7 +374,8 @@ class _UserIndex:
             rows_of.setdefault(memory.project_id, []).append(row)
         for project_id, rows in rows_of.items():
             bucket_rows = [memories[r] for r in rows]
-            index.buckets[project_id] = _built_bucket(dim, project_id, bucket_rows, matrix[rows])
+            terms = [stored_terms[r] for r in rows]
+            index.buckets[project_id] = _built_bucket(dim, project_id, bucket_rows, matrix[rows], terms)
             index.bucket_of.update((m.id, project_id) for m in bucket_rows)
         return index
 
@@ -524,10 +534,12 @@ class MemoryIndex:
     def _load(self, user_id: str) -> _UserIndex:
         memories: list[Memory] = []
         matrices: list[np.ndarray] = []
+        terms: list[dict[str, int] | None] = []
         for batch in self._store.context_memories(user_id):
             memories += batch.memories
             matrices.append(batch.matrix)
-        index = _UserIndex.built(memories, np.vstack(matrices) if matrices else np.zeros((0, 0)))
+            terms += batch.terms or [None] * len(batch.memories)  # (a store that keeps none)
+        index = _UserIndex.built(memories, np.vstack(matrices) if matrices else np.zeros((0, 0)), terms)
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index

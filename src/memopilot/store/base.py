@@ -117,6 +117,8 @@ class ContextMemories:
 
     memories: list[Memory]
     matrix: np.ndarray  # (n, dim) float32, row i for memories[i]; zeros for a memory without one
+    # the words each is found by as its row stored them (text.index_terms); None: tokenize it
+    terms: list[dict[str, int] | None] = field(default_factory=list)
 
 
 class Store(ABC):

@@ -18,7 +18,8 @@ import orjson
 
 from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
 from ..errors import CorruptStoreError
-from .base import MemoryQuery
+from ..text import read_stored_index_terms, stored_index_terms
+from .base import ContextMemories, MemoryQuery
 
 __all__ = [
     "DATETIME_COLUMNS",
@@ -26,7 +27,9 @@ __all__ = [
     "KIND_TABLES",
     "MEMORY_COLUMNS",
     "TURN_COLUMNS",
+    "WRITTEN_COLUMNS",
     "RowCodec",
+    "context_batch",
     "memory_filter",
     "memory_upsert_assignments",
 ]
@@ -70,6 +73,9 @@ DATETIME_COLUMNS = frozenset(
     }
 )
 _JSON_COLUMNS = frozenset({"tags", "source_ids"})
+# What a memory upsert writes: the memory's columns and the words it is found by
+# (text.stored_index_terms), which loading a user's index reads instead of tokenizing again.
+WRITTEN_COLUMNS = (*MEMORY_COLUMNS, "index_terms")
 EVENT_COLUMNS = ("id", "user_id", "project_id", "memory_id", "kind", "actor", "reason", "details", "at")
 TURN_COLUMNS = ("id", "user_id", "project_id", "session_id", "message_id", "role", "content", "at")
 # The table that holds each kind of record (Store.scan, Store.counts).
@@ -95,8 +101,26 @@ _MONOTONIC = {
 
 def memory_upsert_assignments(skip: Sequence[str] = ("id",)) -> str:
     """The ``DO UPDATE SET`` list of the memory upsert (both dialects accept it)."""
-    return ", ".join(f"{c} = {_MONOTONIC.get(c, f'excluded.{c}')}" for c in MEMORY_COLUMNS if c not in skip)
+    return ", ".join(f"{c} = {_MONOTONIC.get(c, f'excluded.{c}')}" for c in WRITTEN_COLUMNS if c not in skip)
 
+
+class _SharedEmptyList(list[Any]):
+    """An empty list that cannot change, one instance shared by every memory read without tags or
+    source ids (most of them). A process holds hundreds of thousands of memories in its index, and
+    two lists of its own per memory were two thirds of the objects the garbage collector tracks:
+    its full collections, which a read then waits for, took that much longer. Code that wants
+    other tags assigns a new list (as all code here does); changing this one in place raises."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a memory's empty tags are shared: assign a new list instead of changing it")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+
+
+NO_ITEMS: list[Any] = _SharedEmptyList()
 
 _TYPES: dict[str, MemoryType] = {t.value: t for t in MemoryType}
 _STATES: dict[str, MemoryState] = {t.value: t for t in MemoryState}
@@ -113,6 +137,7 @@ class RowCodec:
     dump_json: Callable[[Any], Any] = json.dumps
 
     def memory_row(self, m: Memory) -> tuple[Any, ...]:
+        """The values of :data:`WRITTEN_COLUMNS` for ``m``."""
         values: list[Any] = []
         for column in MEMORY_COLUMNS:
             value = getattr(m, column)
@@ -123,6 +148,7 @@ class RowCodec:
             elif hasattr(value, "value"):
                 value = value.value
             values.append(value)
+        values.append(stored_index_terms(m.content, m.tags))
         return tuple(values)
 
     def memory_from_row(self, row: Sequence[Any]) -> Memory:
@@ -145,7 +171,9 @@ class RowCodec:
         return Memory(**data)
 
     def _list(self, raw: Any) -> list[Any]:
-        return [] if raw is None or raw == "[]" else self.load_json(raw)
+        if raw is None or raw == "[]" or raw == []:
+            return NO_ITEMS
+        return self.load_json(raw)
 
     def event_row(self, e: TimelineEvent) -> tuple[Any, ...]:
         return (
@@ -218,6 +246,23 @@ def stack_vectors(blobs: Sequence[Any], decode_many: Callable[[Sequence[Any]], n
     matrix = np.zeros((len(blobs), decoded.shape[1]), dtype=np.float32)
     matrix[present] = decoded
     return matrix
+
+
+# The columns a context load selects after the memory's own: its stored index terms, its vector.
+CONTEXT_EXTRA_COLUMNS = 2
+
+
+def context_batch(
+    rows: Sequence[Sequence[Any]],
+    memory_from_row: Callable[[Sequence[Any]], Memory],
+    decode_vectors: Callable[[Sequence[Any]], np.ndarray],
+) -> ContextMemories:
+    """Rows of ``SELECT <memory columns>, index_terms, <vector>`` as the index loads them."""
+    return ContextMemories(
+        [memory_from_row(r[:-CONTEXT_EXTRA_COLUMNS]) for r in rows],
+        stack_vectors([r[-1] for r in rows], decode_vectors),
+        [read_stored_index_terms(r[-2]) for r in rows],
+    )
 
 
 def id_batches(ids: Sequence[str], mark: str, size: int = 500) -> Iterator[tuple[Sequence[str], str]]:

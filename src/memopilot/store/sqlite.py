@@ -40,14 +40,14 @@ from .base import ChangeSet, ContextMemories, MemoryQuery, Store
 from .change_counters import bump_change_counters, stamp_changed_rows
 from .rows import (
     EVENT_COLUMNS,
-    MEMORY_COLUMNS,
     TURN_COLUMNS,
+    WRITTEN_COLUMNS,
     RowCodec,
+    context_batch,
     dump_json,
     id_batches,
     memory_filter,
     memory_upsert_assignments,
-    stack_vectors,
 )
 from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
@@ -72,7 +72,7 @@ _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, 
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _COUNT_USES = count_uses_sql("?")
 _UPSERT_MEMORY = (
-    f"INSERT INTO memories ({', '.join(MEMORY_COLUMNS)}) VALUES ({', '.join('?' * len(MEMORY_COLUMNS))}) "
+    f"INSERT INTO memories ({', '.join(WRITTEN_COLUMNS)}) VALUES ({', '.join('?' * len(WRITTEN_COLUMNS))}) "
     "ON CONFLICT(id) DO UPDATE SET " + memory_upsert_assignments()
 )
 
@@ -357,13 +357,13 @@ class SQLiteStore(SharedQueries, Store):
     def _memory_batches(
         self, where: str, params: tuple[Any, ...], batch_size: int
     ) -> Iterator[ContextMemories]:
-        sql = f"SELECT {MEMORY_SELECT_COLUMNS}, embedding FROM memories WHERE {where} ORDER BY rowid"
+        columns = f"{MEMORY_SELECT_COLUMNS}, index_terms, embedding"
+        sql = f"SELECT {columns} FROM memories WHERE {where} ORDER BY rowid"
         with self._lock:  # one statement, read in batches: one snapshot, a batch in memory at a time
             try:
                 cursor = self._conn.execute(sql, params)
                 while rows := cursor.fetchmany(batch_size):
-                    memories = [_memory_from_row(r[:-1]) for r in rows]
-                    yield ContextMemories(memories, stack_vectors([r[-1] for r in rows], _decode_vectors))
+                    yield context_batch(rows, _memory_from_row, _decode_vectors)
             except sqlite3.DatabaseError as exc:
                 raise _wrap(exc) from None
 

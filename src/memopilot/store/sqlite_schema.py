@@ -167,5 +167,12 @@ ALTER TABLE memories ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX memories_changes ON memories (user_id, change_seq);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7]
+# v8: each memory row keeps the words it is found by, as the in-memory index counts them
+# (text.stored_index_terms): loading a user reads them instead of tokenizing every memory again.
+# Rows written before (NULL) are tokenized at load, as they were.
+_V8 = """
+ALTER TABLE memories ADD COLUMN index_terms TEXT;
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
 SCHEMA_VERSION = len(MIGRATIONS)
