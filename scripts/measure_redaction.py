@@ -5,8 +5,8 @@ A corpus is a folder holding ``secret_messages.jsonl`` (``{"message", "secrets":
 and ``benign_messages.jsonl`` (``{"message"}``). Two are kept:
 
 * ``tests/data`` (the tune corpus): written by the team, the detectors were tuned on it;
-* ``tests/data/redaction_check`` (the check corpus): written first, by someone who had not seen the
-  detectors, and only ever measured, never tuned on.
+* ``tests/data/redaction_check`` and ``tests/data/redaction_check2`` (the check corpora): each
+  written by someone who had not seen the detectors, and only ever measured, never tuned on.
 
 A secret counts as removed when no 8-character run of its value remains in the redacted text, with
 spaces, dashes and line breaks taken out of both (a value shorter than 8 such characters must not
@@ -18,7 +18,7 @@ Run from the repository root::
 
     python scripts/measure_redaction.py [--corpus tests/data/redaction_check] [--repeat 20] [--show-misses]
 
-With no ``--corpus``, both corpora are measured. ``--show-misses`` is for the tune corpus only: the
+With no ``--corpus``, every corpus is measured. ``--show-misses`` is for the tune corpus only: the
 check corpus must not be tuned on, so its misses are not printed.
 """
 
@@ -36,7 +36,7 @@ from memopilot.write.redaction import redact
 
 ROOT = Path(__file__).resolve().parents[1]
 TUNE = ROOT / "tests" / "data"
-CHECK = ROOT / "tests" / "data" / "redaction_check"
+CHECKS = [ROOT / "tests" / "data" / "redaction_check", ROOT / "tests" / "data" / "redaction_check2"]
 _SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
 
 
@@ -158,7 +158,8 @@ def main() -> None:
         report("given", args.corpus.resolve(), args.repeat, args.show_misses)
         return
     report("tune", TUNE, args.repeat, args.show_misses)
-    report("check", CHECK, args.repeat, show_misses=False)
+    for check in CHECKS:
+        report("check", check, args.repeat, show_misses=False)
     chat = conversation_messages()
     if chat:
         redact(chat[0])
