@@ -13,6 +13,11 @@ the store's change token (a per-user counter); the rows those commits wrote carr
 the index applies just them (``Store.changed_memories``) rather than reloading the user, unless
 they are a large share of the user (then a reload is as cheap).
 
+Loading a user costs what a cold read waits for, so it does the least it can per memory: the
+words each memory is found by come stored with its row (``text.stored_index_terms``; rows from
+before are tokenized here), posting lists are built for a whole bucket at once as arrays, and
+the objects it keeps per memory are few (each is work for the garbage collector's full passes).
+
 Bounded (``MEMOPILOT_INDEX_CACHE_MB``): each user's index knows what it holds (its arrays' bytes,
 its texts, and measured per-row and per-word overheads); past the cap the least recently read
 users are dropped and reload on their next read. A user larger than the whole cap is loaded for
@@ -37,23 +42,31 @@ from typing import Any
 import numpy as np
 
 from ..domain import Memory, MemoryState
-from ..store import ChangeSet, Store, Uses
+from ..store import ChangeSet, ContextMemories, Store, Uses
 from ..store.change_counters import after_own_commit
 from ..text import index_terms
 from .scorer import SCORE_FIELDS, USAGE_FIELD, ScoreInputs, score_fields
 
-__all__ = ["BM25_B", "BM25_K1", "CacheStats", "MemoryIndex", "ScopeMatches", "indexed_terms"]
+__all__ = [
+    "BM25_B",
+    "BM25_K1",
+    "CacheStats",
+    "MemoryIndex",
+    "ScopeMatches",
+    "freeze_long_lived",
+    "indexed_terms",
+]
 
 # Okapi BM25 constants, as in SQLite FTS5 and Lucene.
 BM25_K1 = 1.2
 BM25_B = 0.75
 _MIN_COMPACT = 256  # dead rows tolerated before a bucket considers compacting
 # What the arrays' own bytes do not show, fitted to tracemalloc's count while loading users of 50
-# to 2,000 memories over 1 to 60 projects (the bench's users and scripted ones; the fit errs high
-# by up to 10%, and tests/test_index_cache.py checks it): a row's Memory object with its id and
-# times and the row's list and dict slots; a word's entry in its bucket's term map; a memory's
-# entry in its user's id map; a bucket with its arrays' headers.
-_ROW_BYTES = 680
+# to 2,000 memories over 1 to 60 projects (the bench's users and scripted ones; within 10%, and
+# tests/test_index_cache.py checks it): a row's stored tuple with its strings (or its Memory
+# object, about as large) and the row's list and dict slots; a word's entry in its bucket's term
+# map; a memory's entry in its user's id map; a bucket with its arrays' headers.
+_ROW_BYTES = 990
 _TERM_BYTES = 56
 _ID_BYTES = 120
 _BUCKET_BYTES = 2048
@@ -198,7 +211,10 @@ class _Bucket:
     size: int = 0  # rows used, dead ones included
     dead: int = 0
     ids: list[str | None] = field(default_factory=list)
-    memories: list[Memory | None] = field(default_factory=list)
+    # each row's memory: a Memory, or (rows loaded from the store) its stored row, decoded by
+    # ``decode`` when first asked for (see memory()); None for a dead row
+    memories: list[Memory | tuple[Any, ...] | None] = field(default_factory=list)
+    decode: Callable[[tuple[Any, ...]], Memory] | None = None
     row_of: dict[str, int] = field(default_factory=dict)
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     priority: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # critical or pinned
@@ -208,6 +224,22 @@ class _Bucket:
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     postings: _PostingTable = field(default_factory=_PostingTable)
     text_bytes: int = 0  # content and tags of the live rows
+
+    def memory(self, row: int) -> Memory | None:
+        """The memory at ``row``, decoded from its stored row the first time it is asked for.
+
+        A loaded user keeps its rows as the store returned them (tuples of strings and numbers,
+        which the garbage collector stops tracking), not as Memory objects: a full collection
+        visits every tracked object, and with the index full of Memory objects it took about
+        1.5 µs each (100 ms for 65,000), a pause some read had to wait for. Only the memories a
+        read gathers, or a write touches, are decoded and kept as objects.
+        """
+        found = self.memories[row]
+        if found is None or isinstance(found, Memory):
+            return found
+        assert self.decode is not None  # (stored rows come with their decoder)
+        memory = self.memories[row] = self.decode(found)
+        return memory
 
     def nbytes(self) -> int:
         """What this bucket holds in memory: its arrays exactly, its objects as measured."""
@@ -241,7 +273,7 @@ class _Bucket:
     def replace(self, memory: Memory) -> None:
         """The same row, new fields that do not change what the memory is found by."""
         row = self.row_of[memory.id]
-        self.text_bytes += _text_bytes(memory) - _text_bytes(self.memories[row])  # type: ignore[arg-type]
+        self.text_bytes += _text_bytes(memory) - _text_bytes(self.memory(row))  # type: ignore[arg-type]
         self.memories[row] = memory
         self.priority[row] = _is_priority(memory)
         self.fields[row] = score_fields(memory)
@@ -253,7 +285,7 @@ class _Bucket:
         self.alive[row] = False
         self.priority[row] = False
         self.ids[row] = None
-        self.text_bytes -= _text_bytes(self.memories[row])  # type: ignore[arg-type]  # a live row
+        self.text_bytes -= _text_bytes(self.memory(row))  # type: ignore[arg-type]  # a live row
         self.memories[row] = None
         self.dead += 1
         if self.dead >= _MIN_COMPACT and self.dead * 2 >= self.size:
@@ -283,11 +315,14 @@ def _built_bucket(
     memories: list[Memory],
     matrix: np.ndarray,
     stored_terms: list[dict[str, int] | None],
+    stored_rows: list[tuple[Any, ...]] | None = None,
+    decode: Callable[[tuple[Any, ...]], Memory] | None = None,
 ) -> _Bucket:
     """A bucket of ``memories`` (rows of ``matrix``) built in one pass: what :meth:`_Bucket.append`
     does row by row, with each array and posting list made once at its final size (a cold read
     loads a whole user this way). ``stored_terms[i]`` are memory i's terms as its row stored them
-    (None: tokenize it here)."""
+    (None: tokenize it here); with ``stored_rows`` (memory i's row, and how to ``decode`` it) the
+    bucket keeps those rather than the Memory objects (see :meth:`_Bucket.memory`)."""
     entry_terms: list[str] = []  # one entry per (memory, term): the term, its count; row by row
     entry_counts: list[int] = []
     terms_per_row: list[int] = []
@@ -302,7 +337,8 @@ def _built_bucket(
     bucket = _Bucket(dim=dim, project_id=project_id)
     bucket.size = len(memories)
     bucket.ids = [m.id for m in memories]
-    bucket.memories = list(memories)
+    bucket.memories = list(memories) if stored_rows is None else list(stored_rows)
+    bucket.decode = decode
     bucket.row_of = {memory_id: row for row, memory_id in enumerate(bucket.ids)}
     bucket.alive = np.ones(len(memories), dtype=bool)
     bucket.priority = np.fromiter((_is_priority(m) for m in memories), dtype=bool, count=len(memories))
@@ -343,7 +379,7 @@ class _UserIndex:
         if memory_id not in self.bucket_of:
             return None
         bucket = self.buckets[self.bucket_of[memory_id]]
-        return bucket.memories[bucket.row_of[memory_id]]
+        return bucket.memory(bucket.row_of[memory_id])
 
     def add(self, memory: Memory, vector: np.ndarray | None) -> None:
         if self.dim == 0 and vector is not None and len(vector):  # the first vector sets the width
@@ -362,20 +398,27 @@ class _UserIndex:
         return sum(b.nbytes() for b in self.buckets.values()) + len(self.bucket_of) * _ID_BYTES
 
     @classmethod
-    def built(
-        cls, memories: list[Memory], matrix: np.ndarray, stored_terms: list[dict[str, int] | None]
-    ) -> _UserIndex:
-        """A user's index from their context-state memories, vectors and stored terms (row i for
-        memories[i])."""
+    def built(cls, loaded: ContextMemories) -> _UserIndex:
+        """A user's index from their context-state memories as loaded from the store."""
+        matrix = loaded.matrix
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
         index = cls(dim=dim)
         rows_of: dict[str | None, list[int]] = {}
-        for row, memory in enumerate(memories):
+        for row, memory in enumerate(loaded.memories):
             rows_of.setdefault(memory.project_id, []).append(row)
+        stored = loaded.rows if len(loaded.rows) == len(loaded.memories) else None
+        terms = loaded.terms if len(loaded.terms) == len(loaded.memories) else [None] * len(loaded.memories)
         for project_id, rows in rows_of.items():
-            bucket_rows = [memories[r] for r in rows]
-            terms = [stored_terms[r] for r in rows]
-            index.buckets[project_id] = _built_bucket(dim, project_id, bucket_rows, matrix[rows], terms)
+            bucket_rows = [loaded.memories[r] for r in rows]
+            index.buckets[project_id] = _built_bucket(
+                dim,
+                project_id,
+                bucket_rows,
+                matrix[rows],
+                [terms[r] for r in rows],
+                None if stored is None else [stored[r] for r in rows],
+                loaded.decode,
+            )
             index.bucket_of.update((m.id, project_id) for m in bucket_rows)
         return index
 
@@ -464,7 +507,7 @@ class MemoryIndex:
         self._loads += 1
         self._keep(user_id, found, token)
         if self._gc_freeze_rows and len(found.bucket_of) >= self._gc_freeze_rows:
-            _freeze_long_lived()
+            freeze_long_lived()
         return found
 
     def _caught_up(self, user_id: str, index: _UserIndex, held: Any, token: Any) -> bool:
@@ -532,14 +575,16 @@ class MemoryIndex:
         self._tokens.pop(user_id, None)
 
     def _load(self, user_id: str) -> _UserIndex:
-        memories: list[Memory] = []
-        matrices: list[np.ndarray] = []
-        terms: list[dict[str, int] | None] = []
-        for batch in self._store.context_memories(user_id):
-            memories += batch.memories
-            matrices.append(batch.matrix)
-            terms += batch.terms or [None] * len(batch.memories)  # (a store that keeps none)
-        index = _UserIndex.built(memories, np.vstack(matrices) if matrices else np.zeros((0, 0)), terms)
+        batches = list(self._store.context_memories(user_id))
+        loaded = ContextMemories(
+            [m for b in batches for m in b.memories],
+            np.vstack([b.matrix for b in batches]) if batches else np.zeros((0, 0)),
+            [t for b in batches for t in b.terms] if all(b.terms for b in batches) else [],
+            [r for b in batches for r in b.rows] if all(b.rows for b in batches) else [],
+            batches[0].decode if batches else None,
+        )
+        index = _UserIndex.built(loaded)
+        del batches, loaded  # the decoded memories go now: the index keeps the stored rows
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index
@@ -666,7 +711,7 @@ def _gather(
         start += bucket.size
         if local.size == 0:
             continue
-        memories += [bucket.memories[r] for r in local.tolist()]  # type: ignore[misc]  # alive rows
+        memories += [bucket.memory(r) for r in local.tolist()]  # type: ignore[misc]  # alive rows
         fields.append(bucket.fields[local])
         in_project = project_id is not None and bucket.project_id == project_id
         same.append(np.full(local.size, in_project, dtype=bool))
@@ -675,8 +720,11 @@ def _gather(
     return memories, np.concatenate(fields), np.concatenate(same)
 
 
-def _freeze_long_lived() -> None:
+def freeze_long_lived() -> None:
     """Move every object alive now out of the cyclic garbage collector's reach.
+
+    Done once a server has started (its modules, the embedding model, the detectors: about 47,000
+    objects, 10-17 ms of every full collection) and after loading a very large user.
 
     A full collection visits every tracked object: with 100,000 indexed memories that was a
     pause of about 160 ms, every few hundred reads. Frozen objects are still freed by reference

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -119,6 +119,10 @@ class ContextMemories:
     matrix: np.ndarray  # (n, dim) float32, row i for memories[i]; zeros for a memory without one
     # the words each is found by as its row stored them (text.index_terms); None: tokenize it
     terms: list[dict[str, int] | None] = field(default_factory=list)
+    # each memory's row as stored, in a form the garbage collector does not track (strings and
+    # numbers), and how to decode one into its Memory: the index keeps these, not the objects
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    decode: Callable[[tuple[Any, ...]], Memory] | None = None
 
 
 class Store(ABC):

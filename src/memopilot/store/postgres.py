@@ -65,7 +65,14 @@ from .rows import (
     memory_upsert_assignments,
 )
 from .shared_queries import SharedQueries
-from .use_counts import MEMORY_SELECT_COLUMNS, NEVER_USED, count_uses_sql, fold_uses, use_rows
+from .use_counts import (
+    MEMORY_SELECT_COLUMNS,
+    NEVER_USED,
+    count_uses_sql,
+    fold_uses,
+    memory_select_columns,
+    use_rows,
+)
 
 __all__ = ["PostgresStore"]
 
@@ -83,6 +90,8 @@ _OWN_TABLES = frozenset(
 _CODEC = RowCodec(dump_time=lambda v: v, load_time=lambda v: v, load_json=lambda v: v)
 _COLUMNS = ", ".join(WRITTEN_COLUMNS)
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
+# What the index loads keeps each row as it came (rows.context_batch): JSON as text, not lists.
+_CONTEXT_COLUMNS = memory_select_columns(as_text=frozenset({"tags", "source_ids"}))
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
 _COUNT_USES = count_uses_sql("%s")
 _UPSERT_MEMORY = (
@@ -300,7 +309,7 @@ class PostgresStore(SharedQueries, Store):
     def _memory_batches(
         self, where: str, params: tuple[Any, ...], batch_size: int
     ) -> Iterator[ContextMemories]:
-        columns = f"{MEMORY_SELECT_COLUMNS}, index_terms, vector_send(embedding)"
+        columns = f"{_CONTEXT_COLUMNS}, index_terms, vector_send(embedding)"
         sql = f"SELECT {columns} FROM memories WHERE {where} ORDER BY seq"
         # One statement (one snapshot) whose rows arrive in chunks (libpq's chunked mode), a batch
         # in memory at a time. A server-side cursor did the same with 10 ms more per user (its

@@ -173,7 +173,8 @@ class RowCodec:
     def _list(self, raw: Any) -> list[Any]:
         if raw is None or raw == "[]" or raw == []:
             return NO_ITEMS
-        return self.load_json(raw)
+        # (SQLite keeps JSON as text; PostgreSQL's driver decodes it, unless it was cast to text)
+        return orjson.loads(raw) if isinstance(raw, str) else raw
 
     def event_row(self, e: TimelineEvent) -> tuple[Any, ...]:
         return (
@@ -257,11 +258,16 @@ def context_batch(
     memory_from_row: Callable[[Sequence[Any]], Memory],
     decode_vectors: Callable[[Sequence[Any]], np.ndarray],
 ) -> ContextMemories:
-    """Rows of ``SELECT <memory columns>, index_terms, <vector>`` as the index loads them."""
+    """Rows of ``SELECT <memory columns>, index_terms, <vector>`` as the index loads them. The
+    memory columns must hold only strings, numbers, datetimes and None (JSON as text), so that
+    the rows kept are tuples the garbage collector stops tracking."""
+    stored = [r[:-CONTEXT_EXTRA_COLUMNS] for r in rows]
     return ContextMemories(
-        [memory_from_row(r[:-CONTEXT_EXTRA_COLUMNS]) for r in rows],
+        [memory_from_row(r) for r in stored],
         stack_vectors([r[-1] for r in rows], decode_vectors),
         [read_stored_index_terms(r[-2]) for r in rows],
+        stored,
+        memory_from_row,
     )
 
 

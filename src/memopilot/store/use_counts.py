@@ -24,7 +24,14 @@ from ..domain import Memory
 from .base import Uses
 from .rows import MEMORY_COLUMNS, id_batches
 
-__all__ = ["MEMORY_SELECT_COLUMNS", "NEVER_USED", "count_uses_sql", "fold_uses", "use_rows"]
+__all__ = [
+    "MEMORY_SELECT_COLUMNS",
+    "NEVER_USED",
+    "count_uses_sql",
+    "fold_uses",
+    "memory_select_columns",
+    "use_rows",
+]
 
 _USES_OF_ROW = "FROM memory_uses u WHERE u.user_id = memories.user_id AND u.memory_id = memories.id"
 _LATER_USE = (
@@ -35,8 +42,18 @@ _TOTALS = {
     "usage_count": f"memories.usage_count + COALESCE((SELECT u.use_count {_USES_OF_ROW}), 0)",
     "last_used_at": f"COALESCE((SELECT {_LATER_USE} {_USES_OF_ROW}), memories.last_used_at)",
 }
+
+
 # The memory columns in MEMORY_COLUMNS order, with the uses of memory_uses added in.
-MEMORY_SELECT_COLUMNS = ", ".join(_TOTALS.get(c, f"memories.{c}") for c in MEMORY_COLUMNS)
+def memory_select_columns(as_text: frozenset[str] = frozenset()) -> str:
+    """The memory columns, uses added in; those named in ``as_text`` cast to text (PostgreSQL's
+    JSON columns, for rows made only of strings and numbers)."""
+    return ", ".join(
+        _TOTALS.get(c, f"memories.{c}::text" if c in as_text else f"memories.{c}") for c in MEMORY_COLUMNS
+    )
+
+
+MEMORY_SELECT_COLUMNS = memory_select_columns()
 # "usage_count = 0" of the totals (a memory_uses row always holds at least one use).
 NEVER_USED = f"memories.usage_count = 0 AND NOT EXISTS (SELECT 1 {_USES_OF_ROW})"
 
