@@ -236,3 +236,16 @@ def test_a_loaded_user_keeps_rows_the_gc_does_not_track_until_a_read_gathers_the
     again = fresh.search("rows", "default", vector, content_terms("which host runs billing"), 5)
     assert [m.id for m in again.memories] == [m.id for m in found.memories]
     assert all(a is b for a, b in zip(again.memories, found.memories, strict=True))  # decoded once
+
+
+def test_tuning_a_serving_process_freezes_start_up_objects_and_spaces_full_collections() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gc; from memopilot.read.index import tune_gc_for_serving; tune_gc_for_serving(); "
+        "print(gc.get_threshold()[2], gc.get_freeze_count())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    every, frozen = map(int, out.split())
+    assert every == 100 and frozen > 1000

@@ -106,7 +106,7 @@ def ingest(url: str, users: int, per_user: int, *, seed: int = 7) -> dict[str, A
 def serve(url: str, users: int, *, cache_mb: float, reads: int, seed: int = 7) -> dict[str, Any]:
     """Zipf-distributed reads under the cap, then cold first reads of the 1,000-memory users."""
     from ..engine.facade import MemoPilot
-    from ..read.index import freeze_long_lived
+    from ..read.index import tune_gc_for_serving
     from ..settings import Settings
 
     settings = Settings.load(database_url=url, index_cache_mb=cache_mb)
@@ -116,7 +116,7 @@ def serve(url: str, users: int, *, cache_mb: float, reads: int, seed: int = 7) -
         # one read of a user with no memories: what every process loads once (the secret detectors,
         # word caches, SQLite's page cache), so that what grows after it is the users' indexes
         mp.build_context("warm the read path up", user_id="no-such-tenant")
-        freeze_long_lived()  # as `memopilot serve` does once it has warmed up
+        tune_gc_for_serving()  # as `memopilot serve` does once it has warmed up
         ready = _rss_mb()
         questions = generate_questions(reads, seed=seed)
         warm: list[float] = []

@@ -55,6 +55,7 @@ __all__ = [
     "ScopeMatches",
     "freeze_long_lived",
     "indexed_terms",
+    "tune_gc_for_serving",
 ]
 
 # Okapi BM25 constants, as in SQLite FTS5 and Lucene.
@@ -724,7 +725,8 @@ def freeze_long_lived() -> None:
     """Move every object alive now out of the cyclic garbage collector's reach.
 
     Done once a server has started (its modules, the embedding model, the detectors: about 47,000
-    objects, 10-17 ms of every full collection) and after loading a very large user.
+    objects, 10-17 ms of every full collection; :func:`tune_gc_for_serving`) and after loading a
+    very large user.
 
     A full collection visits every tracked object: with 100,000 indexed memories that was a
     pause of about 160 ms, every few hundred reads. Frozen objects are still freed by reference
@@ -733,6 +735,26 @@ def freeze_long_lived() -> None:
     """
     gc.collect()
     gc.freeze()
+
+
+# Full collections at most once per this many collections of the middle generation (Python's
+# default is 10: about every 70,000 allocations).
+_FULL_COLLECTION_EVERY = 100
+
+
+def tune_gc_for_serving() -> None:
+    """Garbage-collector settings for a process that serves reads (``memopilot serve``; the
+    many-users bench runs as one): start-up objects frozen, full collections ten times rarer.
+
+    A full collection visits every object the index holds, and with the cache full that took
+    60-120 ms on this 2-core machine, a pause whichever read was running had to wait for: the
+    first reads of cold users, which allocate the most, met it every dozen or so. The index holds
+    no reference cycles (it is freed by reference counting), so the full passes found nothing to
+    free in it; cyclic garbage elsewhere still goes, after at most about 700,000 allocations.
+    """
+    freeze_long_lived()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, _FULL_COLLECTION_EVERY)
 
 
 def _same_findability(old: Memory, new: Memory) -> bool:

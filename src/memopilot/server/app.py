@@ -39,7 +39,7 @@ from ..errors import (
     NotFoundError,
     StoreError,
 )
-from ..read.index import freeze_long_lived
+from ..read.index import tune_gc_for_serving
 from ..settings import Settings
 from ..write.redaction import redact
 from .keys import ApiKeyStore
@@ -202,7 +202,7 @@ def _warm_up(engine: MemoPilot) -> None:
     server pays it once at start-up, not in its first request's latency."""
     engine.write_path  # noqa: B018  (a cached property: building it imports the editor)
     redact("warm up the detectors")
-    freeze_long_lived()  # what start-up loaded lives as long as the process: no GC pass revisits it
+    tune_gc_for_serving()  # start-up objects frozen, full GC passes rarer (read/index.py)
 
 
 def _install_error_handlers(app: FastAPI) -> None:
