@@ -117,6 +117,7 @@ def measure_size(
             mp.build_context(question, user_id=user_id, project_id=project)
             reads.append((time.perf_counter() - started) * 1000)
         write_times = []
+        mp.write_path  # noqa: B018  (imports the editor now, as a server does at start-up)
         messages = [m.content for m in generate_memories(writes, seed=seed + 99, now=now)]
         for message in messages:
             started = time.perf_counter()
