@@ -577,15 +577,15 @@ class MemoryIndex:
 
     def _load(self, user_id: str) -> _UserIndex:
         batches = list(self._store.context_memories(user_id))
-        loaded = ContextMemories(
-            [m for b in batches for m in b.memories],
-            np.vstack([b.matrix for b in batches]) if batches else np.zeros((0, 0)),
-            [t for b in batches for t in b.terms] if all(b.terms for b in batches) else [],
-            [r for b in batches for r in b.rows] if all(b.rows for b in batches) else [],
-            batches[0].decode if batches else None,
+        index = _UserIndex.built(  # (built() checks that terms and rows cover every memory)
+            ContextMemories(
+                [m for b in batches for m in b.memories],
+                np.vstack([b.matrix for b in batches]) if batches else np.zeros((0, 0)),
+                [t for b in batches for t in b.terms],
+                [r for b in batches for r in b.rows],
+                batches[0].decode if batches else None,
+            )
         )
-        index = _UserIndex.built(loaded)
-        del batches, loaded  # the decoded memories go now: the index keeps the stored rows
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index
