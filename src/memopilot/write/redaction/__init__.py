@@ -160,7 +160,9 @@ def _wrapped_end(text: str, start: int, end: int) -> int:
     if more is None:
         return end
     rest = more.group(1)
-    random_looking = any(c.isdigit() for c in rest) and any(c.isupper() for c in rest)
+    random_looking = (any(c.isdigit() for c in rest) and any(c.isupper() for c in rest)) or (
+        _detectors().rules.looks_random(rest, 12)  # "mxdcEhtLWpiJQYSwEY": letters of both cases
+    )
     return more.end() if random_looking else end
 
 

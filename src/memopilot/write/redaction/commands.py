@@ -34,10 +34,18 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("rabbitmqctl", re.compile(rf"\brabbitmqctl\s+(?:change_password|add_user)\s+\S+\s+{_V}")),
     ("--pass", re.compile(rf"--(?:password|passwd|pass|pwd|storepass|keypass)(?:=|\s+){_V}")),
     ("password-stdin", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|[^\n]{0,80}--password-stdin")),
+    ("sudo -s", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b")),
+    ("--stdin", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|\s*(?:sudo\s+)?passwd\s+--stdin")),
+    ("7z", re.compile(r"\b7z[az]?\b[^\n|;&]{0,160}?\s-p([^\s'\"]{4,128})")),  # 7z a -pSECRET
+    ("unrar", re.compile(r"\b(?:unrar|rar)\b[^\n|;&]{0,160}?\s-(?:p|hp)([^\s'\"-][^\s'\"]{3,127})")),
+    ("zip", re.compile(rf"\b(?:zip|unzip|zipcloak)\b[^\n|;&]{{0,160}}?\s(?:-P|--password)\s+{_V}")),
+    ("openssl", re.compile(r"\bopenssl\b[^\n|;&]{0,200}?\s-(?:pass(?:in|out)?|k)\s+['\"]?(?:pass:)?"
+                           r"([^\s'\"]{4,128})")),
     ("identified", re.compile(r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+'([^'\n]{4,128})'")),
     ("password '", re.compile(r"(?i)\b(?:with\s+)?(?:encrypted\s+)?password\s+'([^'\n]{4,128})'")),
-    ("<password>", re.compile(r"(?i)<(?:password|passwd|pwd|secret)>([^<\s]{4,128})")),
-    (":", re.compile(r"(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128})$")),  # a .pgpass line
+    ("<password>", re.compile(r"(?i)<(?:password|passwd|pwd|secret)>([^<\s]{4,128})</")),
+    # a .pgpass line: host:port:database:user:password
+    (":", re.compile(r"(?<!\S)[\w.*-]{3,}:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128}?)[.,;]?(?!\S)")),
     ("cookie", re.compile(r"(?i)\b(?:set-)?cookie:[^\n]*?\b(?:session|sess|sid|auth|token|remember)[\w-]*"
                           r"=([^;\s]{16,})")),
     ("client(", re.compile(r"Client\(\s*['\"]AC[0-9a-f]{32}['\"]\s*,\s*['\"]([0-9a-f]{32})['\"]")),  # Twilio
@@ -52,7 +60,7 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("some(", re.compile(r"(?i)pass\w*\s*[:=]\s*some\(\s*\"([^\"]{4,128})\"")),
     ("(", re.compile(r"(?i)\b(?:new\s+pdo|getconnection|mysqli_connect|mysqli)\s*\(\s*['\"][^'\"]*['\"]\s*,"
                         r"\s*['\"][^'\"]*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
-    ("webhooks", re.compile(r"discord(?:app)?\.com/api/webhooks/(\d+/[\w-]{40,})")),
+    ("webhooks", re.compile(r"((?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,})")),
     ("://", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token
     ("value=", re.compile(r"(?i)key\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret)[^\"]*\"\s+"
@@ -82,6 +90,69 @@ def _sql_rows(text: str) -> Iterator[Span]:
                 yield start, end, "password", P_PROSE
 
 
+# A table (Markdown, CSV or tab-separated) with a column of secrets: its header row names the column.
+_TABLE_SEPARATORS = ("|", "\t", ",", ";")
+_SEPARATOR_ROW = re.compile(r"^[\s|:+-]+$")
+
+
+def _cells(line: str, sep: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell's trimmed text in ``line``; Markdown's outer pipes dropped."""
+    spans, pos = [], 0
+    for part in line.split(sep):
+        start, end = pos, pos + len(part)
+        while start < end and line[start] in " \t\"'`":
+            start += 1
+        while end > start and line[end - 1] in " \t\"'`":
+            end -= 1
+        spans.append((start, end))
+        pos += len(part) + 1
+    if sep == "|" and line.strip().startswith("|"):
+        spans = spans[1:]
+    if sep == "|" and line.strip().endswith("|"):
+        spans = spans[:-1]
+    return spans
+
+
+def _table_secret(value: str) -> bool:
+    """A cell's value is a secret unless it is prose ("see Vault"), empty or a placeholder."""
+    return (
+        len(value) >= 4
+        and not any(c.isspace() for c in value)
+        and not value.startswith(("$", "<", "%", "*"))
+        and plausible_password(value, True, "")
+    )
+
+
+def _table_columns(text: str) -> Iterator[Span]:
+    """The cells under a header such as ``password``, ``pin`` or ``api key`` in a table."""
+    lines, offsets, pos = text.split("\n"), [], 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    for i, header in enumerate(lines[:-1]):
+        sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 or (c != "|" and c in header)), None)
+        if sep is None or not _SECRET_COLUMN.search(header) or (i and sep in lines[i - 1]):
+            continue  # a header is a table's first row
+        if sep == "|" and not _SEPARATOR_ROW.match(lines[i + 1]):
+            continue  # a Markdown table's header is followed by its |---| row
+        names = [header[a:b].lower() for a, b in _cells(header, sep)]
+        secret = [k for k, name in enumerate(names) if _SECRET_COLUMN.search(name) and len(name) <= 24]
+        if not secret or len(names) < 2:
+            continue
+        for j in range(i + 1, len(lines)):
+            row = lines[j]
+            if _SEPARATOR_ROW.match(row) and sep == "|":
+                continue
+            cells = _cells(row, sep)
+            if len(cells) != len(names):
+                break  # the table ended
+            for k in secret:
+                start, end = cells[k]
+                value = row[start:end]
+                if _table_secret(value):
+                    yield offsets[j] + start, offsets[j] + end, "password", P_PROSE
+
+
 _HINTS = ahocorasick.Automaton()
 for _hint in {hint for hint, _ in _PLACES} | {"insert"}:
     _HINTS.add_word(_hint, _hint)
@@ -101,3 +172,5 @@ def detect(text: str, lower: str) -> Iterator[Span]:
                 yield m.start(1), m.end(1), "password", P_PROSE
     if "insert" in present:
         yield from _sql_rows(text)
+    if "\n" in present and _SECRET_COLUMN.search(lower):
+        yield from _table_columns(text)

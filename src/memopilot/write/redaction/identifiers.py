@@ -28,7 +28,7 @@ from stdnum.se import personnummer
 from stdnum.us import ssn
 
 from .keywords import KeywordIndex, word_list
-from .rules import P_CONTEXT, P_STRUCT, Span
+from .rules import P_CONTEXT, P_STRUCT, Span, card_numbers, count_digits
 
 __all__ = ["detect"]
 
@@ -83,7 +83,8 @@ _ID_WORDS = KeywordIndex(
     steueridentifikationsnummer|personalausweis|nir|numéro de sécurité sociale|sécu|aadhaar|sin|
     social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|rrn|
     rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
-    acct|acct#|acc no|routing|rtg|card number|номер карты|
+    acct|acct#|acc no|routing|rtg|aba|aba routing|checking account|savings account|account|
+    card number|номер карты|
     número de tarjeta|numéro de carte|kartennummer|nomor kartu|卡号|инн|снилс|рнокпп|іпн|cccd|nik|
     curp|rfc|cpr|cpr-nummer|αμκα|αφμ|cnp|pan|pan card|रक्षा|رقم الهوية|الهوية الوطنية|תעודת זהות|
     เลขบัตรประชาชน|nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
@@ -96,8 +97,8 @@ _ID_WORDS = KeywordIndex(
 )
 _PASSPORT_WORDS = frozenset(
     word_list("""
-    passport|reisepass|reisepassnummer|passeport|pasaporte|passaporto|paszport|паспорт|पासपोर्ट|
-    여권번호|护照号|护照号码|旅券番号
+    passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
+    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
     """)
 )
 # The number: digits with single separators, or (passports) a code of letters and digits.
@@ -106,7 +107,6 @@ _PASSPORT_CODE = re.compile(r"[A-Za-z0-9]{6,14}(?![A-Za-z0-9])")
 _DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
 _WORDS_BEFORE_NUMBER = 5
-_DROP_DIGITS = str.maketrans("", "", "0123456789")
 
 
 def _iban(candidate: str) -> int:
@@ -153,6 +153,8 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     """A number right after a word that names an identity number (a few words may stand between:
     "Meine Steuer-ID lautet ...", "BSN-nummer van mijn zoon: ...")."""
     for _, word_end, word in _ID_WORDS.find(lower):
+        if word == "account" and not _BANK_CONTEXT.search(lower):
+            continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
         passport = word in _PASSPORT_WORDS
         for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
             at = token.start()
@@ -166,9 +168,9 @@ def _named(text: str, lower: str) -> Iterator[Span]:
                     break  # "CPF 967.773.386-80 é inválido": the word names a number that fails
                 yield number.start(), number.end(), "national_id", P_CONTEXT
                 break
-            code = _PASSPORT_CODE.match(text, at) if passport else None
-            if code and _digits(code.group()) >= 3 and not code.group().isdigit():
-                yield code.start(), code.end(), "passport", P_CONTEXT
+            code = _PASSPORT_CODE.match(text, at)
+            if code and _id_code(code.group(), passport):
+                yield code.start(), code.end(), "passport" if passport else "national_id", P_CONTEXT
                 break
             if position >= _WORDS_BEFORE_NUMBER or any(c.isdigit() for c in token.group()):
                 break
@@ -183,11 +185,24 @@ _CHECKSUM_OF = {
     "fødselsnummer": "no.fodselsnummer", "rrn": "kr.rrn", "주민등록번호": "kr.rrn", "cnp": "ro.cnp",
     "cpr": "dk.cpr", "cpr-nummer": "dk.cpr", "αμκα": "gr.amka", "curp": "mx.curp", "nik": "id.nik",
     "инн": "ru.inn", "steueridentifikationsnummer": "de.idnr", "identifikationsnummer": "de.idnr",
+    "routing": "us.rtn", "routing number": "us.rtn", "aba": "us.rtn", "aba routing": "us.rtn",
     "steuer-id": "de.idnr", "steuerid": "de.idnr", "rijksregisternummer": "be.nn", "ahv": "ch.ssn",
     "avs": "ch.ssn", "身份证": "cn.ric", "身份证号": "cn.ric", "身份证号码": "cn.ric",
     "תעודת זהות": "il.idnr",
     "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc",
 }  # fmt: skip
+
+
+_BANK_CONTEXT = re.compile(r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings")
+
+
+def _id_code(code: str, passport: bool) -> bool:
+    """A code of letters and digits after an identity word: a passport's ("L87834324"), an Indian
+    PAN ("GYTPV8665C"), a Mexican CURP. Letters must be few enough not to make it a word."""
+    digits = _digits(code)
+    if passport:
+        return digits >= 3 and not code.isdigit()
+    return 8 <= len(code) <= 20 and digits >= 3 and len(code) - digits >= 2
 
 
 def _passes_its_checksum(word: str, number: str) -> bool:
@@ -207,7 +222,40 @@ def _passes_its_checksum(word: str, number: str) -> bool:
 
 
 def _digits(text: str) -> int:
-    return len(text) - len(text.translate(_DROP_DIGITS))
+    return count_digits(text)
+
+
+# A card's verification code under its name (CVV, CVC, CID, "security code" ...): three or four
+# digits, with a few characters (": ", " is ", "#") between.
+_CARD_CODE_NAMES = KeywordIndex(
+    word_list("""
+    cvv|cvv2|cvc|cvc2|cvn|cav2|csc|cid|security code|card code|card verification code|
+    card verification value|código de seguridad|codigo de seguridad|código cvv|cryptogramme|
+    cryptogramme visuel|kartenprüfnummer|prüfnummer|prüfziffer|codice di sicurezza|código de segurança|
+    安全码|セキュリティコード|보안코드
+    """)
+)
+_CARD_CODE = re.compile(r"[^\w\n]{0,3}(?:(?:is|es|est|ist|é|è)\s+)?(\d{3,4})(?![\d/])")
+# After a card number: its expiry (MM/YY, MM/YYYY or MMYY, perhaps named), then three or four
+# digits with nothing but spaces or a comma between: the code ("06/29 700", "exp 0428 cvv 909").
+_EXPIRY_THEN_CODE = re.compile(
+    r"[\s,;]{1,3}(?:(?:exp(?:iry|ires|iration)?\.?|valid thru|valid until)\s*:?\s*)?"
+    r"(?:0[1-9]|1[0-2])\s?/?\s?(?:20)?\d{2}(?!\d)[\s,;]{1,3}(\d{3,4})(?![\d/])",
+    re.IGNORECASE,
+)
+
+
+def _card_codes(text: str, lower: str, cards: list[Span]) -> Iterator[Span]:
+    for _, name_end, name in _CARD_CODE_NAMES.find(lower):
+        if name == "cid" and not cards:
+            continue  # "CID" names other things too; next to a card it is Amex's code
+        m = _CARD_CODE.match(text, name_end)
+        if m:
+            yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
+    for card in cards:
+        m = _EXPIRY_THEN_CODE.match(text, card[1])
+        if m:
+            yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
@@ -215,8 +263,20 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _crypto_keys(text)
     if _digits(text) < 3:  # every identifier here holds three digits at least (most hold six)
         return
-    yield from _shaped(text)
+    shaped = list(_shaped(text))
+    yield from shaped
     yield from _named(text, lower)
+    cards = [span for span in shaped if span[2] == "credit_card"]
+    if _digits(text) >= 13:
+        cards += card_numbers(text, lower)  # runs of digits and 4-4-4-4 groups are rules.py's
+    if cards or _CARD_CODE_HINT.search(lower):
+        yield from _card_codes(text, lower, cards)
+
+
+_CARD_CODE_HINT = re.compile(
+    r"cvv|cvc|cvn|cav2|csc|security code|card code|verification|seguridad|crypto|prüf"
+    r"|sicurezza|segurança|安全码|セキュリティ|보안"
+)
 
 
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"

@@ -76,6 +76,16 @@ def _allows(raw: list[dict[str, Any]]) -> list[_Allow]:
     return found
 
 
+# How most gitleaks rules say a token has ended: a quote, a space, ";", an escaped line break or the
+# end. In chat a token is as often followed by punctuation ("gave me HRKU-..., where do I put it").
+_CODE_ENDING = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
+_CHAT_ENDING = r"""(?:[\x60'"\s;,.!?)\]}>]|\\[nr]|$)"""
+
+
+def _chat_ending(source: str) -> str:
+    return source.replace(_CODE_ENDING, _CHAT_ENDING)
+
+
 @functools.cache
 def _rule_set() -> tuple[Any, dict[str, list[_Rule]], _Allow]:
     """(keyword automaton, keyword -> rules, the global allowlist), read once on first use."""
@@ -85,7 +95,7 @@ def _rule_set() -> tuple[Any, dict[str, list[_Rule]], _Allow]:
     for raw in config["rules"]:
         if "regex" not in raw or raw["id"] in _SKIPPED or not raw.get("keywords"):
             continue
-        rule = _Rule(raw["id"], raw["regex"], raw.get("secretGroup"), raw.get("entropy", 0.0),
+        rule = _Rule(raw["id"], _chat_ending(raw["regex"]), raw.get("secretGroup"), raw.get("entropy", 0.0),
                      _allows(raw.get("allowlists", [])))  # fmt: skip
         for keyword in raw["keywords"]:
             by_keyword.setdefault(keyword.lower(), []).append(rule)

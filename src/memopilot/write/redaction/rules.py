@@ -225,7 +225,8 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     _TokenRule("slack_token", re.compile(r"xox[abposre]-[A-Za-z0-9-]{10,}" + _E), ("xox",), _mixed),
     _TokenRule(
         "slack_webhook",
-        re.compile(r"(?<=hooks\.slack\.com/services/)T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+"),
+        # the whole URL: it is the credential (anyone holding it can post), not only its path
+        re.compile(r"(?:https?://)?hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+"),
         ("hooks.slack.com",),
         not_after=frozenset(),
     ),
@@ -408,11 +409,16 @@ def _card_network(digits: str) -> bool:
     return False
 
 
-_NOT_DIGITS = str.maketrans("", "", "0123456789")
+def count_digits(text: str) -> int:
+    """How many ASCII digits ``text`` holds: deleted from its UTF-8 bytes in one C call, several
+    times faster than ``str.translate`` with a table (a dictionary lookup per character)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return len(raw) - len(raw.translate(None, b"0123456789"))
 
 
-def _cards(text: str, lower: str) -> Iterator[Span]:
-    if len(text) - len(text.translate(_NOT_DIGITS)) < 13:
+def card_numbers(text: str, lower: str) -> Iterator[Span]:
+    """Card numbers as one run of digits or in their networks' groups, Luhn-valid."""
+    if count_digits(text) < 13:
         return  # a card number has 13 digits at least
     for m in _CARD.finditer(text):
         if not _starts_token(text, m.start(), _NOT_BEFORE_CARD):
@@ -426,7 +432,10 @@ def _cards(text: str, lower: str) -> Iterator[Span]:
 # Context: URLs, passwords, auth headers, cloud connection strings
 # --------------------------------------------------------------------------------------------
 
-_URL_CRED = re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*:([^\s@/?\"'<>]+)@(?=[^\s@/])")
+# scheme://user:password@host; the user may be an e-mail address (smtp://me@example.com:pw@smtp...)
+_URL_CRED = re.compile(
+    r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*(?:@[^\s:/?#@\"'<>]+)?:([^\s@/?\"'<>]+)@(?=[^\s@/])"
+)
 
 
 def _url_passwords(text: str, lower: str) -> Iterator[Span]:
@@ -712,7 +721,7 @@ def companions(text: str, spans: list[Span]) -> Iterator[Span]:
 # --------------------------------------------------------------------------------------------
 
 _SECRET_PARTS = _words(
-    "key keys apikey token tokens secret secrets credential credentials creds passphrase auth "
+    "key keys apikey appid token tokens secret secrets credential credentials creds passphrase auth "
     "salt pat bearer accesstoken authtoken"
 )
 # Parts of a name that make it something other than a secret value.
@@ -733,7 +742,7 @@ _NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # Anchor: a keyword somewhere inside a name (``key``, ``API_KEY``, ``clientSecret``, ``x-api-key``).
 # Searched in the lowercased text: a case-insensitive alternation is several times slower in `re`.
-_KEYWORD = re.compile(r"key|token|secret|credential|creds|passphrase|auth|salt|pat|bearer")
+_KEYWORD = re.compile(r"key|token|secret|credential|creds|passphrase|auth|salt|pat|bearer|appid")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 # After the name: an assignment (`=`, `:`, `=>`) or a phrase ("for the weather API is"), or nothing.
 _AFTER_NAME = re.compile(
@@ -813,7 +822,7 @@ DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _token_rules,
     _sk_keys,
     _structured,
-    _cards,
+    card_numbers,
     _url_passwords,
     _passwords,
     _auth_headers,

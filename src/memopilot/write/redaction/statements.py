@@ -44,7 +44,8 @@ _PASSWORD_NAMES = word_list("""
     lykilorð|hasło|haslo|heslo|jelszó|jelszo|jelszav|lozinka|geslo|slaptažodis|parole|parola|
     parolă|пароль|парола|κωδικός|κωδικος|συνθηματικό|şifre|sifre|סיסמה|סיסמא|كلمة المرور|
     كلمة السر|رمز عبور|पासवर्ड|密码|密碼|口令|パスワード|비밀번호|비번|암호|패스워드|mật khẩu|mat khau|
-    kata sandi|kata laluan|รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
+    kata sandi|kata laluan|nenosiri|nywila|পাসওয়ার্ড|کلمه عبور|پاس ورڈ|கடவுச்சொல்|పాస్‌వర్డ్|
+    รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
     wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi
 """)
 # Words that link a name to its value in the languages above; a value of only two kinds of
@@ -54,7 +55,7 @@ _LINKS = frozenset(
     word_list("""
     is|was|are|to|as|now|equals|reads|be|es|era|sea|est|était|c'est|ist|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
-    para|naar|auf|zu|till|til|into|at|'s|:|=|->|→|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
+    para|naar|auf|zu|till|til|into|at|'s|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -80,6 +81,7 @@ _LIST_NAMES = word_list("backup codes|recovery codes|backup code|recovery code|2
 _WEAK_NAMES = word_list("pass|pw|pwd|psw|wifi|wi-fi|wlan|network")
 _NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES, suffix_letters=6)
 _WEAK = frozenset(_WEAK_NAMES)
+_WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
 _LISTS = frozenset(_LIST_NAMES)
 # Words right after a name that make it the name of something else ("password manager").
@@ -100,7 +102,7 @@ _NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
 _EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*—–→-"
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
-_CODE_BEFORE = frozenset("$@._")
+_CODE_BEFORE = frozenset("$@._/")  # "/": a file ("./password.txt")
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
 # Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
 _NOT_A_SECRET = re.compile(
@@ -109,7 +111,7 @@ _NOT_A_SECRET = re.compile(
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
-_DIGIT_GROUPS = re.compile(r"\d{2,4}(?:[-.]\d{2,4}){1,3}")
+_DIGIT_GROUPS = re.compile(r"\d{1,4}(?:-\d{1,4}){1,3}|\d{2,4}(?:\.\d{2,4}){1,2}")  # "0415-1584", "24-7-31"
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # PASSWORD_DEFAULT: a name in code
 _CODE_CHARS = frozenset("()[]{}<>/\\")
@@ -151,7 +153,10 @@ _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
     r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
-_NOT_LETTERS = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}<>\"'`/\\|@#$%^&*+=~_-"})
+# Digits and ASCII symbols as spaces, applied to UTF-8 bytes (one C call; every byte of a multi-byte
+# character is >= 0x80 and stays as it is).
+_NOT_LETTERS_CHARS = b"0123456789.,;:!?()[]{}<>\"'`/\\|@#$%^&*+=~_-"
+_NOT_LETTERS = bytes.maketrans(_NOT_LETTERS_CHARS, b" " * len(_NOT_LETTERS_CHARS))
 
 
 @functools.cache
@@ -200,21 +205,43 @@ def _is_plain_word(token: str) -> bool:
     return bool(core) and all(c.isalpha() or c in "-'’" or unicodedata.category(c)[0] == "M" for c in core)
 
 
+def _random_letters(value: str) -> bool:
+    """Letters alone that no language writes: "MntEFTlQGCEInFa" (a generated password)."""
+    return (
+        len(value) >= 12
+        and value.isascii()
+        and value.isalpha()
+        and sum(c.isupper() for c in value) >= 3
+        and sum(c.islower() for c in value) >= 3
+        and looks_random(value, 12)
+    )
+
+
 def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool:
     """Whether ``value``, found where a name's value goes, is the secret. ``linked``: right after
     the name or after a link word; a value that only follows other words must look random."""
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
         return False
+    if value.startswith("--"):
+        return False  # a command's flag ("--from-file=./password.txt")
     if "\\" in value or _WINDOWS_PATH.match(value):
         return False
+    if code and value[-1] in "#*" and value[:-1].isdigit():
+        value = value[:-1]  # "8316#": a keypad's enter key
     if value.isdigit() and not quoted:
         return len(value) >= (4 if code else 6) and (linked or len(value) >= 8)
-    if code and _DIGIT_GROUPS.fullmatch(value):
-        return True  # "0415-1584", "36-24-36": a code in groups
+    if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
+        return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value):
         return False
     if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
         return True  # lower and upper case, digits and symbols: nothing but a password looks so
+    if not quoted and ("<" in value or ">" in value):
+        return False  # a version bound ("pin numpy<2"), markup or an arrow
+    if code and linked and value.isalnum() and sum(c.isdigit() for c in value) >= 3:
+        return True  # "c'est 47B19": a door code of digits and a letter
+    if _random_letters(value):
+        return True
     if not plausible_password(value, quoted, ""):
         return False  # code, a placeholder or a word of prose
     if quoted:
@@ -239,28 +266,34 @@ def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tupl
             found = _secret_value(text[start:end], quoted=True, code=code, linked=linked)
             return (start, end) if found else None
         start, end = _core(text, token.start(), token.end())
-        if start >= end:
+        if start >= end or not any(c.isalnum() for c in text[start:end]):
             linked = linked or raw.strip() in _LINKS
-            continue  # punctuation alone (":", "=", "->")
+            continue  # punctuation alone (":", "=", "->", "#")
         value = text[start:end]
-        if _is_plain_word(value) and not _spelled_start(text, start, value):
+        if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
             linked = (
-                not weak and (no_spaces or value.lower() in _LINKS or raw.lower() in _LINKS)
-            ) or raw.rstrip().endswith((":", "：", "="))
+                (not weak and (no_spaces or value.lower() in _LINKS or raw.lower() in _LINKS))
+                or (weak and value.lower() in _WEAK_LINKS)
+                or raw.rstrip().endswith((":", "：", "="))
+            )
             if words > _WORDS_BEFORE_VALUE:
                 return None
             continue
         spelled = _spelled_run(text, start, spoken=True)
         if spelled:
             return start, spelled
-        end = _spaced_run(text, start, end)
-        return (
-            (start, end) if _secret_value(text[start:end], quoted=False, code=code, linked=linked) else None
-        )
+        spaced_end = _spaced_run(text, start, end)
+        if _secret_value(text[start:spaced_end], quoted=False, code=code, linked=linked):
+            return start, spaced_end
+        if spaced_end > end or not value.isdigit():
+            return None
+        words, linked = words + 1, False  # a number on the way ("lockbox on 1418 Birch St is set to ...")
+        if words > _WORDS_BEFORE_VALUE:
+            return None
     return None
 
 
@@ -322,6 +355,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
+        if name in _WEAK and name_end - name_start != len(name):
+            continue  # "passes", "passed": a verb, not the short name of a password
         if name in _VALUE_FIRST_NAMES:
             yield from _value_before(text, name_start)
         found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK)
@@ -346,7 +381,8 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
         start, end = _core(text, token.start(), token.end())
         value = text[start:end]
-        if any(c.isdigit() for c in value) and len(value) >= 6:
+        digits = sum(c.isdigit() for c in value)
+        if (digits and len(value) >= 6) or digits >= 4:  # "8tn0t-2ylv9", "0433 1938" (each group)
             started = True
             yield start, end, "recovery_code", P_PROSE
         elif started:
@@ -383,7 +419,7 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
 
 
 # Long tokens, split at what separates values in code and tables (quotes, brackets, commas, pipes).
-_LONG_TOKEN = re.compile(rf"[^\s,;|()\[\]{{}}\"'`<>{_NO_SPACE_SCRIPTS}]{{8,}}")
+_LONG_TOKEN = re.compile(rf"[^\s,;|()\[\]{{}}\"'`<>\\{_NO_SPACE_SCRIPTS}]{{8,}}")
 _DIGIT = re.compile(r"\d")
 # NAME=..., name: ..., auth.rootPassword=... (a name of five characters at least, or dotted)
 _ASSIGNMENT = re.compile(
@@ -413,7 +449,12 @@ def _not_a_password(value: str) -> bool:
     )
 
 
+_ETHEREUM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")  # public (mixed case is its checksum)
+
+
 def _random_secret(text: str, start: int, value: str) -> bool:
+    if _ETHEREUM_ADDRESS.fullmatch(value):
+        return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
     return not _PUBLIC_ID_BEFORE.search(text, max(0, start - 24), start)
@@ -438,8 +479,8 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     """Runs of 12+ words of one of the BIP-39 lists (any language), whatever stands between them
     (numbers, commas, line breaks, ideographic spaces)."""
     words = _seed_words()
-    if len(words.intersection(found)) < 11:  # a phrase of 12 words has 11 different ones at least
-        return
+    if len(words.intersection(found)) < 11 or not _has_run(found, words, 12):
+        return  # a phrase of 12 words has 11 different ones at least, one after another
     count, run_start, run_end = 0, 0, 0
     for m in _WHITESPACE_TOKEN.finditer(lower):
         token = m.group().strip(_EDGE + "0123456789")
@@ -459,9 +500,40 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 _WHITESPACE_TOKEN = re.compile(r"\S+")
 
 
-def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
+def _has_run(found: list[str], words: frozenset[str], least: int) -> bool:
+    """Whether ``least`` of ``found`` (the text's words, numbers and symbols dropped) in a row are
+    in ``words``: a quick test before the exact scan, which then keeps the separators in view."""
+    run = 0
+    for word in found:
+        run = run + 1 if word in words else 0
+        if run >= least:
+            return True
+    return False
+
+
+# A base32 secret (a 2FA setup key) written in groups of four: "U6JD FFHD QXOQ S4MB ..."
+_BASE32_GROUPS = re.compile(r"\b[a-z2-7]{4}(?: [a-z2-7]{4}){3,}\b")  # searched in the lowercased text
+
+
+def _letter_words(lower: str) -> list[str]:
+    """The words of ``lower`` with digits and ASCII symbols taken out."""
+    raw = lower.encode("utf-8", "surrogatepass").translate(_NOT_LETTERS)
+    return raw.decode("utf-8", "surrogatepass").split()
+
+
+def _touches_word(text: str, start: int, end: int) -> bool:
+    """Whether the span continues a hyphenated word on either side ("-ABCD ... WXYZ-")."""
+    return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
+
+
+def _obfuscated(text: str, lower: str, found: list[str]) -> Iterator[Span]:
     if _ONE_CHAR_TOKENS.search(text):
         yield from _spaced_out(text)
+    for m in _BASE32_GROUPS.finditer(lower):
+        value = text[m.start() : m.end()]
+        one_case = value.isupper() or value.islower()  # a key is shown in one case
+        if one_case and sum(c.isdigit() for c in value) >= 2 and not _touches_word(text, m.start(), m.end()):
+            yield m.start(), m.end(), "otp_secret", P_STRUCT
     if text.count("-") >= 4:
         for m in _PRODUCT_KEY.finditer(text):
             if any(c.isdigit() for c in m.group()) and not (m.start() and text[m.start() - 1].isalnum()):
@@ -476,7 +548,7 @@ def _obfuscated(text: str, found: list[str]) -> Iterator[Span]:
 
 
 # Four one-character tokens in a row (cheap to find): where a spaced-out value can be.
-_ONE_CHAR_TOKENS = re.compile(r"(?:^|[ -])\S[ -]\S[ -]\S[ -]\S(?:[ -]|$)")
+_ONE_CHAR_TOKENS = re.compile(r"(?<!\S)\S[ -]\S[ -]\S[ -]\S(?![^\s-])")
 
 
 def _spaced_out(text: str) -> Iterator[Span]:
@@ -486,9 +558,34 @@ def _spaced_out(text: str) -> Iterator[Span]:
             yield m.start(), m.end(), "password", P_PROSE
 
 
+# "user / password" pairs: an e-mail address or a user name, a slash, then the password.
+_AFTER_SLASH = re.compile(r"/[ \t]?([^\s/]{6,64})")
+_USER_BEFORE = re.compile(r"(?<![\w/.@-])([\w.+-]+@[\w-]+(?:\.[\w-]+)+|[A-Za-z][\w.-]{1,30})[ \t]?$")
+_LOGIN_CONTEXT = re.compile(r"login|log in|logins|sign in|user|account|admin|credential|creds|password")
+
+
+def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
+    """ "Netflix: me@example.com / Biscuit2094_", "the NAS is admin/Mariposa4484&%": the value after
+    a user's slash, when it holds letters and digits (paths and "km/h" do not) and the message is
+    about logins or the user is an e-mail address."""
+    about_logins = _LOGIN_CONTEXT.search(lower) is not None
+    for m in _AFTER_SLASH.finditer(text):
+        start, end = _core(text, m.start(1), m.end(1))
+        value = text[start:end]
+        if _kinds(value) < 3 or not _DIGIT.search(value) or _not_a_password(value):
+            continue
+        if "." in value[-5:] and value.rsplit(".", 1)[1].isalpha():
+            continue  # a file ("notes/draft2.txt")
+        user = _USER_BEFORE.search(text, max(0, m.start() - 64), m.start())
+        if user is not None and (about_logins or "@" in user.group(1)):
+            yield start, end, "password", P_PROSE
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
+    if "/" in text:
+        yield from _credential_pairs(text, lower)
     yield from _shaped_tokens(text)
-    found = lower.translate(_NOT_LETTERS).split()
-    yield from _obfuscated(text, found)
+    found = _letter_words(lower)
+    yield from _obfuscated(text, lower, found)
     yield from _seed_phrases(lower, found)
