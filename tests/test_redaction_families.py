@@ -54,6 +54,41 @@ SECRETS = [
     ("INSERT INTO users (name, password) VALUES ('bob', 'Xq7!vLm29p')", "Xq7!vLm29p"),
     ("CREATE USER app IDENTIFIED BY 'Ora7le#Pass'", "Ora7le#Pass"),
     ('{"user": "bob", "password": "Hunter2Hunter"}', "Hunter2Hunter"),
+    # card security codes: named, or after the card and its expiry
+    ("visa 4539 1488 0343 6467 exp 11/27 cvc: 318", "318"),
+    ("pay with 5425233430109903 08/28 442 please", "442"),
+    ("the security code on the back is 7261", "7261"),
+    # bank numbers: a routing number passes its ABA checksum; an account number needs a bank nearby
+    ("wire it to routing number 011000015, checking account 4021887731", "011000015"),
+    ("wire it to routing number 011000015, checking account 4021887731", "4021887731"),
+    ("bank transfer: routing 011000015 account 99288310457", "99288310457"),
+    # identity codes of letters and digits after their names
+    ("PAN card no. BKLPS4821Q for the tax return", "BKLPS4821Q"),
+    ("passport no. X48120953 renewed last year", "X48120953"),
+    # codes with keypad keys, in groups, or past a number on the way
+    ("the gate code is 7781# and then push", "7781"),
+    ("combination for the safe: 31-4-15", "31-4-15"),
+    ("the lockbox at 22 Elm Rd is set to 90412285", "90412285"),
+    ("le code de l'immeuble c'est 42A17", "42A17"),
+    ("пароль от роутера — Kolobok88sad", "Kolobok88sad"),
+    ("the wifi at grandma's is sunflower2207garden", "sunflower2207garden"),
+    ("the admin pass on the NAS is QpLvRtXeWmZkBn", "QpLvRtXeWmZkBn"),
+    # places commands, tables and lists keep passwords
+    ("echo 'Bramble_4410' | sudo -S systemctl restart nginx", "Bramble_4410"),
+    ("7z x backup.7z -pcopperfield2291", "copperfield2291"),
+    ("openssl enc -d -aes-256-cbc -in a.enc -out a -pass pass:Tansy94rope", "Tansy94rope"),
+    ("| host | user | password |\n|---|---|---|\n| db1 | ops | Vx2-Kettle-81 |", "Vx2-Kettle-81"),
+    ("streaming: mom@example.org / Porridge5521_", "Porridge5521_"),
+    ("2FA setup key: JBSW Y3DP EHPK 3PXP J4KL 7QRT", "JBSW Y3DP EHPK 3PXP J4KL 7QRT"),
+    ("backup codes → 8812 0917, 3365 4410", "8812 0917"),
+    # URLs: an e-mail address as the user, a key in the query string, a webhook whole
+    ("SMTP_URL=smtp://alerts@shop.example:Qm77vLxw2pe@mail.example.com:587", "Qm77vLxw2pe"),
+    ("GET /data?q=Oslo&appid=9f1c2e3d4b5a69788796a5b4c3d2e1f0", "9f1c2e3d4b5a69788796a5b4c3d2e1f0"),
+    ("post to https://hooks.slack.com/services/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",
+     "https://hooks.slack.com/services/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"),
+    # a gitleaks rule's token followed by a comma (chat punctuation)
+    ("the CLI printed HRKU-AAq8Vx2LmZ0pR4tY7wK1nB5sD9fG3hJ6kC0vX2zQ8mN4bT7rE1yU5iO9aS3d, now?",
+     "HRKU-AAq8Vx2LmZ0pR4tY7wK1nB5sD9fG3hJ6kC0vX2zQ8mN4bT7rE1yU5iO9aS3d"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -74,6 +109,17 @@ LOOK_ALIKES = [
     "The flight is BA2490, booking reference QX7R2M.",
     "I paid 1,250.00 EUR for rent this month.",
     '<input type="password" name="password" autocomplete="current-password" minlength="12">',
+    "The gateway is 192.168.1.1 and the DNS is 1.1.1.1.",
+    "Our AWS account ID is 123456789012.",
+    "MAC address of the printer: 3C:52:82:1A:7F:09",
+    "Should I pin numpy<2 until pandas catches up?",
+    "The USDC contract is 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on mainnet.",
+    "kubectl create secret generic creds --from-file=./password.txt",
+    "DATABASE_URL=postgres://user:<password>@localhost:5432/app",
+    "The CI run passes locally. The failing job is 'lint (3.11)'.",
+    "| Service | Password |\n|---|---|\n| Grafana | see Vault |",
+    "Netflix / Disney+: in the family password manager",
+    "the 9:41 train / platform 4B, then bus 12",
 ]
 
 

@@ -222,8 +222,6 @@ def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool
     the name or after a link word; a value that only follows other words must look random."""
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
         return False
-    if value.startswith("--"):
-        return False  # a command's flag ("--from-file=./password.txt")
     if "\\" in value or _WINDOWS_PATH.match(value):
         return False
     if code and value[-1] in "#*" and value[:-1].isdigit():
@@ -265,6 +263,8 @@ def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tupl
             start, end = token.start() + 1, token.end() - 1
             found = _secret_value(text[start:end], quoted=True, code=code, linked=linked)
             return (start, end) if found else None
+        if raw.startswith("--") and raw[2:3].isalpha():
+            return None  # a command's next flag ("db-creds --from-file=./password.txt")
         start, end = _core(text, token.start(), token.end())
         if start >= end or not any(c.isalnum() for c in text[start:end]):
             linked = linked or raw.strip() in _LINKS
