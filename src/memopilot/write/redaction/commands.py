@@ -44,8 +44,9 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("identified", re.compile(r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+'([^'\n]{4,128})'")),
     ("password '", re.compile(r"(?i)\b(?:with\s+)?(?:encrypted\s+)?password\s+'([^'\n]{4,128})'")),
     ("<password>", re.compile(r"(?i)<(?:password|passwd|pwd|secret)>([^<\s]{4,128})</")),
-    # a .pgpass line: host:port:database:user:password
-    (":", re.compile(r"(?<!\S)[\w.*-]{3,}:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128}?)[.,;]?(?!\S)")),
+    # a .pgpass line, host:port:database:user:password: a line of its own, or anywhere once named
+    (":", re.compile(r"(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128})$")),
+    ("pgpass", re.compile(r"(?<!\S)[\w.*-]{3,}:(?:\d{2,5}|\*):[\w*-]+:[\w*-]+:(\S{4,128}?)[.,;]?(?!\S)")),
     ("cookie", re.compile(r"(?i)\b(?:set-)?cookie:[^\n]*?\b(?:session|sess|sid|auth|token|remember)[\w-]*"
                           r"=([^;\s]{16,})")),
     ("client(", re.compile(r"Client\(\s*['\"]AC[0-9a-f]{32}['\"]\s*,\s*['\"]([0-9a-f]{32})['\"]")),  # Twilio
@@ -153,14 +154,17 @@ def _table_columns(text: str) -> Iterator[Span]:
                     yield offsets[j] + start, offsets[j] + end, "password", P_PROSE
 
 
+# Hints of one character ("(", ":", ".", "\n") occur in most texts: a `str` test each; the longer
+# ones are found together in one pass of an Aho-Corasick automaton.
+_CHAR_HINTS = frozenset(hint for hint, _ in _PLACES if len(hint) == 1) | {"\n"}
 _HINTS = ahocorasick.Automaton()
-for _hint in {hint for hint, _ in _PLACES} | {"insert"}:
+for _hint in {hint for hint, _ in _PLACES if len(hint) > 1} | {"insert"}:
     _HINTS.add_word(_hint, _hint)
 _HINTS.make_automaton()
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
-    present = {hint for _, hint in _HINTS.iter(lower)}  # every hint in one pass
+    present = {hint for _, hint in _HINTS.iter(lower)} | {c for c in _CHAR_HINTS if c in lower}
     if not present:
         return
     for hint, pattern in _PLACES:
