@@ -61,6 +61,11 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("some(", re.compile(r"(?i)pass\w*\s*[:=]\s*some\(\s*\"([^\"]{4,128})\"")),
     ("(", re.compile(r"(?i)\b(?:new\s+pdo|getconnection|mysqli_connect|mysqli)\s*\(\s*['\"][^'\"]*['\"]\s*,"
                         r"\s*['\"][^'\"]*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
+    # a token printed on the line after the command that shows it
+    ("auth:token", re.compile(r"heroku\s+auth:token\b[^\n]*(?:\n[^\n]*){0,3}?\n\s*([0-9a-f]{8}-[0-9a-f]{4}-"
+                              r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|HRKU-[\w-]{20,})")),
+    ("otpauth://", re.compile(r"otpauth://[^\s]*?[?&]secret=([A-Za-z2-7]{16,}=*)")),  # a 2FA secret
+    ("wifi:", re.compile(r"WIFI:[^\n]*?(?<=[:;])P:((?:\\.|[^;\\\s])+)")),  # a Wi-Fi QR code's password
     ("webhooks", re.compile(r"((?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,})")),
     ("://", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token

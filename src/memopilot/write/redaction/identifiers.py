@@ -90,6 +90,10 @@ _ID_WORDS = KeywordIndex(
     เลขบัตรประชาชน|nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
     pps|pps number|isikukood|personal code|personalnummer|numéro fiscal|steuernummer|
     आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
+    driver license|driver's license|drivers license|driver licence|driving licence|driving license|
+    licence number|license number|dl number|dl no|dl#|führerschein|führerscheinnummer|
+    permis de conduire|carnet de conducir|licencia de conducir|patente di guida|carta de condução|
+    rijbewijs|rijbewijsnummer|prawo jazdy|
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
     paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
     """),
@@ -97,13 +101,18 @@ _ID_WORDS = KeywordIndex(
 )
 _PASSPORT_WORDS = frozenset(
     word_list("""
+    driver license|driver's license|drivers license|driver licence|driving licence|driving license|
+    licence number|license number|dl number|dl no|dl#|führerschein|führerscheinnummer|
+    permis de conduire|carnet de conducir|licencia de conducir|patente di guida|carta de condução|
+    rijbewijs|rijbewijsnummer|prawo jazdy|
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
     paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
     """)
 )
 # The number: digits with single separators, or (passports) a code of letters and digits.
 _ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}(?![A-Za-z0-9])")
-_PASSPORT_CODE = re.compile(r"[A-Za-z0-9]{6,14}(?![A-Za-z0-9])")
+# A code of letters and digits, perhaps dashed ("CJPFXTH57", "F641-376-50-769-8").
+_PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?![A-Za-z0-9])")
 _DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
 _WORDS_BEFORE_NUMBER = 5
@@ -200,8 +209,10 @@ def _id_code(code: str, passport: bool) -> bool:
     """A code of letters and digits after an identity word: a passport's ("L87834324"), an Indian
     PAN ("GYTPV8665C"), a Mexican CURP. Letters must be few enough not to make it a word."""
     digits = _digits(code)
+    if len(code.replace("-", "")) == digits:
+        return False  # digits alone (with dashes: a date) are _ID_NUMBER's, checked there
     if passport:
-        return digits >= 3 and not code.isdigit()
+        return digits >= 2
     return 8 <= len(code) <= 20 and digits >= 3 and len(code) - digits >= 2
 
 
@@ -231,7 +242,8 @@ _CARD_CODE_NAMES = KeywordIndex(
     word_list("""
     cvv|cvv2|cvc|cvc2|cvn|cav2|csc|cid|security code|card code|card verification code|
     card verification value|código de seguridad|codigo de seguridad|código cvv|cryptogramme|
-    cryptogramme visuel|kartenprüfnummer|prüfnummer|prüfziffer|codice di sicurezza|código de segurança|
+    cryptogramme visuel|code on the back|number on the back|digits on the back|kartenprüfnummer|
+    prüfnummer|prüfziffer|codice di sicurezza|código de segurança|
     安全码|セキュリティコード|보안코드
     """)
 )
@@ -258,11 +270,23 @@ def _card_codes(text: str, lower: str, cards: list[Span]) -> Iterator[Span]:
             yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
 
 
+# The MICR line printed at the bottom of a cheque: ⑆routing⑆ account⑈ cheque number.
+_MICR = re.compile(r"⑆\s*(\d{9})\s*⑆|(\d{4,17})\s*⑈")
+
+
+def _cheque_line(text: str) -> Iterator[Span]:
+    for m in _MICR.finditer(text):
+        group = 1 if m.group(1) else 2
+        yield m.start(group), m.end(group), "bank_account", P_STRUCT
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
+    if "⑆" in text or "⑈" in text:
+        yield from _cheque_line(text)
     if len(text) >= 51 and max(map(len, text.split())) >= 51:
         yield from _crypto_keys(text)
     digits = _digits(text)
-    if digits < 3:  # every identifier here holds three digits at least (most hold six)
+    if digits < 2:  # every identifier here holds two digits at least (most hold six)
         return
     shaped = list(_shaped(text))
     yield from shaped

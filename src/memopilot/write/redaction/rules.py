@@ -253,6 +253,16 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     ),
     _TokenRule("vault_token", re.compile(r"hv[sbr]\.[A-Za-z0-9_-]{24,}" + _E), ("hvs.", "hvb.", "hvr.")),
     _TokenRule("npm_token", re.compile(r"npm_[A-Za-z0-9]{36}" + _E), ("npm_",)),
+    _TokenRule(
+        "notion_token",
+        re.compile(r"(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})" + _E),
+        ("secret_", "ntn_"),
+        _mixed,
+    ),
+    # a BitLocker recovery key: eight groups of six digits
+    _TokenRule(
+        "bitlocker_recovery_key", re.compile(r"\d{6}(?:-\d{6}){7}(?![\d-])"), ("-",), not_after=_ALNUM_CHARS
+    ),
     _TokenRule("pypi_token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}" + _E), ("pypi-AgE",)),
     _TokenRule("huggingface_token", re.compile(r"hf_[A-Za-z0-9]{30,}" + _E), ("hf_",), _mixed),
     _TokenRule("google_api_key", re.compile(r"AIza[0-9A-Za-z_-]{35}" + _E), ("AIza",)),

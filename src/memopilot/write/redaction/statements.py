@@ -24,9 +24,11 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import math
 import re
 import string
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 
 from .keywords import KeywordIndex, word_list
@@ -55,7 +57,7 @@ _LINKS = frozenset(
     word_list("""
     is|was|are|to|as|now|equals|reads|be|es|era|sea|est|était|c'est|ist|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
-    para|naar|auf|zu|till|til|into|at|'s|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
+    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -74,6 +76,10 @@ _PUBLIC_CODE_BEFORE = re.compile(
     r"referral|invite|invitation|qr|bar|morse|tax|billing|course|class|flight|fare|vs|sort|swift|bic|"
     r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd)[\s-]*$"
 )
+_PUBLIC_CODE_AFTER = re.compile(
+    r"\s+(?:cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
+    r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
+)
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes")
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
@@ -81,6 +87,7 @@ _LIST_NAMES = word_list("backup codes|recovery codes|backup code|recovery code|2
 _WEAK_NAMES = word_list("pass|pw|pwd|psw|wifi|wi-fi|wlan|network")
 _NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES, suffix_letters=6)
 _WEAK = frozenset(_WEAK_NAMES)
+_NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
 _LISTS = frozenset(_LIST_NAMES)
@@ -111,6 +118,7 @@ _NOT_A_SECRET = re.compile(
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _DIGIT_GROUPS = re.compile(r"\d{1,4}(?:-\d{1,4}){1,3}|\d{2,4}(?:\.\d{2,4}){1,2}")  # "0415-1584", "24-7-31"
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # PASSWORD_DEFAULT: a name in code
@@ -141,9 +149,13 @@ _SPOKEN = _NUMBER_WORDS | frozenset(
     almohadilla|guion|guión|bajo|arroba|punto|signo|tiret|arobase|dièse|point
 """)
 )
-_SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+")
+_SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+|\d(?!\d)")  # words, or one digit said alone
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
-_PRODUCT_KEY = re.compile(r"[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])")
+# Product and recovery keys: five or more dashed groups of four to six capitals and digits
+# ("I2SC-FC6B-6LJ4-KTHP-1B3P-JON9-AAYP", "VK7JG-NPHTM-C97JM-9MPGT-3V66T").
+_PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){4,}(?![\w-])")
+# GitHub's recovery codes: five hex digits, a dash, five more; a list of them is the secret.
+_HEX_CODE_PAIR = re.compile(r"(?<![\w-])[0-9a-f]{5}-[0-9a-f]{5}(?![\w-])")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _KEY_OF_VALUE = re.compile(r"\s*[:=]")  # after a quoted key: "password": "..."
 _CLOSING_QUOTE = re.compile(r"\"|'(?![a-z])")  # not the apostrophe of "password's"
@@ -217,9 +229,10 @@ def _random_letters(value: str) -> bool:
     )
 
 
-def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool:
+def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool, next_to: bool = False) -> bool:
     """Whether ``value``, found where a name's value goes, is the secret. ``linked``: right after
-    the name or after a link word; a value that only follows other words must look random."""
+    the name or after a link word; a value that only follows other words must look random.
+    ``next_to``: the very next token after the name ("şifresi 7391")."""
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
         return False
     if "\\" in value or _WINDOWS_PATH.match(value):
@@ -227,7 +240,9 @@ def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool) -> bool
     if code and value[-1] in "#*" and value[:-1].isdigit():
         value = value[:-1]  # "8316#": a keypad's enter key
     if value.isdigit() and not quoted:
-        return len(value) >= (4 if code else 6) and (linked or len(value) >= 8)
+        if next_to and len(value) >= 4 and not _YEAR.fullmatch(value):
+            return True  # a PIN right after its name: "PIN 4821", "kapı şifresi 7391"
+        return len(value) >= (4 if code else 6) and (linked or len(value) >= (6 if code else 8))
     if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
         return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value):
@@ -287,7 +302,8 @@ def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tupl
         if spelled:
             return start, spelled
         spaced_end = _spaced_run(text, start, end)
-        if _secret_value(text[start:spaced_end], quoted=False, code=code, linked=linked):
+        next_to = words == 0 and not weak
+        if _secret_value(text[start:spaced_end], quoted=False, code=code, linked=linked, next_to=next_to):
             return start, spaced_end
         if spaced_end > end or not value.isdigit():
             return None
@@ -332,7 +348,7 @@ def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False)
         if count and (len(gap) > 3 or gap.strip(" ,-")):
             break
         word = m.group().lower()
-        if word in _NUMBER_WORDS:
+        if word in _NUMBER_WORDS or (spoken and word.isdigit()):
             said += 1
         elif not (spoken and (len(word) == 1 or word in _SPOKEN)):
             break
@@ -352,11 +368,13 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _CODES and _PUBLIC_CODE_BEFORE.search(lower, max(0, name_start - 16), name_start):
             continue
+        if name in _CODES and _PUBLIC_CODE_AFTER.match(lower, name_end):
+            continue  # "codice cliente", "code postal": a customer's or a place's number
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
-        if name in _WEAK and name_end - name_start != len(name):
-            continue  # "passes", "passed": a verb, not the short name of a password
+        if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
+            continue  # "passes": a verb; "wifi password ...": the next name speaks for both
         if name in _VALUE_FIRST_NAMES:
             yield from _value_before(text, name_start)
         found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK)
@@ -375,12 +393,17 @@ def _value_before(text: str, name_start: int) -> Iterator[Span]:
         yield start, end, "password", P_PROSE
 
 
+_LIST_NUMBER = re.compile(r"\d{1,2}[.)]|[-*•]")
+
+
 def _code_list(text: str, pos: int) -> Iterator[Span]:
     """Every code of a list ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j"): tokens holding digits."""
     started = False
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
         start, end = _core(text, token.start(), token.end())
         value = text[start:end]
+        if _LIST_NUMBER.fullmatch(token.group()):
+            continue  # "1." "2)" numbering a list
         digits = sum(c.isdigit() for c in value)
         if (digits and len(value) >= 6) or digits >= 4:  # "8tn0t-2ylv9", "0433 1938" (each group)
             started = True
@@ -412,10 +435,65 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
             kinds == 4 and 8 <= len(value) <= 40 and _password_shaped(value) and not _not_a_password(value)
         )
         generated = (
-            kinds == 3 and value.isalnum() and 12 <= len(value) <= 64 and _random_secret(text, start, value)
+            kinds == 3 and value.isalnum() and 10 <= len(value) <= 64 and _random_secret(text, start, value)
         )
         if shaped or generated:
             yield start, end, "password", P_PROSE
+        elif len(value) >= 40 and kinds >= 3 and _random_base64(text, start, value):
+            yield start, end, "secret", P_PROSE
+
+
+# A random key in base64 with its own symbols: 40+ characters ("...kIwohu09c9XsfzR9iazN8nsW6Mg2bpM7w==").
+_BASE64_KEY = re.compile(r"[A-Za-z0-9+/]{38,}={0,2}")
+# Public material that is base64 too: certificates, public keys, images, subresource hashes.
+_PUBLIC_BASE64 = re.compile(
+    r"begin certificate|public key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|base64,|sha(?:256|384|512)-"
+)
+
+
+def _random_base64(text: str, start: int, value: str) -> bool:
+    if not _BASE64_KEY.fullmatch(value) or ("+" not in value and "/" not in value and "=" not in value):
+        return False
+    if _PUBLIC_BASE64.search(text[max(0, start - 200) : start].lower()) or value.startswith("AAAA"):
+        return False
+    return _shannon_bits(value) >= 4.5 and not _decodes_to_text(value)
+
+
+def _decodes_to_text(value: str) -> bool:
+    """Base64 of a document (a PDF's header, JSON, lines of text) rather than of random bytes."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
+    return bool(raw) and printable >= 0.9 * len(raw)
+
+
+def _shannon_bits(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+# "my password, base64-encoded: UGluZWFwcGxl...", "the smtp password hex encoded: 4d61706c65...":
+# an encoded value in a message about an encoded password.
+_ENCODED = re.compile(r"base64|base-64|hex[- ]?encoded|in hex|as hex|_hex\b|encoded")
+_PASSWORDISH = re.compile(r"pass|login|credential|secret|pin\b|key")
+_ENCODED_VALUE = re.compile(r"(?<![\w+/=])(?:[A-Za-z0-9+/]{12,}={0,2}|[0-9a-f]{16,})(?![\w+/=])")
+
+
+def _encoded_passwords(text: str) -> Iterator[Span]:
+    for m in _ENCODED_VALUE.finditer(text):
+        value = m.group()
+        if _base64_of_text(value) or (len(value) % 2 == 0 and _hex_of_text(value)):
+            yield m.start(), m.end(), "password", P_PROSE
+
+
+def _hex_of_text(value: str) -> bool:
+    try:
+        decoded = bytes.fromhex(value).decode("utf-8")
+    except ValueError:
+        return False
+    return decoded.isprintable()
 
 
 # Long tokens, split at what separates values in code and tables (quotes, brackets, commas, pipes).
@@ -521,6 +599,17 @@ def _letter_words(lower: str) -> list[str]:
     return raw.decode("utf-8", "surrogatepass").split()
 
 
+def _dashed_keys(text: str) -> Iterator[Span]:
+    for m in _PRODUCT_KEY.finditer(text):
+        value = m.group()
+        if sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 2:
+            yield m.start(), m.end(), "product_key", P_STRUCT
+    codes = [m for m in _HEX_CODE_PAIR.finditer(text) if any(c.isalpha() for c in m.group())]
+    if len(codes) >= 2:  # one alone may be anything; a list of them is a set of recovery codes
+        for m in _HEX_CODE_PAIR.finditer(text):
+            yield m.start(), m.end(), "recovery_code", P_STRUCT
+
+
 def _touches_word(text: str, start: int, end: int) -> bool:
     """Whether the span continues a hyphenated word on either side ("-ABCD ... WXYZ-")."""
     return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
@@ -534,10 +623,8 @@ def _obfuscated(text: str, lower: str, found: list[str]) -> Iterator[Span]:
         one_case = value.isupper() or value.islower()  # a key is shown in one case
         if one_case and sum(c.isdigit() for c in value) >= 2 and not _touches_word(text, m.start(), m.end()):
             yield m.start(), m.end(), "otp_secret", P_STRUCT
-    if text.count("-") >= 4:
-        for m in _PRODUCT_KEY.finditer(text):
-            if any(c.isdigit() for c in m.group()) and not (m.start() and text[m.start() - 1].isalnum()):
-                yield m.start(), m.end(), "product_key", P_STRUCT
+    if text.count("-") >= 2:
+        yield from _dashed_keys(text)
     if len(_NUMBER_WORDS.intersection(found)) < 2 or sum(w in _NUMBER_WORDS for w in found) < 6:
         return  # six spelled digits or letters at least
     for m in _SPELLED.finditer(text):
@@ -583,6 +670,8 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
 
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
+    if _ENCODED.search(lower) and _PASSWORDISH.search(lower):
+        yield from _encoded_passwords(text)
     if "/" in text:
         yield from _credential_pairs(text, lower)
     yield from _shaped_tokens(text)
