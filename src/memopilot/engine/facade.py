@@ -324,7 +324,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             raise InvalidInputError("k must be between 1 and 1000")
         query = _clean_query(query, self.settings)
         now = self.clock.now()
-        vector = self.embed_texts([query])[0]
+        vector = self.embed_texts([query], queries=True)[0]
         candidates = [
             c
             for c in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
@@ -387,7 +387,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         started = time.perf_counter()
         maintenance = self.sweep_if_due(user_id)
         swept = time.perf_counter()
-        vector = self.embed_texts([query])[0]
+        vector = self.embed_texts([query], queries=True)[0]
         embedded = time.perf_counter()
         found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
         candidates = found.candidates

@@ -68,9 +68,13 @@ def hybrid_similarity(dense: float, keyword: float, blend: float) -> float:
 
 
 class Retriever:
-    def __init__(self, index: MemoryIndex, settings: Settings) -> None:
+    def __init__(
+        self, index: MemoryIndex, settings: Settings, cosine_scale: tuple[float, float] = (1.0, 0.0)
+    ) -> None:
         self._index = index
         self._settings = settings
+        # (a, b): the embedder's cosine c is read as a*c + b (Embedder.cosine_scale)
+        self._cosine_scale = cosine_scale
 
     def candidates(
         self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
@@ -93,13 +97,15 @@ class Retriever:
         lexical = found.bm25 / best if best > 0 else np.zeros_like(found.bm25)
         overlap = found.matched / len(terms) if terms else np.zeros_like(found.matched)
         keyword = np.clip(np.maximum(overlap, lexical), 0.0, 1.0)
-        dense = np.clip(found.dense, 0.0, 1.0)
+        scale, shift = self._cosine_scale
+        raw = found.dense if (scale, shift) == (1.0, 0.0) else found.dense * scale + shift
+        dense = np.clip(raw, 0.0, 1.0)
         blend = self._settings.keyword_blend
         similarity = np.maximum(dense, (1.0 - blend) * dense + blend * keyword)
         ids = [m.id for m in found.memories]
         sims = similarity.tolist()
         order = sorted(range(len(ids)), key=lambda i: (-sims[i], ids[i]))
-        dense_of, keyword_of = found.dense.tolist(), keyword.tolist()
+        dense_of, keyword_of = dense.tolist(), keyword.tolist()
         candidates = [
             Candidate(found.memories[i], dense_of[i], keyword_of[i], sims[i], found.sources[i]) for i in order
         ]

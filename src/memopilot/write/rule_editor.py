@@ -30,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
+from ..read.tokens import CJK_CHARS
 from ..text import content_terms, query_words, stem
 from . import dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
@@ -788,12 +789,25 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier) -> N
 
 def _never_kept(st: _Statement, rule_type: str | None) -> bool:
     """Questions, small talk, code, annotations and one-off commands (unless the rules found a
-    task or a learning goal in them) store nothing typed, whatever they mention."""
+    task or a learning goal in them) store nothing typed, whatever they mention. Nor does a
+    statement written mostly in Chinese, Japanese or Korean without the rules' support: the
+    judgement reads words split at spaces and the English-centred static vectors, so its verdict on
+    such text is noise ("我女儿叫小雨" came out a preference); the message stays as its episode."""
     flags = st.flags
     assert flags is not None
     if flags.never_kept or _ANNOTATION.match(st.text):
         return True
+    if rule_type is None and _mostly_cjk(st.text):
+        return True
     return flags.command and rule_type is None
+
+
+_CJK = re.compile(f"[{CJK_CHARS}]")
+
+
+def _mostly_cjk(text: str) -> bool:
+    letters = sum(ch.isalpha() for ch in text)
+    return bool(letters) and len(_CJK.findall(text)) >= 0.3 * letters
 
 
 def _learnable(label: str, st: _Statement) -> bool:
