@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import Memory, MemoryState
+from ..domain import Memory, MemoryFacts, MemoryState
 from ..store import ChangeSet, ContextMemories, Store, Uses
 from ..store.change_counters import after_own_commit
 from ..text import index_terms
-from .scorer import SCORE_FIELDS, USAGE_FIELD, ScoreInputs, score_fields
+from .scorer import PRIORITY_FIELD, SCORE_FIELDS, USAGE_FIELD, ScoreInputs, facts_score_fields, score_fields
 
 __all__ = [
     "BM25_B",
@@ -313,40 +313,45 @@ class _Bucket:
 def _built_bucket(
     dim: int,
     project_id: str | None,
-    memories: list[Memory],
+    facts: list[MemoryFacts],
     matrix: np.ndarray,
     stored_terms: list[dict[str, int] | None],
-    stored_rows: list[tuple[Any, ...]] | None = None,
+    kept: list[Any],
+    memory_at: Callable[[int], Memory],
     decode: Callable[[tuple[Any, ...]], Memory] | None = None,
 ) -> _Bucket:
-    """A bucket of ``memories`` (rows of ``matrix``) built in one pass: what :meth:`_Bucket.append`
+    """A bucket of memories (rows of ``matrix``) built in one pass: what :meth:`_Bucket.append`
     does row by row, with each array and posting list made once at its final size (a cold read
-    loads a whole user this way). ``stored_terms[i]`` are memory i's terms as its row stored them
-    (None: tokenize it here); with ``stored_rows`` (memory i's row, and how to ``decode`` it) the
-    bucket keeps those rather than the Memory objects (see :meth:`_Bucket.memory`)."""
+    loads a whole user this way). Row i is described by ``facts[i]``; ``stored_terms[i]`` are its
+    terms as its row stored them (None: tokenize ``memory_at(i)`` here); ``kept[i]`` is what the
+    bucket holds for it: its stored row (with ``decode``, see :meth:`_Bucket.memory`) or its
+    Memory."""
     entry_terms: list[str] = []  # one entry per (memory, term): the term, its count; row by row
     entry_counts: list[int] = []
     terms_per_row: list[int] = []
-    for memory, stored in zip(memories, stored_terms, strict=True):  # whole rows at a time
-        terms = indexed_terms(memory) if stored is None else stored
+    for i, stored in enumerate(stored_terms):  # whole rows at a time
+        terms = indexed_terms(memory_at(i)) if stored is None else stored
         entry_terms += terms
         entry_counts += terms.values()
         terms_per_row.append(len(terms))
     term_ids = {term: slot for slot, term in enumerate(dict.fromkeys(entry_terms))}
-    rows = np.repeat(np.arange(len(memories), dtype=np.int32), np.asarray(terms_per_row, dtype=np.int64))
+    size = len(facts)
+    rows = np.repeat(np.arange(size, dtype=np.int32), np.asarray(terms_per_row, dtype=np.int64))
     counts = np.asarray(entry_counts, dtype=np.float32)
     bucket = _Bucket(dim=dim, project_id=project_id)
-    bucket.size = len(memories)
-    bucket.ids = [m.id for m in memories]
-    bucket.memories = list(memories) if stored_rows is None else list(stored_rows)
+    bucket.size = size
+    bucket.ids = [f.id for f in facts]
+    bucket.memories = kept
     bucket.decode = decode
     bucket.row_of = {memory_id: row for row, memory_id in enumerate(bucket.ids)}
-    bucket.alive = np.ones(len(memories), dtype=bool)
-    bucket.priority = np.fromiter((_is_priority(m) for m in memories), dtype=bool, count=len(memories))
-    bucket.fields = np.array([score_fields(m) for m in memories], dtype=np.float64).reshape(-1, SCORE_FIELDS)
-    bucket.lengths = np.bincount(rows, weights=counts, minlength=len(memories)).astype(np.float32)
+    bucket.alive = np.ones(size, dtype=bool)
+    bucket.fields = np.array([facts_score_fields(f) for f in facts], dtype=np.float64).reshape(
+        -1, SCORE_FIELDS
+    )
+    bucket.priority = bucket.fields[:, PRIORITY_FIELD] > 0.5  # critical or pinned: as _is_priority
+    bucket.lengths = np.bincount(rows, weights=counts, minlength=size).astype(np.float32)
     bucket.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-    bucket.text_bytes = sum(_text_bytes(m) for m in memories)
+    bucket.text_bytes = sum(f.text_bytes for f in facts)
     bucket.postings = _PostingTable.of(
         np.asarray([term_ids[term] for term in entry_terms], dtype=np.int64),
         rows,
@@ -400,27 +405,30 @@ class _UserIndex:
 
     @classmethod
     def built(cls, loaded: ContextMemories) -> _UserIndex:
-        """A user's index from their context-state memories as loaded from the store."""
+        """A user's index from their context-state memories as loaded from the store (from each
+        row's facts and stored terms when the store gives them: no Memory is built then)."""
+        count = len(loaded.memories)
         matrix = loaded.matrix
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
         index = cls(dim=dim)
+        facts = loaded.facts if len(loaded.facts) == count else [MemoryFacts.of(m) for m in loaded.memories]
+        stored = loaded.rows if len(loaded.rows) == count else None
+        terms = loaded.terms if len(loaded.terms) == count else [None] * count
         rows_of: dict[str | None, list[int]] = {}
-        for row, memory in enumerate(loaded.memories):
-            rows_of.setdefault(memory.project_id, []).append(row)
-        stored = loaded.rows if len(loaded.rows) == len(loaded.memories) else None
-        terms = loaded.terms if len(loaded.terms) == len(loaded.memories) else [None] * len(loaded.memories)
+        for row, fact in enumerate(facts):
+            rows_of.setdefault(fact.project_id, []).append(row)
         for project_id, rows in rows_of.items():
-            bucket_rows = [loaded.memories[r] for r in rows]
             index.buckets[project_id] = _built_bucket(
                 dim,
                 project_id,
-                bucket_rows,
+                [facts[r] for r in rows],
                 matrix[rows],
                 [terms[r] for r in rows],
-                None if stored is None else [stored[r] for r in rows],
-                loaded.decode,
+                [(loaded.memories if stored is None else stored)[r] for r in rows],
+                lambda i, rows=rows: loaded.memories[rows[i]],  # type: ignore[misc]
+                loaded.decode if stored is not None else None,
             )
-            index.bucket_of.update((m.id, project_id) for m in bucket_rows)
+            index.bucket_of.update((facts[r].id, project_id) for r in rows)
         return index
 
 
@@ -577,15 +585,8 @@ class MemoryIndex:
 
     def _load(self, user_id: str) -> _UserIndex:
         batches = list(self._store.context_memories(user_id))
-        index = _UserIndex.built(  # (built() checks that terms and rows cover every memory)
-            ContextMemories(
-                [m for b in batches for m in b.memories],
-                np.vstack([b.matrix for b in batches]) if batches else np.zeros((0, 0)),
-                [t for b in batches for t in b.terms],
-                [r for b in batches for r in b.rows],
-                batches[0].decode if batches else None,
-            )
-        )
+        # (built() checks that facts, terms and rows cover every memory)
+        index = _UserIndex.built(ContextMemories.concatenated(batches))
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index

@@ -11,22 +11,23 @@ Weights come from :class:`~memopilot.settings.Settings`; this module is pure
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
 
-from ..domain import Memory, MemoryState, MemoryType, Privacy
+from ..domain import Memory, MemoryFacts, MemoryState, MemoryType, Privacy
 from ..settings import Settings
 
 __all__ = [
     "COMPONENTS",
+    "PRIORITY_FIELD",
     "SCORE_FIELDS",
     "USAGE_FIELD",
     "Score",
     "ScoreInputs",
     "ScoreTable",
+    "facts_score_fields",
     "recency",
     "score_fields",
     "score_memory",
@@ -147,21 +148,27 @@ class ScoreInputs:
 
 SCORE_FIELDS = 10  # the length of a score_fields row
 USAGE_FIELD = 2  # where usage_count sits in it
+PRIORITY_FIELD = 7  # where the critical-or-pinned flag sits in it
 
 
 def score_fields(memory: Memory) -> tuple[float, ...]:
     """One memory's :class:`ScoreInputs` row (all but ``same_project``), as floats."""
+    return facts_score_fields(MemoryFacts.of(memory))
+
+
+def facts_score_fields(facts: MemoryFacts) -> tuple[float, ...]:
+    """:func:`score_fields` from a memory's facts as its stored row gives them (no Memory built)."""
     return (
-        memory.importance,
-        memory.confidence,
-        float(memory.usage_count),
-        memory.reference_time.timestamp(),
-        memory.expires_at.timestamp() if memory.expires_at is not None else math.inf,
-        memory.valid_to.timestamp() if memory.valid_to is not None else math.inf,
-        _PRIVACY_PENALTY[memory.privacy],
-        1.0 if memory.is_critical or memory.state is MemoryState.PINNED else 0.0,
-        1.0 if memory.type is MemoryType.OUTDATED else 0.0,
-        1.0 if memory.state is MemoryState.SUPERSEDED else 0.0,
+        facts.importance,
+        facts.confidence,
+        float(facts.usage_count),
+        facts.reference_ts,
+        facts.expires_ts,
+        facts.valid_to_ts,
+        _PRIVACY_PENALTY[facts.privacy],
+        1.0 if facts.is_critical or facts.state is MemoryState.PINNED else 0.0,
+        1.0 if facts.type is MemoryType.OUTDATED else 0.0,
+        1.0 if facts.state is MemoryState.SUPERSEDED else 0.0,
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import Memory, MemoryState, MemoryType, TimelineEvent
+from ..domain import Memory, MemoryFacts, MemoryState, MemoryType, TimelineEvent
 
 __all__ = ["RECORD_KINDS", "ChangeSet", "ContextMemories", "MemoryQuery", "Store", "Uses"]
 
@@ -111,11 +111,27 @@ class MemoryQuery:
     offset: int = 0
 
 
+class DecodedRows(Sequence[Memory]):
+    """Stored rows read as Memory objects, each decoded when it is asked for (and not kept)."""
+
+    def __init__(self, rows: Sequence[Sequence[Any]], decode: Callable[[Sequence[Any]], Memory]) -> None:
+        self._rows = rows
+        self._decode = decode
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._decode(row) for row in self._rows[index]]
+        return self._decode(self._rows[index])
+
+
 @dataclass(slots=True)
 class ContextMemories:
     """A user's active and pinned memories with their vectors, as loaded from the store."""
 
-    memories: list[Memory]
+    memories: Sequence[Memory]
     matrix: np.ndarray  # (n, dim) float32, row i for memories[i]; zeros for a memory without one
     # the words each is found by as its row stored them (text.index_terms); None: tokenize it
     terms: list[dict[str, int] | None] = field(default_factory=list)
@@ -123,6 +139,29 @@ class ContextMemories:
     # numbers), and how to decode one into its Memory: the index keeps these, not the objects
     rows: list[tuple[Any, ...]] = field(default_factory=list)
     decode: Callable[[tuple[Any, ...]], Memory] | None = None
+    # what the index needs of each row, read without building its Memory (empty: derive it)
+    facts: list[MemoryFacts] = field(default_factory=list)
+
+    @classmethod
+    def concatenated(cls, batches: Sequence[ContextMemories]) -> ContextMemories:
+        """One batch of ``batches``' memories in order, their rows still undecoded."""
+        if not batches:
+            return cls([], np.zeros((0, 0), dtype=np.float32))
+        rows = [r for b in batches for r in b.rows]
+        decode = batches[0].decode
+        memories: Sequence[Memory] = (
+            DecodedRows(rows, decode)
+            if decode is not None and all(len(b.rows) == len(b.memories) for b in batches)
+            else [m for b in batches for m in b.memories]
+        )
+        return cls(
+            memories,
+            np.vstack([b.matrix for b in batches]),
+            [t for b in batches for t in b.terms],
+            rows,
+            decode,
+            [f for b in batches for f in b.facts],
+        )
 
 
 class Store(ABC):

@@ -320,10 +320,10 @@ class PostgresStore(SharedQueries, Store):
                 for row in cursor.stream(sql, params, size=min(batch_size, 1000)):
                     batch.append(row)
                     if len(batch) == batch_size:
-                        yield context_batch(batch, _CODEC.memory_from_row, _vectors)
+                        yield context_batch(batch, _CODEC, _vectors)
                         batch = []
                 if batch:
-                    yield context_batch(batch, _CODEC.memory_from_row, _vectors)
+                    yield context_batch(batch, _CODEC, _vectors)
         except psycopg.Error as exc:
             raise _wrap(exc) from None
 

@@ -8,6 +8,7 @@ so both map records to rows (and back) with the same code.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,10 +17,19 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ..domain import EventKind, Memory, MemoryState, MemoryType, Privacy, TimelineEvent
+from ..domain import (
+    SUMMARY_TAG,
+    EventKind,
+    Memory,
+    MemoryFacts,
+    MemoryState,
+    MemoryType,
+    Privacy,
+    TimelineEvent,
+)
 from ..errors import CorruptStoreError
 from ..text import read_stored_index_terms, stored_index_terms
-from .base import ContextMemories, MemoryQuery
+from .base import ContextMemories, DecodedRows, MemoryQuery
 
 __all__ = [
     "DATETIME_COLUMNS",
@@ -125,6 +135,13 @@ NO_ITEMS: list[Any] = _SharedEmptyList()
 _TYPES: dict[str, MemoryType] = {t.value: t for t in MemoryType}
 _STATES: dict[str, MemoryState] = {t.value: t for t in MemoryState}
 _PRIVACY: dict[str, Privacy] = {t.value: t for t in Privacy}
+# Where memory_facts finds each column in a row of MEMORY_COLUMNS.
+_COLUMN = {name: i for i, name in enumerate(MEMORY_COLUMNS)}
+_ID, _PROJECT_ID, _TYPE, _STATE = _COLUMN["id"], _COLUMN["project_id"], _COLUMN["type"], _COLUMN["state"]
+_CONTENT, _TAGS, _PRIVACY_COLUMN = _COLUMN["content"], _COLUMN["tags"], _COLUMN["privacy"]
+_IMPORTANCE, _CONFIDENCE, _USAGE_COUNT = _COLUMN["importance"], _COLUMN["confidence"], _COLUMN["usage_count"]
+_CREATED_AT, _OCCURRED_AT = _COLUMN["created_at"], _COLUMN["occurred_at"]
+_EXPIRES_AT, _VALID_TO = _COLUMN["expires_at"], _COLUMN["valid_to"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +186,32 @@ class RowCodec:
         data["state"] = _STATES[data["state"]]
         data["privacy"] = _PRIVACY[data["privacy"]]
         return Memory(**data)
+
+    def memory_facts(self, row: Sequence[Any]) -> MemoryFacts:
+        """What the index needs of a stored row (see :class:`MemoryFacts`), without building the
+        Memory; equal to ``MemoryFacts.of(self.memory_from_row(row))`` (a test checks it)."""
+        try:
+            tags = self._list(row[_TAGS])
+            occurred, expires, valid_to = row[_OCCURRED_AT], row[_EXPIRES_AT], row[_VALID_TO]
+            load = self.load_time
+            reference: datetime = load(occurred if occurred is not None else row[_CREATED_AT])  # type: ignore[assignment]
+            return MemoryFacts(  # positional: a cold load builds one per row
+                row[_ID],
+                row[_PROJECT_ID],
+                _TYPES[row[_TYPE]],
+                _STATES[row[_STATE]],
+                _PRIVACY[row[_PRIVACY_COLUMN]],
+                row[_IMPORTANCE],
+                row[_CONFIDENCE],
+                row[_USAGE_COUNT],
+                reference.timestamp(),
+                load(expires).timestamp() if expires is not None else math.inf,  # type: ignore[union-attr]
+                load(valid_to).timestamp() if valid_to is not None else math.inf,  # type: ignore[union-attr]
+                SUMMARY_TAG in tags,
+                len(row[_CONTENT]) + sum(map(len, tags)) if tags else len(row[_CONTENT]),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise CorruptStoreError(f"memory {row[0]!r} holds an unreadable value: {exc}") from None
 
     def _list(self, raw: Any) -> list[Any]:
         if raw is None or raw == "[]" or raw == []:
@@ -255,19 +298,21 @@ CONTEXT_EXTRA_COLUMNS = 2
 
 def context_batch(
     rows: Sequence[Sequence[Any]],
-    memory_from_row: Callable[[Sequence[Any]], Memory],
+    codec: RowCodec,
     decode_vectors: Callable[[Sequence[Any]], np.ndarray],
 ) -> ContextMemories:
     """Rows of ``SELECT <memory columns>, index_terms, <vector>`` as the index loads them. The
     memory columns must hold only strings, numbers, datetimes and None (JSON as text), so that
-    the rows kept are tuples the garbage collector stops tracking."""
+    the rows kept are tuples the garbage collector stops tracking. No Memory is built: the batch
+    carries each row's facts, and its ``memories`` decode a row when one is asked for."""
     stored = [r[:-CONTEXT_EXTRA_COLUMNS] for r in rows]
     return ContextMemories(
-        [memory_from_row(r) for r in stored],
+        DecodedRows(stored, codec.memory_from_row),
         stack_vectors([r[-1] for r in rows], decode_vectors),
         [read_stored_index_terms(r[-2]) for r in rows],
         stored,
-        memory_from_row,
+        codec.memory_from_row,
+        [codec.memory_facts(r) for r in stored],
     )
 
 

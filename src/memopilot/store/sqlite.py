@@ -363,7 +363,7 @@ class SQLiteStore(SharedQueries, Store):
             try:
                 cursor = self._conn.execute(sql, params)
                 while rows := cursor.fetchmany(batch_size):
-                    yield context_batch(rows, _memory_from_row, _decode_vectors)
+                    yield context_batch(rows, _CODEC, _decode_vectors)
             except sqlite3.DatabaseError as exc:
                 raise _wrap(exc) from None
 
