@@ -112,7 +112,8 @@ def run_chat_turn(
         _turn(user_id, project_id, session, message_id, "user", text, now),
         _turn(user_id, project_id, session, message_id, "assistant", answer, now),
     ]
-    mp.persist_turn(ChangeSet(traces=[trace.to_stored()], turns=turns), [i.memory_id for i in trace.included])
+    used = [i.memory_id for i in trace.included]
+    mp.persist_turn(ChangeSet(traces=[trace.to_stored()], turns=turns), used, user_id)
     return ChatResult(answer, answered_by, trace, outcome)
 
 

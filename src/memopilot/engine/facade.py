@@ -428,17 +428,17 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             # A question asked outside a chat turn is its own message: its id lets delete_user erase it.
             trace.message_id = trace.message_id or trace.id
             self.persist_turn(
-                ChangeSet(traces=[trace.to_stored()]), packed.included_ids if record_usage else []
+                ChangeSet(traces=[trace.to_stored()]), packed.included_ids if record_usage else [], user_id
             )
         return ContextResult(packed.text, trace), Found(query, vector, candidates)
 
-    def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str]) -> None:
-        """Store a trace (and logged turns) and count one use of each memory given to a caller,
-        all in one transaction."""
+    def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str], user_id: str) -> None:
+        """Store a trace (and logged turns) and count one use of each of ``user_id``'s memories
+        given to a caller, all in one transaction."""
         if used_ids:
             now = self.clock.now()
             self.uses.add(used_ids, now)
-            self.index.count_uses(used_ids, now)
+            self.index.count_uses(user_id, used_ids, now)
         self._commit(changes)
 
     # --- the write path and the chat turn ----------------------------------------------------

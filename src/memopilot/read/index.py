@@ -630,10 +630,13 @@ class MemoryIndex:
             return False
         return True
 
-    def count_uses(self, memory_ids: Iterable[str], used_at: datetime) -> None:
-        """One use of each memory, as the store will count it (usage_buffer.py)."""
+    def count_uses(self, user_id: str, memory_ids: Iterable[str], used_at: datetime) -> None:
+        """One use of each of ``user_id``'s memories, as the store will count it (usage_buffer.py).
+        Only that user's index is visited: every held user's was, once per read, which with the
+        cache full (900 users) was 50,000 lookups and ~25 ms of a read that gave 60 memories."""
         with self._lock:
-            for index in self._users.values():
+            index = self._users.get(user_id)
+            if index is not None:
                 for memory_id in memory_ids:
                     self._count(index, memory_id, 1, used_at)
 
