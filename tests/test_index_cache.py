@@ -7,8 +7,8 @@ import gc
 import random
 import threading
 import tracemalloc
-from unittest import mock
 from collections.abc import Iterator
+from unittest import mock
 
 import pytest
 
