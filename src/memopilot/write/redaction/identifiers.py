@@ -28,7 +28,7 @@ from stdnum.se import personnummer
 from stdnum.us import ssn
 
 from .keywords import KeywordIndex, word_list
-from .rules import P_CONTEXT, P_STRUCT, Span, card_numbers, count_digits
+from .rules import P_CONTEXT, P_STRUCT, Span, codes_after_cards, count_digits
 
 __all__ = ["detect"]
 
@@ -74,6 +74,18 @@ _LETTER = re.compile(r"[A-Za-z]")
 _NUMBER_WINDOW = re.compile(r"\d(?:\D{0,6}+\d){5,}+")  # possessive: \D and \d never overlap
 # Words that name an identity or account number, in the languages users write in (inflected
 # forms are matched too: "Fødselsnummeret", "numaram").
+# Words that name an identity document whose number is a code of letters and digits.
+_LICENCE_WORDS = word_list("""
+    driver license|driver's license|drivers license|driver licence|driving licence|driving license|
+    licence number|license number|dl number|dl no|dl#|führerschein|führerscheinnummer|
+    permis de conduire|carnet de conducir|licencia de conducir|patente di guida|carta de condução|
+    rijbewijs|rijbewijsnummer|prawo jazdy
+""")
+_PASSPORT_NAMES = word_list("""
+    passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
+    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
+""")
+_DOCUMENT_KIND = dict.fromkeys(_LICENCE_WORDS, "drivers_license") | dict.fromkeys(_PASSPORT_NAMES, "passport")
 _ID_WORDS = KeywordIndex(
     word_list("""
     ssn|social security|social security number|social|soc sec|national id|national identity number|
@@ -89,26 +101,12 @@ _ID_WORDS = KeywordIndex(
     curp|rfc|cpr|cpr-nummer|αμκα|αφμ|cnp|pan|pan card|रक्षा|رقم الهوية|الهوية الوطنية|תעודת זהות|
     เลขบัตรประชาชน|nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
     pps|pps number|isikukood|personal code|personalnummer|numéro fiscal|steuernummer|
-    आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
-    driver license|driver's license|drivers license|driver licence|driving licence|driving license|
-    licence number|license number|dl number|dl no|dl#|führerschein|führerscheinnummer|
-    permis de conduire|carnet de conducir|licencia de conducir|patente di guida|carta de condução|
-    rijbewijs|rijbewijsnummer|prawo jazdy|
-    passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
-    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
-    """),
+    आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호
+    """)
+    + list(_DOCUMENT_KIND),
     suffix_letters=6,
 )
-_PASSPORT_WORDS = frozenset(
-    word_list("""
-    driver license|driver's license|drivers license|driver licence|driving licence|driving license|
-    licence number|license number|dl number|dl no|dl#|führerschein|führerscheinnummer|
-    permis de conduire|carnet de conducir|licencia de conducir|patente di guida|carta de condução|
-    rijbewijs|rijbewijsnummer|prawo jazdy|
-    passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
-    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
-    """)
-)
+_PASSPORT_WORDS = frozenset(_DOCUMENT_KIND)  # their numbers are codes of letters and digits
 # The number: digits with single separators, or (passports) a code of letters and digits.
 _ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}(?![A-Za-z0-9])")
 # A code of letters and digits, perhaps dashed ("CJPFXTH57", "F641-376-50-769-8").
@@ -179,7 +177,7 @@ def _named(text: str, lower: str) -> Iterator[Span]:
                 break
             code = _PASSPORT_CODE.match(text, at)
             if code and _id_code(code.group(), passport):
-                yield code.start(), code.end(), "passport" if passport else "national_id", P_CONTEXT
+                yield code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
                 break
             if position >= _WORDS_BEFORE_NUMBER or any(c.isdigit() for c in token.group()):
                 break
@@ -248,26 +246,16 @@ _CARD_CODE_NAMES = KeywordIndex(
     """)
 )
 _CARD_CODE = re.compile(r"[^\w\n]{0,3}(?:(?:is|es|est|ist|é|è)\s+)?(\d{3,4})(?![\d/])")
-# After a card number: its expiry (MM/YY, MM/YYYY or MMYY, perhaps named), then three or four
-# digits with nothing but spaces or a comma between: the code ("06/29 700", "exp 0428 cvv 909").
-_EXPIRY_THEN_CODE = re.compile(
-    r"[\s,;]{1,3}(?:(?:exp(?:iry|ires|iration)?\.?|valid thru|valid until)\s*:?\s*)?"
-    r"(?:0[1-9]|1[0-2])\s?/?\s?(?:20)?\d{2}(?!\d)[\s,;]{1,3}(\d{3,4})(?![\d/])",
-    re.IGNORECASE,
-)
 
 
-def _card_codes(text: str, lower: str, cards: list[Span]) -> Iterator[Span]:
+def _card_codes(text: str, lower: str, cards: list[Span], digits: int) -> Iterator[Span]:
     for _, name_end, name in _CARD_CODE_NAMES.find(lower):
-        if name == "cid" and not cards:
-            continue  # "CID" names other things too; next to a card it is Amex's code
+        if name == "cid" and digits < 13:
+            continue  # "CID" names other things too; with a card in the message it is Amex's code
         m = _CARD_CODE.match(text, name_end)
         if m:
             yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
-    for card in cards:
-        m = _EXPIRY_THEN_CODE.match(text, card[1])
-        if m:
-            yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
+    yield from codes_after_cards(text, cards)  # the cards in groups found here (rules.py: its own)
 
 
 # The MICR line printed at the bottom of a cheque: ⑆routing⑆ account⑈ cheque number.
@@ -292,9 +280,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     yield from shaped
     yield from _named(text, lower)
     cards = [span for span in shaped if span[2] == "credit_card"]
-    if digits >= 13:
-        cards += card_numbers(text, lower)  # runs of digits and 4-4-4-4 groups are rules.py's
-    yield from _card_codes(text, lower, cards)
+    yield from _card_codes(text, lower, cards, digits)
 
 
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"

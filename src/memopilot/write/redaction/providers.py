@@ -15,9 +15,7 @@ one of its keywords is seen, so importing this module costs little.
 from __future__ import annotations
 
 import functools
-import math
 import tomllib
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -26,7 +24,7 @@ from typing import Any
 import ahocorasick
 import regex
 
-from .rules import P_FORMAT, Span
+from .rules import P_FORMAT, Span, shannon
 
 __all__ = ["PRIORITY", "detect"]
 
@@ -109,11 +107,6 @@ def _rule_set() -> tuple[Any, dict[str, list[_Rule]], _Allow]:
     return automaton, by_keyword, everywhere
 
 
-def _shannon(value: str) -> float:
-    n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values()) if n else 0.0
-
-
 def _secret_span(rule: _Rule, match: Any) -> tuple[int, int]:
     if rule.group is not None:
         return match.span(rule.group)
@@ -141,7 +134,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         for match in rule.pattern.finditer(text):
             start, end = _secret_span(rule, match)
             secret = text[start:end]
-            if not secret or _shannon(secret) < rule.entropy:
+            if not secret or shannon(secret) < rule.entropy:
                 continue
             if _allowed(everywhere, secret, match.group()) or any(
                 _allowed(a, secret, match.group()) for a in rule.allows

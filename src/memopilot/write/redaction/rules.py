@@ -56,7 +56,7 @@ import math
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 __all__ = [
@@ -89,7 +89,7 @@ _TRAILING_PUNCT = ".,;:!?)]}>'\"`’”"
 _PW_TRAILING = ".,;:)]}>'\"`’”"
 
 
-def _shannon(value: str) -> float:
+def shannon(value: str) -> float:
     n = len(value)
     return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
@@ -127,7 +127,7 @@ def looks_random(value: str, min_len: int = 16) -> bool:
     has_lower = not _LOWER.isdisjoint(value)
     if not (has_upper or has_lower) or not (has_digit or (has_upper and has_lower)):
         return False
-    return _wordiness(value) < 0.75 and _shannon(value) >= 3.0
+    return _wordiness(value) < 0.75 and shannon(value) >= 3.0
 
 
 def _mixed(value: str) -> bool:
@@ -712,9 +712,28 @@ def _cloud(text: str, lower: str) -> Iterator[Span]:
                 yield m.start(1), m.end(1), "alibaba_secret_key", P_CONTEXT
 
 
+# After a card number: its expiry (MM/YY, MM/YYYY or MMYY, perhaps named), then three or four
+# digits with nothing but spaces or a comma between: the code ("06/29 700", "exp 0428 cvv 909").
+_EXPIRY_THEN_CODE = re.compile(
+    r"[\s,;]{1,3}(?:(?:exp(?:iry|ires|iration)?\.?|valid thru|valid until)\s*:?\s*)?"
+    r"(?:0[1-9]|1[0-2])\s?/?\s?(?:20)?\d{2}(?!\d)[\s,;]{1,3}(\d{3,4})(?![\d/])",
+    re.IGNORECASE,
+)
+
+
+def codes_after_cards(text: str, cards: Iterable[Span]) -> Iterator[Span]:
+    """The security code written right after each card and its expiry."""
+    for card in cards:
+        m = _EXPIRY_THEN_CODE.match(text, card[1])
+        if m:
+            yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
+
+
 def companions(text: str, spans: list[Span]) -> Iterator[Span]:
-    """A key id's secret half, when it sits in the same message under any name or none."""
+    """A key id's secret half, or a card's security code, when it sits in the same message."""
     kinds = {s[2] for s in spans}
+    if "credit_card" in kinds:
+        yield from codes_after_cards(text, [s for s in spans if s[2] == "credit_card"])
     if "aws_access_key" in kinds:
         for m in _BASE64_40.finditer(text):
             v = m.group()

@@ -24,15 +24,13 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
-import math
 import re
 import string
 import unicodedata
-from collections import Counter
 from collections.abc import Iterator
 
 from .keywords import KeywordIndex, word_list
-from .rules import P_PROSE, P_STRUCT, Span, looks_random, plausible_password
+from .rules import P_PROSE, P_STRUCT, Span, looks_random, plausible_password, shannon
 
 __all__ = ["detect"]
 
@@ -456,22 +454,16 @@ def _random_base64(text: str, start: int, value: str) -> bool:
         return False
     if _PUBLIC_BASE64.search(text[max(0, start - 200) : start].lower()) or value.startswith("AAAA"):
         return False
-    return _shannon_bits(value) >= 4.5 and not _decodes_to_text(value)
+    return shannon(value) >= 4.5 and not _decodes_to_text(value)
 
 
 def _decodes_to_text(value: str) -> bool:
     """Base64 of a document (a PDF's header, JSON, lines of text) rather than of random bytes."""
-    try:
-        raw = base64.b64decode(value + "=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
+    raw = _b64decode(value)
+    if raw is None:
         return False
     printable = sum(32 <= b < 127 or b in (9, 10, 13) for b in raw)
     return bool(raw) and printable >= 0.9 * len(raw)
-
-
-def _shannon_bits(value: str) -> float:
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
 # "my password, base64-encoded: UGluZWFwcGxl...", "the smtp password hex encoded: 4d61706c65...":
@@ -538,12 +530,20 @@ def _random_secret(text: str, start: int, value: str) -> bool:
     return not _PUBLIC_ID_BEFORE.search(text, max(0, start - 24), start)
 
 
-def _base64_of_text(value: str) -> bool:
+def _b64decode(value: str) -> bytes | None:
     try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+        return base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):
+        return None
+
+
+def _base64_of_text(value: str) -> bool:
+    raw = _b64decode(value)
+    try:
+        decoded = raw.decode("utf-8") if raw is not None else ""
+    except UnicodeDecodeError:
         return False
-    return decoded.isascii() and decoded.isprintable()  # words or JSON, not random bytes
+    return bool(decoded) and decoded.isascii() and decoded.isprintable()  # words or JSON, not random bytes
 
 
 def _password_shaped(value: str) -> bool:
