@@ -271,3 +271,22 @@ def test_tuning_a_serving_process_freezes_start_up_objects_and_spaces_full_colle
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     every, frozen = map(int, out.split())
     assert every == 100 and frozen > 1000
+
+
+def test_process_wide_text_caches_are_bounded_and_small_beside_the_index_cap() -> None:
+    """Caches keyed by a memory's text outlive the users the index drops (they keep the texts
+    alive), so what they may hold is part of a process's fixed base: at most 49,152 texts in all
+    (about 14 MB). A cache of 131,072 line counts keyed by the content once grew a serving process
+    by 25 MB over 20,000 reads after its index cache had filled."""
+    import memopilot.quoting as quoting
+    import memopilot.read.context as context
+
+    text_keyed = {
+        function
+        for module in (context, quoting)
+        for function in vars(module).values()
+        if hasattr(function, "cache_info") and "content" in function.__wrapped__.__code__.co_varnames
+    }
+    assert text_keyed, "expected the token-count caches of memory texts"
+    assert all(f.cache_parameters()["maxsize"] is not None for f in text_keyed)
+    assert sum(f.cache_parameters()["maxsize"] for f in text_keyed) <= 49_152

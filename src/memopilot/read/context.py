@@ -130,8 +130,9 @@ def _joined_tokens(content: str) -> int:
     return tokens_from(1 + chars, pieces)
 
 
-@functools.lru_cache(maxsize=131_072)
 def _memory_line_tokens(label: str, when: str, content: str) -> int:
+    # (not cached itself: its parts are, and a cache keyed by the content would keep the texts of
+    # users the index dropped alive, growing the process by about 25 MB per 64,000 memories read)
     return _line_tokens(_memory_prefix(label, when), content)
 
 
