@@ -78,3 +78,26 @@ def test_restoring_an_expired_memory_clears_its_expiry(mp: MemoPilot, clock) -> 
     restored = mp.restore(note.id)
     assert restored.state is MemoryState.ACTIVE and restored.expires_at is None
     assert mp.run_forgetting().expired == []
+
+
+def test_a_first_read_with_nothing_due_asks_for_the_moment_and_sweeps_nothing(
+    settings, embedder, clock, monkeypatch
+) -> None:
+    """A process reading a user for the first time asks the store when the next sweep could
+    find something (one query) and sweeps only once that moment has come."""
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as writer:
+        note = writer.add(
+            "Today I work from the cafe", type="temporary", expires_at=clock.now() + timedelta(hours=8)
+        )
+        writer.add("Likes green tea", type="preference")
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as reader:
+        swept: list[str] = []
+        real_sweep = reader.run_forgetting
+        monkeypatch.setattr(
+            reader, "run_forgetting", lambda **kw: swept.append(kw["user_id"]) or real_sweep(**kw)
+        )
+        assert "cafe" in reader.build_context("Where do I work today?").text
+        assert swept == []  # nothing due: no sweep, and no write of the uses before one
+        clock.advance(hours=9)
+        assert "cafe" not in reader.build_context("Where do I work today?").text
+        assert len(swept) == 1 and _state(reader, note.id) is MemoryState.EXPIRED

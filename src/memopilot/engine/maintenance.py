@@ -24,7 +24,16 @@ __all__ = ["MaintenanceOps"]
 class MaintenanceOps(EngineCore):
     def sweep_if_due(self, user_id: str) -> ForgettingReport:
         """The read path's forgetting sweep: run only when something can be due (sweep_schedule.py)."""
-        if not self.sweeps.is_due(user_id, self.clock.now()):
+        now = self.clock.now()
+        if not self.sweeps.is_due(user_id, now):
+            return ForgettingReport()
+        # A user this process has no moment for (its first read here, or another process wrote):
+        # ask the store for the moment first, one query, and sweep only if it has come. The sweep
+        # itself writes this process's pending uses and runs three queries, about 9 ms of a cold
+        # read on PostgreSQL. Uses not yet written can only push the moment later, so asking
+        # before writing them may at worst run a sweep that finds nothing.
+        self.sweeps.swept(user_id, self.settings)
+        if not self.sweeps.is_due(user_id, now):
             return ForgettingReport()
         return self.run_forgetting(user_id=user_id)
 

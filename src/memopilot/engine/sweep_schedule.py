@@ -73,7 +73,8 @@ class SweepSchedule:
             self._tokens.pop(oldest, None)
 
     def swept(self, user_id: str, settings: Settings) -> None:
-        """Ask the store when this user's next sweep could find something (right after a sweep)."""
+        """Ask the store when this user's next sweep could find something (after a sweep, or
+        before deciding to run one)."""
         expiry, archivable = self._store.forgetting_horizon(user_id, settings.archive_importance_below)
         with self._lock:
             self._tokens[user_id] = self._store.change_token(user_id)
