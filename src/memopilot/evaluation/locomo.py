@@ -96,9 +96,15 @@ class LocomoRun:
         rows = [r for r in self.results if r.budget == budget]
         systems: dict[str, dict[str, Any]] = {}
         by_category: dict[str, dict[str, dict[str, Any]]] = {}
+        by_conversation: dict[str, dict[str, dict[str, Any]]] = {}
         for name in _ordered({r.system for r in rows}):
             mine = [r for r in rows if r.system == name]
             systems[name] = _metrics(mine)
+            # a change can help one conversation and hurt another: judge each on its own
+            for sample in sorted({r.sample_id for r in mine}):
+                by_conversation.setdefault(sample, {})[name] = _metrics(
+                    [r for r in mine if r.sample_id == sample]
+                )
             for category in sorted({r.category for r in mine}):
                 label = f"{category}:{next(r for r in mine if r.category == category).category_name}"
                 by_category.setdefault(label, {})[name] = _metrics(
@@ -123,6 +129,7 @@ class LocomoRun:
             "mode": self.mode,
             "systems": systems,
             "by_category": by_category,
+            "by_conversation": by_conversation,
             "questions": self.questions,
         }
 
