@@ -15,7 +15,14 @@ from memopilot.evaluation.answering import parse_judgement
 from memopilot.evaluation.baselines import pack_lines, rrf_fuse
 from memopilot.evaluation.locomo import covered_turns, run_locomo
 from memopilot.evaluation.locomo_data import load_locomo, parse_session_date
-from memopilot.evaluation.metrics import contains_phrase, groups_present, mean, percentile, token_f1
+from memopilot.evaluation.metrics import (
+    answer_words_present,
+    contains_phrase,
+    groups_present,
+    mean,
+    percentile,
+    token_f1,
+)
 from memopilot.evaluation.scenarios import default_scenarios_path, load_scenarios, parse_scenarios
 from memopilot.evaluation.strategies import EXTRACTIVE_LABEL, STRATEGIES, extractive_summary, run_scenarios
 
@@ -98,6 +105,13 @@ def test_metric_arithmetic() -> None:
     assert rrf_fuse([[0, 1], [1, 0], [1]]) == [1, 0]
     assert parse_judgement('{"label": "CORRECT"}') is True
     assert parse_judgement("WRONG, it was 2022") is False and parse_judgement("unsure") is None
+
+
+def test_answer_words_present_needs_every_word_of_the_answer() -> None:
+    context = '- [8 May 2023] "Caroline: I went to the LGBTQ support group yesterday."'
+    assert answer_words_present(context, "The LGBTQ support group") is True  # articles aside
+    assert answer_words_present(context, "a support group meeting") is False
+    assert answer_words_present(context, "7 May 2023") is False and answer_words_present(context, "") is None
 
 
 def test_baseline_packing_respects_the_budget() -> None:
@@ -320,6 +334,15 @@ def test_locomo_run_on_a_synthetic_file(tmp_path: Path, eval_settings: Settings,
         assert count_tokens(row.context) <= row.budget
     big = summary["budgets"]["400"]["systems"]
     assert big["memopilot"]["evidence_recall"] == 1.0  # the whole conversation fits
+    shown = {r.answer: r.answer_shown for r in run.results if r.system == "memopilot" and r.budget == 400}
+    # the wording of each answer is in the context, but for a date said as "yesterday"
+    assert shown == {
+        "a blue bowl": True,
+        "7 May 2023": False,
+        **{a: True for a in shown if a not in ("a blue bowl", "7 May 2023")},
+    }
+    assert big["memopilot"]["answer_words_shown"] == round(sum(shown.values()) / len(shown), 4)
+    assert set(summary["budgets"]["400"]["by_conversation"]) == {c.sample_id for c in conversations}
     assert big["full_history"]["avg_context_tokens"] > 0
     memo = [r for r in run.results if r.system == "memopilot" and r.budget == 400]
     assert "[8 May 2023]" in memo[0].context and "Ana: Hi Ben!" in memo[0].context

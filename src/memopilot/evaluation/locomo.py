@@ -36,7 +36,7 @@ from ..read.tokens import count_tokens
 from ..settings import Settings
 from .baselines import BM25Ranker, DenseRanker, pack_lines, rrf_fuse
 from .locomo_data import LocomoConversation, LocomoQuestion, render_turn
-from .metrics import mean, percentile
+from .metrics import answer_words_present, mean, percentile
 
 __all__ = [
     "BASELINES",
@@ -70,6 +70,7 @@ class QuestionResult:
     tokens: int
     ms: float
     context: str = ""
+    answer_shown: bool | None = None  # every word of the answer in the context (metrics.py)
     prediction: str | None = None
     f1: float | None = None
     judged: bool | None = None
@@ -148,6 +149,9 @@ def _metrics(rows: Sequence[QuestionResult]) -> dict[str, Any]:
         "p95_ms": round(percentile([r.ms for r in rows], 95), 3),
         "n": len(rows),
     }
+    shown = [r.answer_shown for r in rows if r.answer_shown is not None]
+    if shown:
+        out["answer_words_shown"] = round(mean(1.0 if s else 0.0 for s in shown), 4)
     answered = [r for r in rows if r.prediction is not None]
     if answered:
         out["answer_f1"] = round(mean(r.f1 or 0.0 for r in answered), 4)
@@ -336,6 +340,7 @@ def _answer_question(
                 tokens=tokens,
                 ms=ms,
                 context=context,
+                answer_shown=answer_words_present(context, question.answer),
             )
         )
 

@@ -67,6 +67,17 @@ def _answer_tokens(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(str(text).lower()) if t not in _ARTICLES]
 
 
+def answer_words_present(context: str, answer: str) -> bool | None:
+    """Whether every word of ``answer`` (articles aside) occurs in ``context``: a check that a
+    context which covers a question's evidence turns still shows the words of its answer (None
+    for an empty answer). Evidence recall counts a turn as covered however it is rendered, so a
+    rendering that drops the sentence holding the answer would look as good by recall alone."""
+    words = set(_answer_tokens(answer))
+    if not words:
+        return None
+    return words <= set(_answer_tokens(context))
+
+
 def token_f1(prediction: str, reference: str) -> float:
     """SQuAD-style token F1 between an answer and the reference (LoCoMo's F1 measure)."""
     pred, ref = _answer_tokens(prediction), _answer_tokens(reference)

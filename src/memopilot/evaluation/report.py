@@ -73,7 +73,7 @@ def extraction_table(summary: dict[str, Any], title: str) -> Table:
 def locomo_table(result: dict[str, Any], budget: str) -> Table:
     columns = ["evidence_recall", "all_evidence_rate", "avg_context_tokens", "p50_ms", "p95_ms"]
     systems = result["systems"]
-    for extra in ("answer_f1", "j_score"):
+    for extra in ("answer_words_shown", "answer_f1", "j_score"):
         if any(extra in m for m in systems.values()):
             columns.append(extra)
     table = Table(
