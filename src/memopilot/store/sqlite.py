@@ -358,7 +358,14 @@ class SQLiteStore(SharedQueries, Store):
         self, where: str, params: tuple[Any, ...], batch_size: int
     ) -> Iterator[ContextMemories]:
         columns = f"{MEMORY_SELECT_COLUMNS}, index_terms, embedding"
-        sql = f"SELECT {columns} FROM memories WHERE {where} ORDER BY rowid"
+        # In the order the user's rows last changed (rows of one commit in insertion order), which
+        # is the order the index reaches by appending what this process writes, read straight
+        # off the (user_id, change_seq) index: ordering by rowid sorted every row of the user,
+        # vectors and all, in a temporary b-tree (1-4 ms of a 1,000-memory load).
+        sql = (
+            f"SELECT {columns} FROM memories INDEXED BY memories_changes WHERE {where} "
+            "ORDER BY change_seq, rowid"
+        )
         with self._lock:  # one statement, read in batches: one snapshot, a batch in memory at a time
             try:
                 cursor = self._conn.execute(sql, params)
