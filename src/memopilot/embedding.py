@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import ConfigError, EmbedderError
+from .read.tokens import mostly_cjk
 from .settings import Settings
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "OpenAICompatibleEmbedder",
     "SentenceTransformerEmbedder",
     "StaticEmbedder",
+    "StaticWithE5Embedder",
     "make_embedder",
 ]
 
@@ -271,6 +273,46 @@ class MultilingualE5Embedder(Embedder):
             return np.asarray(self._model.query(texts), dtype=np.float32).reshape(len(texts), -1)
 
 
+class StaticWithE5Embedder(Embedder):
+    """The bundled static model for every text but one written mostly in Chinese, Japanese or
+    Korean: such text is embedded by multilingual-e5-small and mapped into the static model's
+    space by a linear map (``models/e5-to-static``, fit on English sentences embedded by both:
+    scripts/fit_e5_projection.py). The static model, distilled from an English encoder, sees a
+    Chinese sentence as characters with little meaning; e5 embeds a sentence and its translation
+    alike, so a Chinese memory lands near the static vector of its English meaning. Every vector
+    keeps the static model's width and scale, so one store and one index hold both languages and
+    an English question still meets a Chinese memory. English text costs what ``static`` costs."""
+
+    model_id = f"{STATIC_MODEL_ID}+e5-cjk"
+
+    def __init__(self) -> None:
+        self._static = StaticEmbedder()
+        self._e5 = MultilingualE5Embedder()
+        path = _bundled_model_dir("e5-to-static") / "maps.npz"
+        with np.load(path) as maps:
+            self._maps = {name: maps[name].astype(np.float32) for name in ("passage", "query")}
+
+    @property
+    def dim(self) -> int:
+        return self._static.dim
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return self._routed(texts, self._e5._embed, self._maps["passage"])
+
+    def _embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._routed(texts, self._e5._embed_queries, self._maps["query"])
+
+    def _routed(
+        self, texts: list[str], e5: Callable[[list[str]], np.ndarray], linear: np.ndarray
+    ) -> np.ndarray:
+        out = self._static._embed(texts)
+        cjk = [i for i, text in enumerate(texts) if mostly_cjk(text)]
+        if cjk:
+            vectors = _normalise(e5([texts[i] for i in cjk]))
+            out[cjk] = np.hstack([vectors, np.ones((len(cjk), 1), dtype=np.float32)]) @ linear
+        return out
+
+
 class OpenAICompatibleEmbedder(Embedder):
     """``POST {base_url}/embeddings`` as OpenAI, DashScope compatible mode, Ollama and vLLM speak it."""
 
@@ -331,6 +373,8 @@ def make_embedder(settings: Settings) -> Embedder:
         return OnnxMiniLMEmbedder()
     if name == "e5-small":
         return MultilingualE5Embedder()
+    if name == "static+e5":
+        return StaticWithE5Embedder()
     if name.startswith("openai:"):
         base_url = settings.embedding_base_url or settings.llm_base_url
         if not base_url:
@@ -340,6 +384,6 @@ def make_embedder(settings: Settings) -> Embedder:
     if name.startswith("sentence-transformers:"):
         return SentenceTransformerEmbedder(name.removeprefix("sentence-transformers:"))
     raise ConfigError(
-        f"unknown MEMOPILOT_EMBEDDER {name!r}: use static, onnx-minilm, e5-small, openai:<model> "
+        f"unknown MEMOPILOT_EMBEDDER {name!r}: use static, static+e5, onnx-minilm, e5-small, openai:<model> "
         "or sentence-transformers:<name>"
     )

@@ -21,11 +21,19 @@ import functools
 import math
 import re
 
-__all__ = ["count_tokens", "token_pieces", "tokens_from"]
+__all__ = ["count_tokens", "mostly_cjk", "token_pieces", "tokens_from"]
 
 # Hiragana, Katakana, the CJK ideograph blocks and their extensions, Hangul syllables.
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003134f"
 _PIECES = re.compile(f"[{CJK_CHARS}]|[^\\W{CJK_CHARS}]+|[^\\w\\s]", re.UNICODE)
+_CJK = re.compile(f"[{CJK_CHARS}]")
+
+
+def mostly_cjk(text: str) -> bool:
+    """Whether at least 30% of the letters of ``text`` are Chinese, Japanese or Korean (a Chinese
+    sentence that names an English product still is; an English one quoting a Chinese word is not)."""
+    letters = sum(ch.isalpha() for ch in text)
+    return bool(letters) and len(_CJK.findall(text)) >= 0.3 * letters
 
 
 @functools.lru_cache(maxsize=65_536)  # memory lines repeat across reads

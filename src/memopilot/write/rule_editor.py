@@ -30,7 +30,7 @@ from typing import Literal
 import numpy as np
 
 from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
-from ..read.tokens import CJK_CHARS
+from ..read.tokens import mostly_cjk
 from ..text import content_terms, query_words, stem
 from . import dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
@@ -797,17 +797,9 @@ def _never_kept(st: _Statement, rule_type: str | None) -> bool:
     assert flags is not None
     if flags.never_kept or _ANNOTATION.match(st.text):
         return True
-    if rule_type is None and _mostly_cjk(st.text):
+    if rule_type is None and mostly_cjk(st.text):
         return True
     return flags.command and rule_type is None
-
-
-_CJK = re.compile(f"[{CJK_CHARS}]")
-
-
-def _mostly_cjk(text: str) -> bool:
-    letters = sum(ch.isalpha() for ch in text)
-    return bool(letters) and len(_CJK.findall(text)) >= 0.3 * letters
 
 
 def _learnable(label: str, st: _Statement) -> bool:
