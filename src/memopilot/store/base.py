@@ -299,6 +299,10 @@ class Store(ABC):
         """How many rows of each kind the store holds: every kind of :data:`RECORD_KINDS`, and vectors."""
 
     @abstractmethod
+    def memory_texts(self, batch_size: int = 2000) -> Iterator[list[tuple[str, str]]]:
+        """``(id, content)`` of every memory not deleted (with content), in batches."""
+
+    @abstractmethod
     def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
         """Every stored record of ``kind`` in insertion order, in batches.
 

@@ -81,6 +81,16 @@ class SharedQueries:
         found["vectors"] = self._query("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL")[0][0]
         return found
 
+    def memory_texts(self, batch_size: int = 2000) -> Iterator[list[tuple[str, str]]]:
+        """``(id, content)`` of every memory not deleted, in batches: only what re-embedding
+        reads, so a row another column of which is unreadable does not stop it."""
+        key, p = self._scan_key, self._param
+        last = 0
+        select = f"SELECT {key}, id, content FROM memories WHERE state != 'deleted' AND {key} > {p}"
+        while rows := self._query(f"{select} ORDER BY {key} LIMIT {p}", (last, batch_size)):
+            last = rows[-1][0]
+            yield [(r[1], r[2]) for r in rows if r[2]]
+
     def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
         select, convert = self._scans[kind]
         key, p = self._scan_key, self._param
