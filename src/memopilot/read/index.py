@@ -54,8 +54,8 @@ __all__ = [
     "MemoryIndex",
     "ScopeMatches",
     "freeze_long_lived",
-    "release_free_heap",
     "indexed_terms",
+    "release_free_heap",
     "tune_gc_for_serving",
 ]
 
