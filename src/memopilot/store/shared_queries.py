@@ -84,17 +84,20 @@ class SharedQueries:
     def memory_texts(self, batch_size: int = 2000) -> Iterator[list[tuple[str, str]]]:
         """``(id, content)`` of every memory not deleted, in batches: only what re-embedding
         reads, so a row another column of which is unreadable does not stop it."""
-        key, p = self._scan_key, self._param
-        last = 0
-        select = f"SELECT {key}, id, content FROM memories WHERE state != 'deleted' AND {key} > {p}"
-        while rows := self._query(f"{select} ORDER BY {key} LIMIT {p}", (last, batch_size)):
-            last = rows[-1][0]
+        select = f"SELECT {self._scan_key}, id, content FROM memories WHERE state != 'deleted'"
+        for rows in self._keyset_batches(select, batch_size):
             yield [(r[1], r[2]) for r in rows if r[2]]
 
     def scan(self, kind: str, batch_size: int = 500) -> Iterator[list[Any]]:
         select, convert = self._scans[kind]
+        for rows in self._keyset_batches(f"{select} WHERE TRUE", batch_size):
+            yield [convert(r[1:]) for r in rows]
+
+    def _keyset_batches(self, select: str, batch_size: int) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of ``select`` (its first column the scan key, its WHERE clause open to one
+        more condition) in scan-key order, a batch at a time."""
         key, p = self._scan_key, self._param
         last = 0
-        while rows := self._query(f"{select} WHERE {key} > {p} ORDER BY {key} LIMIT {p}", (last, batch_size)):
+        while rows := self._query(f"{select} AND {key} > {p} ORDER BY {key} LIMIT {p}", (last, batch_size)):
             last = rows[-1][0]
-            yield [convert(r[1:]) for r in rows]
+            yield rows
