@@ -639,6 +639,7 @@ def test_a_memory_write_waits_for_another_threads_batch_of_uses(
     settings = settings.model_copy(update={"usage_flush_reads": 1})  # every read writes its uses
     with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
         memory = mp.add("The kestrel service runs billing", type="project")
+        _load(mp)  # a warm read carries its due uses (a read that loads leaves them for later)
         in_flight, release = threading.Event(), threading.Event()
         commit = mp.store.commit
 
@@ -661,6 +662,36 @@ def test_a_memory_write_waits_for_another_threads_batch_of_uses(
         writer.join(10)
         stored = mp.store.get(memory.id, user_id=memory.user_id)
         assert stored is not None and stored.usage_count == 1 and stored.importance == 0.9
+
+
+def test_a_read_that_loads_its_user_leaves_a_due_batch_of_uses_to_a_warm_read(
+    settings: Settings, embedder: StaticEmbedder, clock: FixedClock
+) -> None:
+    settings = settings.model_copy(update={"usage_flush_reads": 2, "usage_flush_seconds": 3600})
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        for user in ("ann", "bob", "cat", "dan"):
+            mp.add("The kestrel service runs billing", type="project", user_id=user)
+        carried: list[int] = []  # uses carried by each read's commit
+        commit = mp.store.commit
+
+        def counted(changes: ChangeSet) -> None:
+            if changes.traces:
+                carried.append(sum(u.count for u in changes.uses.values()))
+            commit(changes)
+
+        mp.store.commit = counted  # type: ignore[method-assign]
+        mp.index.clear()
+        mp.build_context("kestrel", user_id="ann")  # cold: loads ann (1 read of uses pending)
+        mp.build_context("kestrel", user_id="bob")  # cold: 2 reads pending, due, but it loaded
+        mp.build_context("kestrel", user_id="ann")  # warm: carries the batch
+        assert carried == [0, 0, 3]
+        mp.build_context("kestrel", user_id="bob")  # warm, 1 pending: not due
+        mp.index.clear()
+        mp.build_context("kestrel", user_id="cat")  # cold, 2 pending: waits
+        mp.build_context("kestrel", user_id="dan")  # cold, 3 pending: waits
+        assert carried[3:] == [0, 0, 0]
+        mp.build_context("kestrel", user_id="ann")  # cold too, but twice the batch has gathered
+        assert carried[6] == 4
 
 
 def test_a_batch_of_uses_writes_narrow_rows_and_a_rewrite_moves_them_into_the_memory(mp: MemoPilot) -> None:

@@ -115,13 +115,14 @@ class EngineCore:
             )
         return vectors
 
-    def _commit(self, changes: ChangeSet, *, flush_uses: bool = False) -> None:
+    def _commit(self, changes: ChangeSet, *, flush_uses: bool = False, after_load: bool = False) -> None:
         """The one place that writes: the store applies the set in one transaction.
 
-        Pending uses (usage_buffer.py) go with it when it upserts memories, when they are due,
-        or when ``flush_uses`` asks.
+        Pending uses (usage_buffer.py) go with it when it upserts memories, when they are due
+        (``after_load``: the read that commits loaded its user, see UsageBuffer.due), or when
+        ``flush_uses`` asks.
         """
-        if changes.memories or flush_uses or self.uses.due():
+        if changes.memories or flush_uses or self.uses.due(after_load=after_load):
             with self._uses_lock:
                 self._commit_with_uses(changes)
         else:

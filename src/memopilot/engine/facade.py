@@ -389,6 +389,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         swept = time.perf_counter()
         vector = self.embed_texts([query], queries=True)[0]
         embedded = time.perf_counter()
+        loads = self.index.stats().loads
         found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
         candidates = found.candidates
         retrieved = time.perf_counter()
@@ -428,18 +429,24 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             # A question asked outside a chat turn is its own message: its id lets delete_user erase it.
             trace.message_id = trace.message_id or trace.id
             self.persist_turn(
-                ChangeSet(traces=[trace.to_stored()]), packed.included_ids if record_usage else [], user_id
+                ChangeSet(traces=[trace.to_stored()]),
+                packed.included_ids if record_usage else [],
+                user_id,
+                after_load=self.index.stats().loads > loads,
             )
         return ContextResult(packed.text, trace), Found(query, vector, candidates)
 
-    def persist_turn(self, changes: ChangeSet, used_ids: Sequence[str], user_id: str) -> None:
+    def persist_turn(
+        self, changes: ChangeSet, used_ids: Sequence[str], user_id: str, *, after_load: bool = False
+    ) -> None:
         """Store a trace (and logged turns) and count one use of each of ``user_id``'s memories
-        given to a caller, all in one transaction."""
+        given to a caller, all in one transaction (``after_load``: the read loaded its user's
+        index, so a batch of earlier reads' uses waits for a later read; UsageBuffer.due)."""
         if used_ids:
             now = self.clock.now()
             self.uses.add(used_ids, now)
             self.index.count_uses(user_id, used_ids, now)
-        self._commit(changes)
+        self._commit(changes, after_load=after_load)
 
     # --- the write path and the chat turn ----------------------------------------------------
     def remember(
