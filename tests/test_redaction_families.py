@@ -114,6 +114,28 @@ SECRETS = [
     # a gitleaks rule's token followed by a comma (chat punctuation)
     ("the CLI printed HRKU-AAq8Vx2LmZ0pR4tY7wK1nB5sD9fG3hJ6kC0vX2zQ8mN4bT7rE1yU5iO9aS3d, now?",
      "HRKU-AAq8Vx2LmZ0pR4tY7wK1nB5sD9fG3hJ6kC0vX2zQ8mN4bT7rE1yU5iO9aS3d"),
+    # families added after redaction_tune7 (was check4): config and code that keep a secret
+    ("machine smtp.example.org\n  login ops\n  password 0c1d9e44-73aa-4b1f-9d0e-5b2a7c6f3e18",
+     "0c1d9e44-73aa-4b1f-9d0e-5b2a7c6f3e18"),
+    ("sqlplus scott/Tiger9Lake@//db7.example.lan:1521/SALES", "Tiger9Lake"),
+    ("echo 'maple-Harbor-62-quartz' > ~/.config/vault_pass", "maple-Harbor-62-quartz"),
+    ('API_KEY = os.getenv("SERVICE_API_KEY", "u7^Rk2!pQz9@wL4#xN8b")', "u7^Rk2!pQz9@wL4#xN8b"),
+    ('var hmacSecret = []byte("Zp4kQ9wX2mR7vB3nT8yL6cJ1")', "Zp4kQ9wX2mR7vB3nT8yL6cJ1"),
+    ("deploy:$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",
+     "$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW"),
+    ('{"user": "frontdesk", "pin": "730215"}', "730215"),
+    # codes and numbers: more languages, a link word before digits, labels far from their number
+    ("La contrasenya de la caixa forta és 7719", "7719"),
+    ("De Code vom Tor isch 6402", "6402"),
+    ("Taloyhtiön ovikoodi on 5521", "5521"),
+    ("स्कूटर का पिन 8430 है", "8430"),
+    ("公司门禁密码是4827", "4827"),
+    ("my ITIN is 912-70-1234 for the tax return", "912-70-1234"),
+    ("TFN for the new job at the bakery: 123 456 782", "123 456 782"),
+    ("plan member ID WXK448120937 for the clinic", "WXK448120937"),
+    ("Visa 4111 1111 1111 1111, sec code 829", "829"),
+    ("new gmail password: qT7m-Fern-Ridge-58", "qT7m-Fern-Ridge-58"),
+    ("BACKUP VERIFICATION CODES\n1. 4419 0372\n2. 8815 6630", "4419 0372"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -150,6 +172,14 @@ LOOK_ALIKES = [
     "renew passport before 2025-09-30, the fee is 70 EUR",
     "PDF header in base64: JVBERi0xLjcKCjEgMCBvYmoKPDwvVHlwZSAvQ2F0YWxvZz4+CmVuZG9iagoK",
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq0xWm4pCkV8zBdT2nRfLs7yJgUe9oQa1bXc3vN5mKd me@laptop",
+    "the NAS is at 10.0.0.12 and the printer at 10.0.0.31",
+    "pin the base image to python@sha256:9f0c1e7b3a2d4c5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6",
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA",
+    "Two networks here: Freebox-9C2E and Freebox-9C2E_5GHz, which one is faster?",
+    "My son wants the gamer tag xX_Sh4dow_Xx, is that allowed?",
+    '{"id": "evt_fL5TQVntV7KkMjY7ljkyWghW", "type": "invoice.paid"}',
+    "The password for the guest account is 8 characters long",
+    "Is 970-98-1869 a valid SSN? I think 9xx area numbers are never assigned.",
 ]
 
 
@@ -170,9 +200,10 @@ def test_look_alikes_are_left_alone(message: str) -> None:
     assert redact(message).text == message
 
 
-# redaction_check4 measured 199/238 = 83.6% removed, 2/150 = 1.3% altered when it arrived (after
-# the tuning on tune4-6, at commit b41cdfa plus that session's changes): the floor sits under it.
-CHECK4_FLOOR = 0.82
+# redaction_check5 measured 258/307 = 84.0% removed, 4/150 = 2.7% altered when it arrived, unseen
+# (after the tuning on tune7; the code before it: 82.4%): the floor sits under it.
+# (redaction_check4, now redaction_tune7, had measured 83.6% unseen.)
+CHECK5_FLOOR = 0.82
 
 
 def _measure():
@@ -198,9 +229,10 @@ def _measure():
         ("tests/data/redaction_tune4", 0.96, 0.01),
         ("tests/data/redaction_tune5", 0.98, 0.01),
         ("tests/data/redaction_tune6", 0.97, 0.01),
+        ("tests/data/redaction_tune7", 0.96, 0.01),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
-        ("tests/data/redaction_check4", CHECK4_FLOOR, 0.02),
+        ("tests/data/redaction_check5", CHECK5_FLOOR, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

@@ -3,7 +3,10 @@
 X``, ``echo 'user:X' | chpasswd``, ``net user name X /add``, ``ldapsearch -w X``, ``keytool -storepass
 X``, ``smbclient -U user%X``, ``rabbitmqctl change_password user X``, ``--password=X``, ``echo 'X' |
 docker login --password-stdin``, ``CREATE USER ... IDENTIFIED BY 'X'``, ``INSERT INTO t (user,
-password) VALUES ('bob', 'X')``, ``<password>X</password>``, ``<add key="SmtpPassword" value="X"/>``.
+password) VALUES ('bob', 'X')``, ``<password>X</password>``, ``<add key="SmtpPassword" value="X"/>``,
+a ``.netrc``'s ``password X``, Oracle's ``user/X@db``, ``echo 'X' > vault_pass.txt``,
+``os.environ.get("SECRET_KEY", "X")``, ``signingKey = []byte("X")``; and password hashes
+(``$2y$...``, ``$apr1$...``: crypt(3) formats).
 """
 
 from __future__ import annotations
@@ -71,7 +74,27 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token
     ("value=", re.compile(r"(?i)key\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret)[^\"]*\"\s+"
                           r"value\s*=\s*\"([^\"]{4,128})\"")),
+    # ~/.netrc: "machine host login user password X" (the word alone names it there)
+    ("machine", re.compile(r"(?s)\bmachine\s+\S+.{0,200}?\bpassword\s+(\S{4,128})")),
+    # Oracle's user/password@database (sqlplus, JDBC thin URLs)
+    ("@", re.compile(r"(?:\bsqlplus\s+|jdbc:oracle:\w+:)[\w$#.-]+/([^\s@/'\"]{4,128})@")),
+    # a value echoed into a file named for a password or key ("echo 'X' > ~/.vault_pass.txt")
+    ("echo", re.compile(r"\becho\s+['\"]?([^\s'\"|>]{4,128})['\"]?\s*>>?\s*\S*(?:pass|secret|token|key)\S*")),
+    # a default for a secret's environment variable: os.environ.get("SECRET_KEY", "X"), getenv(...)
+    ("env", re.compile(r"(?i)(?:environ\.get|getenv|env\.get|env)\(\s*['\"]\w*"
+                       r"(?:secret|key|token|pass\w*|pwd)\w*['\"]\s*,\s*['\"]([^'\"\n]{8,128})['\"]")),
+    # a key in code: signingKey = []byte("X"), secret_key = bytes("X"), API_TOKEN := String("X")
+    ("(", re.compile(r"(?i)\b\w*(?:secret|key|token|passw\w*)\s*:?=\s*(?:\[\]byte|bytes|b|str|string|"
+                     r"String)\(\s*['\"]([^'\"\n]{12,256})['\"]")),
 ]  # fmt: skip
+# Password hashes as crypt(3), htpasswd and /etc/shadow keep them (MD5-crypt, bcrypt, SHA-crypt,
+# yescrypt, Argon2): enough to recover weak passwords offline, so they go like the passwords.
+_CRYPT_HASH = re.compile(
+    r"\$(?:apr1|1|5|6)\$[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}"
+    r"|\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}"
+    r"|\$y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{8,}\$[./A-Za-z0-9]{43}"
+    r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}"
+)
 # Hints found in most texts: the place needs at least this many of them (a .pgpass line has four
 # colons, a Discord bot token two dots).
 _COUNTED_HINTS = {":": 4, ".": 2}
@@ -169,6 +192,9 @@ _HINTS.make_automaton()
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
+    if "$" in text:
+        for m in _CRYPT_HASH.finditer(text):
+            yield m.start(), m.end(), "password_hash", P_PROSE
     present = {hint for _, hint in _HINTS.iter(lower)} | {c for c in _CHAR_HINTS if c in lower}
     if not present:
         return
@@ -177,7 +203,9 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             continue
         for m in pattern.finditer(text):
             value = m.group(1)
-            if plausible_password(value, False, "") and not value.startswith(("$", "<", "%")):
+            # (a default for a secret's variable is one whatever it looks like: Django's keys are symbols)
+            named = hint == "env" and " " not in value
+            if (named or plausible_password(value, False, "")) and not value.startswith(("$", "<", "%")):
                 yield m.start(1), m.end(1), "password", P_PROSE
     if "insert" in present:
         yield from _sql_rows(text)

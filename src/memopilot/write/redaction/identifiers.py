@@ -101,7 +101,10 @@ _ID_WORDS = KeywordIndex(
     curp|rfc|cpr|cpr-nummer|αμκα|αφμ|cnp|pan|pan card|रक्षा|رقم الهوية|الهوية الوطنية|תעודת זהות|
     เลขบัตรประชาชน|nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
     pps|pps number|isikukood|personal code|personalnummer|numéro fiscal|steuernummer|
-    आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호
+    आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
+    itin|individual taxpayer identification number|nas|numéro d'assurance sociale|
+    member id|member number|membership number|subscriber id|policy number|mrn|medical record number|
+    medical record|patient id|patient number|health insurance id
     """)
     + list(_DOCUMENT_KIND),
     suffix_letters=6,
@@ -114,6 +117,7 @@ _PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?![A-Za-z0-9])"
 _DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
 _WORDS_BEFORE_NUMBER = 5
+_WORDS_BEFORE_LABELLED = 9  # words read past before a colon and the number
 
 
 def _iban(candidate: str) -> int:
@@ -162,25 +166,38 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     for _, word_end, word in _ID_WORDS.find(lower):
         if word == "account" and not _BANK_CONTEXT.search(lower):
             continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
-        passport = word in _PASSPORT_WORDS
+        labelled = False  # the token before ended with a colon
         for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
-            at = token.start()
-            while at < token.end() and not (
-                text[at].isdigit() or (text[at].isascii() and text[at].isalpha())
-            ):
-                at += 1  # "：E42692959", "#019", "是330106..."
-            number = _ID_NUMBER.match(text, at)
-            if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
-                if not _passes_its_checksum(word, number.group()):
-                    break  # "CPF 967.773.386-80 é inválido": the word names a number that fails
-                yield number.start(), number.end(), "national_id", P_CONTEXT
+            has_digit = any(c.isdigit() for c in token.group())
+            if position > _WORDS_BEFORE_NUMBER and not labelled:
+                # past a few words, a number only right after a colon ("TFN for the form at work: ...")
+                if has_digit or position >= _WORDS_BEFORE_LABELLED:
+                    break
+                labelled = token.group().endswith((":", "："))
+                continue
+            found = _number_at(text, token.start(), token.end(), word)
+            if found is not None:
+                yield found
                 break
-            code = _PASSPORT_CODE.match(text, at)
-            if code and _id_code(code.group(), passport):
-                yield code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
+            if has_digit or position >= _WORDS_BEFORE_LABELLED:
                 break
-            if position >= _WORDS_BEFORE_NUMBER or any(c.isdigit() for c in token.group()):
-                break
+            labelled = token.group().endswith((":", "："))
+
+
+def _number_at(text: str, start: int, end: int, word: str) -> Span | None:
+    """The identity number (or document code) the token at ``start:end`` holds, for ``word``."""
+    at = start
+    while at < end and not (text[at].isdigit() or (text[at].isascii() and text[at].isalpha())):
+        at += 1  # "：E42692959", "#019", "是330106..."
+    number = _ID_NUMBER.match(text, at)
+    if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
+        if not _passes_its_checksum(word, number.group()):
+            return None  # "CPF 967.773.386-80 é inválido": the word names a number that fails
+        return number.start(), number.end(), "national_id", P_CONTEXT
+    code = _PASSPORT_CODE.match(text, at)
+    if code and _id_code(code.group(), word in _PASSPORT_WORDS):
+        return code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
+    return None
 
 
 # Identity words whose number has a checksum python-stdnum knows (module under stdnum).
@@ -195,11 +212,15 @@ _CHECKSUM_OF = {
     "routing": "us.rtn", "routing number": "us.rtn", "aba": "us.rtn", "aba routing": "us.rtn",
     "steuer-id": "de.idnr", "steuerid": "de.idnr", "rijksregisternummer": "be.nn", "ahv": "ch.ssn",
     "avs": "ch.ssn", "身份证": "cn.ric", "身份证号": "cn.ric", "身份证号码": "cn.ric",
-    "תעודת זהות": "il.idnr",
+    "תעודת זהות": "il.idnr", "itin": "us.itin", "tfn": "au.tfn", "tax file number": "au.tfn",
+    "nas": "ca.sin", "numéro d'assurance sociale": "ca.sin",
     "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc",
 }  # fmt: skip
 
 
+# Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
+# must pass the checksum, whatever its length.
+_CHECKSUM_REQUIRED = frozenset(("nas",))
 _BANK_CONTEXT = re.compile(r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings")
 
 
@@ -221,6 +242,8 @@ def _passes_its_checksum(word: str, number: str) -> bool:
     if module_name is None:
         return True
     module = importlib.import_module(f"stdnum.{module_name}")
+    if word in _CHECKSUM_REQUIRED:
+        return bool(module.is_valid(number))
     try:
         module.validate(number)
     except InvalidLength:
@@ -238,7 +261,7 @@ def _digits(text: str) -> int:
 # digits, with a few characters (": ", " is ", "#") between.
 _CARD_CODE_NAMES = KeywordIndex(
     word_list("""
-    cvv|cvv2|cvc|cvc2|cvn|cav2|csc|cid|security code|card code|card verification code|
+    cvv|cvv2|cvc|cvc2|cvn|cav2|csc|cid|security code|sec code|card code|card verification code|
     card verification value|código de seguridad|codigo de seguridad|código cvv|cryptogramme|
     cryptogramme visuel|code on the back|number on the back|digits on the back|kartenprüfnummer|
     prüfnummer|prüfziffer|codice di sicurezza|código de segurança|

@@ -53,7 +53,7 @@ _PASSWORD_NAMES = word_list("""
 # is stored as an argon2id hash".
 _LINKS = frozenset(
     word_list("""
-    is|was|are|to|as|now|equals|reads|be|es|era|sea|est|était|c'est|ist|lautet|war|wird|è|é|foi|
+    is|was|are|to|as|now|equals|reads|be|es|és|era|sea|est|était|c'est|ist|isch|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
     para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
 """)
@@ -65,7 +65,8 @@ _CODE_NAMES = word_list("""
     zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode|
     alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination|keypad|padlock|lockbox|
     locker|gate|kode|kode brankas|رمز|رمز الخزنة|número secreto|numero secreto|secret number|
-    geheimzahl|code secret|codice segreto|pincode|pin-kode
+    geheimzahl|code secret|codice segreto|pincode|pin-kode|codi|koodi|ovikoodi|pin-koodi|पिन|
+    combo|lock combo
 """)
 # Words before "code" that make it a code of something public ("booking code", "VS Code").
 _PUBLIC_CODE_BEFORE = re.compile(
@@ -79,7 +80,9 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
-_LIST_NAMES = word_list("backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes")
+_LIST_NAMES = word_list(
+    "backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes|backup verification codes"
+)
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
 # them must look random (three kinds of character), unless ":" or "=" stands between.
 _WEAK_NAMES = word_list("pass|pw|pwd|psw|wifi|wi-fi|wlan|network")
@@ -156,6 +159,7 @@ _PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){4,}(?![\w-
 _HEX_CODE_PAIR = re.compile(r"(?<![\w-])[0-9a-f]{5}-[0-9a-f]{5}(?![\w-])")
 # "Tr0ub4dor&3 is my password": the value before the name.
 _KEY_OF_VALUE = re.compile(r"\s*[:=]")  # after a quoted key: "password": "..."
+_JSON_VALUE = re.compile(r"[\"']\s*:\s*[\"']([^\"'\n]{1,128})[\"']")  # a quoted key's quoted value
 _CLOSING_QUOTE = re.compile(r"\"|'(?![a-z])")  # not the apostrophe of "password's"
 _VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
@@ -233,14 +237,14 @@ def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool, next_to
     ``next_to``: the very next token after the name ("şifresi 7391")."""
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
         return False
-    if "\\" in value or _WINDOWS_PATH.match(value):
-        return False
+    if "\\" in value or _WINDOWS_PATH.match(value) or "@sha256:" in value:
+        return False  # (a path; a container image pinned to its digest)
     if code and value[-1] in "#*" and value[:-1].isdigit():
         value = value[:-1]  # "8316#": a keypad's enter key
-    if value.isdigit() and not quoted:
-        if next_to and len(value) >= 4 and not _YEAR.fullmatch(value):
-            return True  # a PIN right after its name: "PIN 4821", "kapı şifresi 7391"
-        return len(value) >= (4 if code else 6) and (linked or len(value) >= (6 if code else 8))
+    if value.isdigit() and (not quoted or code):
+        if (next_to or linked) and len(value) >= 4 and not _YEAR.fullmatch(value):
+            return True  # "PIN 4821", "kapı şifresi 7391", "密碼是5803", "a senha ... é 9374"
+        return len(value) >= (6 if code else 8)
     if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
         return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value):
@@ -360,6 +364,12 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if _CLOSING_QUOTE.match(lower, name_end) and not _KEY_OF_VALUE.match(lower, name_end + 1):
             continue  # the end of a string literal (type="password", "current-password"), not a key
+        json_value = _JSON_VALUE.match(text, name_end)
+        if json_value:  # "pin": "480315"
+            value = json_value.group(1)
+            if _secret_value(value, quoted=True, code=name in _CODES, linked=True):
+                yield json_value.start(1), json_value.end(1), "password", P_PROSE
+            continue
         if lower.endswith("[redacted:", 0, name_start):
             continue  # the kind of a placeholder: "[REDACTED:password]"
         if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
@@ -495,8 +505,9 @@ _DIGIT = re.compile(r"\d")
 _ASSIGNMENT = re.compile(
     r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]|[a-z_][a-z0-9_]*=|[A-Z_][A-Z0-9_]*="
 )
+_JOINS = re.compile(r"[_.-]")
 _WORD_STYLE = re.compile(
-    r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]\d{2,}|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}"
+    r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]?\d{2,}|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}"
 )
 # What public identifiers are called: a random-looking token right after one of these is an id.
 _PUBLIC_ID_BEFORE = re.compile(
@@ -527,6 +538,8 @@ def _random_secret(text: str, start: int, value: str) -> bool:
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
+    if text.endswith(";base64,", max(0, start - 8), start):
+        return False  # a data: URI's content (an inline image)
     return not _PUBLIC_ID_BEFORE.search(text, max(0, start - 24), start)
 
 
@@ -547,10 +560,20 @@ def _base64_of_text(value: str) -> bool:
 
 
 def _password_shaped(value: str) -> bool:
-    """A strong symbol, or words joined with a number, one of them capitalised ("walrus_Harbor_686")."""
+    """A strong symbol; words joined with a number, one of them capitalised ("walrus_Harbor_686",
+    "Sakura_Kyoto0412"); or joined words and a number with a random chunk ("kX4v-Mire-Pond-73")."""
     if not _STRONG_SYMBOLS.isdisjoint(value):
         return True
-    return bool(_WORD_STYLE.fullmatch(value)) and any(c.isupper() for c in value)
+    if _WORD_STYLE.fullmatch(value) and any(c.isupper() for c in value):
+        return True
+    # a generator's passphrase: capitalised words, a number and a random chunk; not a gamer tag
+    # ("xX_Sn1per_Xx"), a network name ("Livebox-7F3A_5GHz") or an id with its prefix ("evt_fL5T...")
+    parts = _JOINS.split(value)
+    return (
+        sum(part.istitle() and part.isalpha() and len(part) >= 3 for part in parts) >= 2
+        and any(part.isdigit() and len(part) >= 2 for part in parts)
+        and any(_kinds(part) == 3 for part in parts)
+    )
 
 
 def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
