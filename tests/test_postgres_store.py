@@ -92,6 +92,19 @@ def test_change_token_moves_only_when_memories_or_vectors_change(postgres_url: s
             other.close()
 
 
+def test_a_memory_write_is_one_row_version(postgres_url: str, embedder, clock) -> None:
+    # Each UPDATE of a row is a new version with an entry in every index (the HNSW one too): the
+    # row, its vector and its change_seq go in one statement, not three.
+    with MemoPilot.open(postgres_url, embedder=embedder, clock=clock) as mp:
+        memory = mp.add("I drink oolong tea", type="preference")
+        assert _rows(postgres_url, "SELECT ctid::text FROM memories WHERE id = %s", memory.id) == [("(0,1)",)]
+        mp.pin(memory.id)  # a rewrite without a new vector: one more version
+        assert _rows(postgres_url, "SELECT ctid::text FROM memories WHERE id = %s", memory.id) == [("(0,2)",)]
+        token = mp.store.change_token(memory.user_id)
+        stored = _rows(postgres_url, "SELECT change_seq FROM memories WHERE id = %s", memory.id)
+        assert stored == [(token,)]  # written with the count of the commit that wrote it
+
+
 def test_only_what_reads_record_commits_without_waiting_for_the_log(
     postgres_url: str, embedder, clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,13 +10,24 @@ and reload every user it held (about 40 ms for 1,000 memories, 3.7 s for 100,000
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .base import ChangeSet
-from .rows import id_batches
+import numpy as np
 
-__all__ = ["after_own_commit", "bump_change_counters", "change_counter_sql", "stamp_changed_rows"]
+from ..domain import Memory
+from .base import ChangeSet
+from .rows import WRITTEN_COLUMNS, id_batches, memory_upsert_assignments
+
+__all__ = [
+    "after_own_commit",
+    "bump_change_counters",
+    "change_counter_sql",
+    "counter_of_row_sql",
+    "counter_of_user_sql",
+    "memory_upsert_params",
+    "memory_upsert_sql",
+]
 
 
 def change_counter_sql(mark: str) -> str:
@@ -46,18 +57,54 @@ def after_own_commit(held: Any, now: Any) -> Any:
     return held
 
 
-def stamp_changed_rows(cursor: Any, changes: ChangeSet, mark: str) -> None:
-    """Mark every memory row ``changes`` wrote (or whose vector it wrote) with its user's counter
-    after this commit's bump: rows with ``change_seq`` above a counter a process holds are exactly
-    what changed since (``Store.changed_memories``). Runs after the rows and the bump, in the same
-    transaction."""
-    ids = sorted({m.id for m in changes.memories} | changes.vectors.keys())
-    for chunk, marks in id_batches(ids, mark):
-        cursor.execute(
-            "UPDATE memories SET change_seq = (SELECT counter FROM memory_changes "
-            f"WHERE memory_changes.user_id = memories.user_id) WHERE id IN ({marks})",
-            chunk,
-        )
+def counter_of_user_sql(mark: str) -> str:
+    """The value of a memory row's ``change_seq`` as a commit writes the row: its user's counter
+    after this commit's bump (:func:`bump_change_counters` runs first). Rows with ``change_seq``
+    above a counter a process holds are then exactly what changed since
+    (``Store.changed_memories``); writing it with the row, not after it, writes each row once (on
+    PostgreSQL each UPDATE is a new row version with an entry in every index, the HNSW one too)."""
+    return f"(SELECT counter FROM memory_changes WHERE memory_changes.user_id = {mark})"
+
+
+def memory_upsert_sql(mark: str, conflict: str, skip: Sequence[str], vector: str | None) -> str:
+    """The memory upsert that writes a row once: its columns, its ``change_seq`` (its user's
+    counter after this commit's bump; the user id is given again as a parameter), and with
+    ``vector`` (the dialect's placeholder for a vector) its embedding and the model that made it.
+    Parameters: ``memory_row(m) + (m.user_id,)``, then the vector and the model."""
+    columns = [*WRITTEN_COLUMNS, "change_seq"]
+    values = [mark] * len(WRITTEN_COLUMNS) + [counter_of_user_sql(mark)]
+    if vector is not None:
+        columns += ["embedding", "embedding_model"]
+        values += [vector, mark]
+    extra = columns[len(WRITTEN_COLUMNS) :]
+    return (
+        f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join(values)}) "
+        f"ON CONFLICT {conflict} DO UPDATE SET " + memory_upsert_assignments(skip, extra)
+    )
+
+
+def memory_upsert_params(
+    changes: ChangeSet,
+    memory_row: Callable[[Memory], tuple[Any, ...]],
+    vector_param: Callable[[np.ndarray], Any],
+    model: str | None,
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Parameters of :func:`memory_upsert_sql` for the memories of ``changes``: those whose vector
+    the set writes too (a None vector clears it), and those that keep the vector they have."""
+    with_vector: list[tuple[Any, ...]] = []
+    without: list[tuple[Any, ...]] = []
+    for memory in changes.memories:
+        row = (*memory_row(memory), memory.user_id)
+        if memory.id not in changes.vectors:
+            without.append(row)
+            continue
+        vector = changes.vectors[memory.id]
+        with_vector.append((*row, None, None) if vector is None else (*row, vector_param(vector), model))
+    return with_vector, without
+
+
+# The same, in an UPDATE of memory rows (the row's own user).
+counter_of_row_sql = "(SELECT counter FROM memory_changes WHERE memory_changes.user_id = memories.user_id)"
 
 
 def _owners(cursor: Any, memory_ids: Iterable[str], mark: str) -> set[str]:

@@ -52,7 +52,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
-from .change_counters import bump_change_counters, stamp_changed_rows
+from .change_counters import bump_change_counters, counter_of_row_sql, memory_upsert_params, memory_upsert_sql
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import (
     EVENT_COLUMNS,
@@ -62,7 +62,6 @@ from .rows import (
     context_batch,
     dump_json,
     memory_filter,
-    memory_upsert_assignments,
 )
 from .shared_queries import SharedQueries
 from .use_counts import (
@@ -94,10 +93,22 @@ _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _CONTEXT_COLUMNS = memory_select_columns(as_text=frozenset({"tags", "source_ids"}))
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
 _COUNT_USES = count_uses_sql("%s")
-_UPSERT_MEMORY = (
-    f"INSERT INTO memories ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(WRITTEN_COLUMNS))}) "
-    "ON CONFLICT (user_id, id) DO UPDATE SET " + memory_upsert_assignments(skip=("id", "user_id"))
+# A memory row is written once per commit, its change_seq and (when the set has it) its vector with
+# it: each UPDATE of a row is a new row version with an entry in every index (HNSW's too).
+_UPSERT_MEMORY = memory_upsert_sql("%s", "(user_id, id)", ("id", "user_id"), vector=None)
+_UPSERT_MEMORY_WITH_VECTOR = memory_upsert_sql(
+    "%s", "(user_id, id)", ("id", "user_id"), vector="%s::real[]::vector"
 )
+_SET_VECTOR = (
+    "UPDATE memories SET embedding = %s::real[]::vector, embedding_model = %s, "
+    f"change_seq = {counter_of_row_sql} WHERE id = %s"
+)
+
+
+def _vector_param(vector: np.ndarray) -> list[float]:
+    return np.asarray(vector, dtype=np.float32).tolist()  # type: ignore[no-any-return]
+
+
 _UPSERT_META = (
     "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
@@ -442,23 +453,28 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
         cur.executemany(_UPSERT_META, list(changes.meta.items()))
     if changes.uses:  # before the upserts: see ChangeSet.uses
         cur.executemany(_COUNT_USES, use_rows(changes.uses, lambda t: t))
-    if changes.memories:
-        fold_uses(cur, changes.memories, "%s")
-        cur.executemany(_UPSERT_MEMORY, [_CODEC.memory_row(m) for m in changes.memories])
+    # After the memory rows' locks, as every writer does; before the rows: they carry the new count.
+    bump_change_counters(cur, changes, "%s")
+    model = None
     if changes.vectors:
         model = changes.meta.get("embedding_model")
         if model is None:
             row = cur.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
             model = row[0] if row else None
-        cur.executemany(
-            "UPDATE memories SET embedding = %s::real[]::vector, embedding_model = %s WHERE id = %s",
-            [
-                (None, None, i) if v is None else (np.asarray(v, dtype=np.float32).tolist(), model, i)
-                for i, v in changes.vectors.items()
-            ],
-        )
-    bump_change_counters(cur, changes, "%s")  # after the memory rows' locks, as every writer does
-    stamp_changed_rows(cur, changes, "%s")
+    if changes.memories:
+        fold_uses(cur, changes.memories, "%s")
+        with_vector, without = memory_upsert_params(changes, _CODEC.memory_row, _vector_param, model)
+        cur.executemany(_UPSERT_MEMORY_WITH_VECTOR, with_vector)
+        cur.executemany(_UPSERT_MEMORY, without)
+    written = {m.id for m in changes.memories}
+    cur.executemany(  # vectors of memories this set does not rewrite (memopilot reembed)
+        _SET_VECTOR,
+        [
+            (None, None, i) if v is None else (_vector_param(v), model, i)
+            for i, v in changes.vectors.items()
+            if i not in written
+        ],
+    )
     if changes.scrub_events_of:
         cur.executemany(
             "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = %s",

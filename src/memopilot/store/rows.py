@@ -109,9 +109,11 @@ _MONOTONIC = {
 }
 
 
-def memory_upsert_assignments(skip: Sequence[str] = ("id",)) -> str:
-    """The ``DO UPDATE SET`` list of the memory upsert (both dialects accept it)."""
-    return ", ".join(f"{c} = {_MONOTONIC.get(c, f'excluded.{c}')}" for c in WRITTEN_COLUMNS if c not in skip)
+def memory_upsert_assignments(skip: Sequence[str] = ("id",), extra: Sequence[str] = ()) -> str:
+    """The ``DO UPDATE SET`` list of the memory upsert (both dialects accept it); ``extra``
+    columns are written as given."""
+    written = [c for c in WRITTEN_COLUMNS if c not in skip]
+    return ", ".join(f"{c} = {_MONOTONIC.get(c, f'excluded.{c}')}" for c in [*written, *extra])
 
 
 class _SharedEmptyList(list[Any]):

@@ -37,17 +37,15 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
-from .change_counters import bump_change_counters, stamp_changed_rows
+from .change_counters import bump_change_counters, counter_of_row_sql, memory_upsert_params, memory_upsert_sql
 from .rows import (
     EVENT_COLUMNS,
     TURN_COLUMNS,
-    WRITTEN_COLUMNS,
     RowCodec,
     context_batch,
     dump_json,
     id_batches,
     memory_filter,
-    memory_upsert_assignments,
 )
 from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
@@ -71,10 +69,16 @@ _INSERT_TURN = (
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _COUNT_USES = count_uses_sql("?")
-_UPSERT_MEMORY = (
-    f"INSERT INTO memories ({', '.join(WRITTEN_COLUMNS)}) VALUES ({', '.join('?' * len(WRITTEN_COLUMNS))}) "
-    "ON CONFLICT(id) DO UPDATE SET " + memory_upsert_assignments()
+# A memory row is written once per commit, its change_seq and (when the set has it) its vector with it.
+_UPSERT_MEMORY = memory_upsert_sql("?", "(id)", ("id",), vector=None)
+_UPSERT_MEMORY_WITH_VECTOR = memory_upsert_sql("?", "(id)", ("id",), vector="?")
+_SET_VECTOR = (
+    f"UPDATE memories SET embedding = ?, embedding_model = ?, change_seq = {counter_of_row_sql} WHERE id = ?"
 )
+
+
+def _vector_blob(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype="<f4").tobytes()
 
 
 def sqlite_path_from_url(url: str) -> str:
@@ -234,19 +238,23 @@ class SQLiteStore(SharedQueries, Store):
                     _UPSERT_META,
                     list(changes.meta.items()),
                 )
-                bump_change_counters(c, changes, "?")
+                bump_change_counters(c, changes, "?")  # first: rows are written with the new count
                 if changes.uses:  # before the upserts: see ChangeSet.uses
                     c.executemany(_COUNT_USES, use_rows(changes.uses, to_text))
                 if changes.memories:
                     fold_uses(c, changes.memories, "?")
-                    c.executemany(_UPSERT_MEMORY, [_memory_row(m) for m in changes.memories])
-                for memory_id, vector in changes.vectors.items():
-                    blob = None if vector is None else np.asarray(vector, dtype="<f4").tobytes()
-                    c.execute(
-                        "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?",
-                        (blob, None if vector is None else model, memory_id),
-                    )
-                stamp_changed_rows(c, changes, "?")
+                    with_vector, without = memory_upsert_params(changes, _memory_row, _vector_blob, model)
+                    c.executemany(_UPSERT_MEMORY_WITH_VECTOR, with_vector)
+                    c.executemany(_UPSERT_MEMORY, without)
+                written = {m.id for m in changes.memories}
+                c.executemany(  # vectors of memories this set does not rewrite (memopilot reembed)
+                    _SET_VECTOR,
+                    [
+                        (None, None, i) if v is None else (_vector_blob(v), model, i)
+                        for i, v in changes.vectors.items()
+                        if i not in written
+                    ],
+                )
                 if changes.scrub_events_of:
                     c.executemany(
                         "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = ?",
