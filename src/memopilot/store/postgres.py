@@ -67,7 +67,7 @@ from .shared_queries import SharedQueries
 from .use_counts import (
     MEMORY_SELECT_COLUMNS,
     NEVER_USED,
-    count_uses_sql,
+    USE_UPSERT_ASSIGNMENTS,
     fold_uses,
     memory_select_columns,
     use_rows,
@@ -92,7 +92,14 @@ _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 # What the index loads keeps each row as it came (rows.context_batch): JSON as text, not lists.
 _CONTEXT_COLUMNS = memory_select_columns(as_text=frozenset({"tags", "source_ids"}))
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
-_COUNT_USES = count_uses_sql("%s")
+# A batch of uses in one statement (arrays of ids, counts and times): one row at a time took
+# 35 µs each, 70 ms for a batch of 2,000 that one read had to wait for.
+_COUNT_USES = (
+    "INSERT INTO memory_uses (user_id, memory_id, use_count, last_use_at) "
+    "SELECT m.user_id, m.id, u.count, u.at FROM unnest(%s::text[], %s::bigint[], %s::timestamptz[]) "
+    "AS u(id, count, at) JOIN memories m ON m.id = u.id ORDER BY m.id "
+    f"ON CONFLICT (user_id, memory_id) DO UPDATE SET {USE_UPSERT_ASSIGNMENTS}"
+)
 # A memory row is written once per commit, its change_seq and (when the set has it) its vector with
 # it: each UPDATE of a row is a new row version with an entry in every index (HNSW's too).
 _UPSERT_MEMORY = memory_upsert_sql("%s", "(user_id, id)", ("id", "user_id"), vector=None)
@@ -452,7 +459,8 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
     if changes.meta:
         cur.executemany(_UPSERT_META, list(changes.meta.items()))
     if changes.uses:  # before the upserts: see ChangeSet.uses
-        cur.executemany(_COUNT_USES, use_rows(changes.uses, lambda t: t))
+        counts, times, ids = zip(*use_rows(changes.uses, lambda t: t), strict=True)
+        cur.execute(_COUNT_USES, (list(ids), list(counts), list(times)))
     # After the memory rows' locks, as every writer does; before the rows: they carry the new count.
     bump_change_counters(cur, changes, "%s")
     model = None

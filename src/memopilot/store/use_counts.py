@@ -27,6 +27,7 @@ from .rows import MEMORY_COLUMNS, id_batches
 __all__ = [
     "MEMORY_SELECT_COLUMNS",
     "NEVER_USED",
+    "USE_UPSERT_ASSIGNMENTS",
     "count_uses_sql",
     "fold_uses",
     "memory_select_columns",
@@ -58,16 +59,21 @@ MEMORY_SELECT_COLUMNS = memory_select_columns()
 NEVER_USED = f"memories.usage_count = 0 AND NOT EXISTS (SELECT 1 {_USES_OF_ROW})"
 
 
+# How a batch adds to a memory's existing memory_uses row.
+USE_UPSERT_ASSIGNMENTS = (
+    "use_count = memory_uses.use_count + excluded.use_count, "
+    "last_use_at = CASE WHEN excluded.last_use_at > memory_uses.last_use_at "
+    "THEN excluded.last_use_at ELSE memory_uses.last_use_at END"
+)
+
+
 def count_uses_sql(mark: str) -> str:
     """Add uses to a memory's ``memory_uses`` row (made if missing; a memory that is gone gets
     none). The last-use time never goes back: another process may be ahead."""
     return (
         "INSERT INTO memory_uses (user_id, memory_id, use_count, last_use_at) "
         f"SELECT user_id, id, {mark}, {mark} FROM memories WHERE id = {mark} "
-        "ON CONFLICT (user_id, memory_id) DO UPDATE SET "
-        "use_count = memory_uses.use_count + excluded.use_count, "
-        "last_use_at = CASE WHEN excluded.last_use_at > memory_uses.last_use_at "
-        "THEN excluded.last_use_at ELSE memory_uses.last_use_at END"
+        f"ON CONFLICT (user_id, memory_id) DO UPDATE SET {USE_UPSERT_ASSIGNMENTS}"
     )
 
 
