@@ -113,27 +113,3 @@ def test_zipf_draws_favour_few_users_in_a_random_order() -> None:
     assert 0.3 < top_share < 0.6  # exponent 1.1 over 1,000 ranks: the top ten take about 45%
     assert len(counts) > 500  # and a long tail is read at least once
     assert counts[0][0] != 0 or counts[1][0] != 1  # ranks are not the users' numbers
-
-
-def test_many_users_ingest_leaves_postgres_with_fresh_planner_statistics(postgres_url: str, embedder) -> None:
-    """The bench reads right after its bulk load: without statistics PostgreSQL's planner takes
-    the table for empty, as a live database's autovacuum would not let it for long."""
-    import psycopg
-
-    from memopilot import MemoPilot
-    from memopilot.bench.many_users import _analyze
-
-    def reltuples() -> float:
-        with psycopg.connect(postgres_url) as conn:
-            row = conn.execute(
-                "SELECT c.reltuples FROM pg_class c WHERE c.oid = to_regclass('memories')"
-            ).fetchone()
-        assert row is not None
-        return float(row[0])
-
-    with MemoPilot.open(postgres_url, embedder=embedder) as mp:
-        mp.add("I drink oolong tea", type="preference")
-        mp.add("Deploys go out on Tuesdays", type="project")
-    assert reltuples() < 0  # never analysed
-    _analyze(postgres_url)
-    assert reltuples() == 2

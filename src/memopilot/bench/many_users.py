@@ -100,22 +100,7 @@ def ingest(url: str, users: int, per_user: int, *, seed: int = 7) -> dict[str, A
                 flush()
         if pending:
             flush()
-    seconds = round(time.perf_counter() - started, 1)
-    _analyze(url)
-    return {"rows": rows, "ingest_s": seconds}
-
-
-def _analyze(url: str) -> None:
-    """Refresh PostgreSQL's planner statistics after the bulk load, as its autovacuum does in a
-    live database within a minute or so (and as pgbench does after loading): read right after the
-    load, the planner still thinks the table is nearly empty and sorts each user's rows off a
-    bitmap scan instead of reading them in order off the (user_id, change_seq) index."""
-    if not url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
-        return
-    import psycopg
-
-    with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://", 1), autocommit=True) as conn:
-        conn.execute("ANALYZE")
+    return {"rows": rows, "ingest_s": round(time.perf_counter() - started, 1)}
 
 
 def serve(url: str, users: int, *, cache_mb: float, reads: int, seed: int = 7) -> dict[str, Any]:
