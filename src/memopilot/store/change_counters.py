@@ -11,6 +11,7 @@ and reload every user it held (about 40 ms for 1,000 memories, 3.7 s for 100,000
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,15 +20,7 @@ from ..domain import Memory
 from .base import ChangeSet
 from .rows import WRITTEN_COLUMNS, id_batches, memory_upsert_assignments
 
-__all__ = [
-    "after_own_commit",
-    "bump_change_counters",
-    "change_counter_sql",
-    "counter_of_row_sql",
-    "counter_of_user_sql",
-    "memory_upsert_params",
-    "memory_upsert_sql",
-]
+__all__ = ["MemoryRowWriter", "after_own_commit", "bump_change_counters", "change_counter_sql"]
 
 
 def change_counter_sql(mark: str) -> str:
@@ -57,54 +50,81 @@ def after_own_commit(held: Any, now: Any) -> Any:
     return held
 
 
-def counter_of_user_sql(mark: str) -> str:
-    """The value of a memory row's ``change_seq`` as a commit writes the row: its user's counter
-    after this commit's bump (:func:`bump_change_counters` runs first). Rows with ``change_seq``
-    above a counter a process holds are then exactly what changed since
-    (``Store.changed_memories``); writing it with the row, not after it, writes each row once (on
-    PostgreSQL each UPDATE is a new row version with an entry in every index, the HNSW one too)."""
-    return f"(SELECT counter FROM memory_changes WHERE memory_changes.user_id = {mark})"
+@dataclass(frozen=True, slots=True)
+class MemoryRowWriter:
+    """How a backend writes the memory rows of a commit, each row once: its columns, its
+    ``change_seq`` (its user's counter after this commit's bump, which runs first) and, when the set
+    has it, its vector, in one upsert; vectors of memories the set does not rewrite (``memopilot
+    reembed``) in one UPDATE each, with the counter too. (On PostgreSQL each UPDATE of a row is a new
+    row version with an entry in every index, the HNSW one too: an upsert and two UPDATEs made
+    three.)"""
+
+    upsert: str
+    upsert_with_vector: str
+    set_vector: str
+    memory_row: Callable[[Memory], tuple[Any, ...]]
+    vector_param: Callable[[np.ndarray], Any]
+
+    @classmethod
+    def of(
+        cls,
+        mark: str,
+        conflict: str,
+        key: Sequence[str],
+        vector: str,
+        memory_row: Callable[[Memory], tuple[Any, ...]],
+        vector_param: Callable[[np.ndarray], Any],
+    ) -> MemoryRowWriter:
+        """``conflict``: the upsert's conflict target; ``key``: the columns it never rewrites;
+        ``vector``: the dialect's placeholder for a vector value."""
+        return cls(
+            _upsert_sql(mark, conflict, key, None),
+            _upsert_sql(mark, conflict, key, vector),
+            f"UPDATE memories SET embedding = {vector}, embedding_model = {mark}, "
+            f"change_seq = {_COUNTER_OF_ROW} WHERE id = {mark}",
+            memory_row,
+            vector_param,
+        )
+
+    def write(self, cursor: Any, changes: ChangeSet, model: str | None) -> None:
+        with_vector: list[tuple[Any, ...]] = []
+        without: list[tuple[Any, ...]] = []
+        for memory in changes.memories:
+            row = (*self.memory_row(memory), memory.user_id)
+            if memory.id not in changes.vectors:
+                without.append(row)
+            else:
+                with_vector.append((*row, *self._vector_and_model(changes.vectors[memory.id], model)))
+        if with_vector:
+            cursor.executemany(self.upsert_with_vector, with_vector)
+        if without:
+            cursor.executemany(self.upsert, without)
+        written = {m.id for m in changes.memories}
+        vectors_only = [
+            (*self._vector_and_model(v, model), i) for i, v in changes.vectors.items() if i not in written
+        ]
+        if vectors_only:
+            cursor.executemany(self.set_vector, vectors_only)
+
+    def _vector_and_model(self, vector: np.ndarray | None, model: str | None) -> tuple[Any, Any]:
+        return (None, None) if vector is None else (self.vector_param(vector), model)
 
 
-def memory_upsert_sql(mark: str, conflict: str, skip: Sequence[str], vector: str | None) -> str:
-    """The memory upsert that writes a row once: its columns, its ``change_seq`` (its user's
-    counter after this commit's bump; the user id is given again as a parameter), and with
-    ``vector`` (the dialect's placeholder for a vector) its embedding and the model that made it.
-    Parameters: ``memory_row(m) + (m.user_id,)``, then the vector and the model."""
+def _upsert_sql(mark: str, conflict: str, key: Sequence[str], vector: str | None) -> str:
     columns = [*WRITTEN_COLUMNS, "change_seq"]
-    values = [mark] * len(WRITTEN_COLUMNS) + [counter_of_user_sql(mark)]
+    values = [mark] * len(WRITTEN_COLUMNS) + [f"(SELECT counter FROM memory_changes WHERE user_id = {mark})"]
     if vector is not None:
         columns += ["embedding", "embedding_model"]
         values += [vector, mark]
     extra = columns[len(WRITTEN_COLUMNS) :]
     return (
         f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join(values)}) "
-        f"ON CONFLICT {conflict} DO UPDATE SET " + memory_upsert_assignments(skip, extra)
+        f"ON CONFLICT {conflict} DO UPDATE SET " + memory_upsert_assignments(key, extra)
     )
 
 
-def memory_upsert_params(
-    changes: ChangeSet,
-    memory_row: Callable[[Memory], tuple[Any, ...]],
-    vector_param: Callable[[np.ndarray], Any],
-    model: str | None,
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """Parameters of :func:`memory_upsert_sql` for the memories of ``changes``: those whose vector
-    the set writes too (a None vector clears it), and those that keep the vector they have."""
-    with_vector: list[tuple[Any, ...]] = []
-    without: list[tuple[Any, ...]] = []
-    for memory in changes.memories:
-        row = (*memory_row(memory), memory.user_id)
-        if memory.id not in changes.vectors:
-            without.append(row)
-            continue
-        vector = changes.vectors[memory.id]
-        with_vector.append((*row, None, None) if vector is None else (*row, vector_param(vector), model))
-    return with_vector, without
-
-
-# The same, in an UPDATE of memory rows (the row's own user).
-counter_of_row_sql = "(SELECT counter FROM memory_changes WHERE memory_changes.user_id = memories.user_id)"
+# A memory row's user's counter, in an UPDATE of memory rows.
+_COUNTER_OF_ROW = "(SELECT counter FROM memory_changes WHERE memory_changes.user_id = memories.user_id)"
 
 
 def _owners(cursor: Any, memory_ids: Iterable[str], mark: str) -> set[str]:

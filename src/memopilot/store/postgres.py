@@ -52,7 +52,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
-from .change_counters import bump_change_counters, counter_of_row_sql, memory_upsert_params, memory_upsert_sql
+from .change_counters import MemoryRowWriter, bump_change_counters
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import (
     EVENT_COLUMNS,
@@ -100,20 +100,16 @@ _COUNT_USES = (
     "AS u(id, count, at) JOIN memories m ON m.id = u.id ORDER BY m.id "
     f"ON CONFLICT (user_id, memory_id) DO UPDATE SET {USE_UPSERT_ASSIGNMENTS}"
 )
-# A memory row is written once per commit, its change_seq and (when the set has it) its vector with
-# it: each UPDATE of a row is a new row version with an entry in every index (HNSW's too).
-_UPSERT_MEMORY = memory_upsert_sql("%s", "(user_id, id)", ("id", "user_id"), vector=None)
-_UPSERT_MEMORY_WITH_VECTOR = memory_upsert_sql(
-    "%s", "(user_id, id)", ("id", "user_id"), vector="%s::real[]::vector"
-)
-_SET_VECTOR = (
-    "UPDATE memories SET embedding = %s::real[]::vector, embedding_model = %s, "
-    f"change_seq = {counter_of_row_sql} WHERE id = %s"
-)
 
 
 def _vector_param(vector: np.ndarray) -> list[float]:
     return np.asarray(vector, dtype=np.float32).tolist()  # type: ignore[no-any-return]
+
+
+# A memory row is written once per commit, its change_seq and vector with it (change_counters.py).
+_ROWS = MemoryRowWriter.of(
+    "%s", "(user_id, id)", ("id", "user_id"), "%s::real[]::vector", _CODEC.memory_row, _vector_param
+)
 
 
 _UPSERT_META = (
@@ -471,18 +467,7 @@ def _apply(conn: psycopg.Connection[Any], changes: ChangeSet) -> None:
             model = row[0] if row else None
     if changes.memories:
         fold_uses(cur, changes.memories, "%s")
-        with_vector, without = memory_upsert_params(changes, _CODEC.memory_row, _vector_param, model)
-        cur.executemany(_UPSERT_MEMORY_WITH_VECTOR, with_vector)
-        cur.executemany(_UPSERT_MEMORY, without)
-    written = {m.id for m in changes.memories}
-    cur.executemany(  # vectors of memories this set does not rewrite (memopilot reembed)
-        _SET_VECTOR,
-        [
-            (None, None, i) if v is None else (_vector_param(v), model, i)
-            for i, v in changes.vectors.items()
-            if i not in written
-        ],
-    )
+    _ROWS.write(cur, changes, model)
     if changes.scrub_events_of:
         cur.executemany(
             "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = %s",

@@ -37,7 +37,7 @@ from ..errors import (
     StoreError,
 )
 from .base import ChangeSet, ContextMemories, MemoryQuery, Store
-from .change_counters import bump_change_counters, counter_of_row_sql, memory_upsert_params, memory_upsert_sql
+from .change_counters import MemoryRowWriter, bump_change_counters
 from .rows import (
     EVENT_COLUMNS,
     TURN_COLUMNS,
@@ -69,12 +69,6 @@ _INSERT_TURN = (
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 _COUNT_USES = count_uses_sql("?")
-# A memory row is written once per commit, its change_seq and (when the set has it) its vector with it.
-_UPSERT_MEMORY = memory_upsert_sql("?", "(id)", ("id",), vector=None)
-_UPSERT_MEMORY_WITH_VECTOR = memory_upsert_sql("?", "(id)", ("id",), vector="?")
-_SET_VECTOR = (
-    f"UPDATE memories SET embedding = ?, embedding_model = ?, change_seq = {counter_of_row_sql} WHERE id = ?"
-)
 
 
 def _vector_blob(vector: np.ndarray) -> bytes:
@@ -243,18 +237,7 @@ class SQLiteStore(SharedQueries, Store):
                     c.executemany(_COUNT_USES, use_rows(changes.uses, to_text))
                 if changes.memories:
                     fold_uses(c, changes.memories, "?")
-                    with_vector, without = memory_upsert_params(changes, _memory_row, _vector_blob, model)
-                    c.executemany(_UPSERT_MEMORY_WITH_VECTOR, with_vector)
-                    c.executemany(_UPSERT_MEMORY, without)
-                written = {m.id for m in changes.memories}
-                c.executemany(  # vectors of memories this set does not rewrite (memopilot reembed)
-                    _SET_VECTOR,
-                    [
-                        (None, None, i) if v is None else (_vector_blob(v), model, i)
-                        for i, v in changes.vectors.items()
-                        if i not in written
-                    ],
-                )
+                _ROWS.write(c, changes, model)
                 if changes.scrub_events_of:
                     c.executemany(
                         "UPDATE events SET details = '{}', reason = '(erased by Forget)' WHERE memory_id = ?",
@@ -485,6 +468,8 @@ class SQLiteStore(SharedQueries, Store):
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
 _CODEC = RowCodec(dump_time=to_text, load_time=from_text, load_json=json.loads)
 _memory_row = _CODEC.memory_row
+# A memory row is written once per commit, its change_seq and vector with it (change_counters.py).
+_ROWS = MemoryRowWriter.of("?", "(id)", ("id",), "?", _memory_row, _vector_blob)
 _memory_from_row = _CODEC.memory_from_row
 _event_row = _CODEC.event_row
 _event_from_row = _CODEC.event_from_row
