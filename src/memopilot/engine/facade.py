@@ -389,7 +389,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         swept = time.perf_counter()
         vector = self.embed_texts([query], queries=True)[0]
         embedded = time.perf_counter()
-        loads = self.index.stats().loads
+        cold = not self.index.holds(user_id)  # this read loads its user (the slowest kind of read)
         found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
         candidates = found.candidates
         retrieved = time.perf_counter()
@@ -432,7 +432,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 ChangeSet(traces=[trace.to_stored()]),
                 packed.included_ids if record_usage else [],
                 user_id,
-                after_load=self.index.stats().loads > loads,
+                after_load=cold,
             )
         return ContextResult(packed.text, trace), Found(query, vector, candidates)
 
