@@ -82,8 +82,9 @@ def test_training_is_reproducible(tmp_path: Path) -> None:
     )
     with np.load(out) as fresh, np.load(WEIGHTS_PATH) as shipped:
         assert json.loads(str(fresh["meta"])) == json.loads(str(shipped["meta"]))
-        np.testing.assert_allclose(fresh["coef"], shipped["coef"], atol=1e-4)
-        np.testing.assert_allclose(fresh["keep_coef"], shipped["keep_coef"], atol=1e-4)
+        # (the solver stops at its tolerance: scipy and BLAS builds differ in the fourth decimal)
+        np.testing.assert_allclose(fresh["coef"], shipped["coef"], atol=2e-3)
+        np.testing.assert_allclose(fresh["keep_coef"], shipped["keep_coef"], atol=2e-3)
 
 
 def _memory(content: str, type_: str) -> Memory:

@@ -819,6 +819,8 @@ def test_a_cold_load_reads_each_rows_facts_without_building_memories(mp: MemoPil
     the facts of the Memory decoded from it, for every kind of row (both backends)."""
     from memopilot.domain import SUMMARY_TAG, MemoryFacts
     from memopilot.read.index import MemoryIndex
+    from memopilot.read.scorer import PRIORITY_FIELD, facts_score_fields, score_fields
+    from memopilot.store import FactColumns
 
     made = [
         mp.add("We deploy on Fridays only after the freeze ends.", type="constraint", tags=["ops", "ß-tag"]),
@@ -831,11 +833,15 @@ def test_a_cold_load_reads_each_rows_facts_without_building_memories(mp: MemoPil
     mp.pin(made[-1].id)
     batches = list(mp.store.context_memories(USER))
     rows = [r for b in batches for r in b.rows]
-    facts = [f for b in batches for f in b.facts]
+    facts = FactColumns.concatenated([b.facts for b in batches if b.facts is not None])
     decode = batches[0].decode
     assert decode is not None and len(rows) == len(facts) == len(made)
-    for row, fact in zip(rows, facts, strict=True):
-        assert fact == MemoryFacts.of(decode(row))
+    for i, row in enumerate(rows):
+        assert facts.row(i) == MemoryFacts.of(decode(row))
+    # the score fields read from the columns are those of the decoded memories, row by row
+    by_rows = np.array([score_fields(decode(row)) for row in rows])
+    assert np.array_equal(facts_score_fields(facts), by_rows)
+    assert by_rows[:, PRIORITY_FIELD].sum() == 2  # the critical one and the pinned one, not the summary
     decoded: list[str] = []
 
     def counting(row):  # type: ignore[no-untyped-def]

@@ -310,6 +310,11 @@ def test_unreadable_rows_and_meta_are_clear_errors(mp: MemoPilot) -> None:
         pytest.raises(CorruptStoreError, match="unreadable"),
     ):
         reopened.list()
+    with (  # a read loads the user's facts a column at a time, and still names the row
+        MemoPilot.open(f"sqlite:///{path}") as reopened,
+        pytest.raises(CorruptStoreError, match=f"memory '{memory.id}' holds an unreadable value"),
+    ):
+        reopened.build_context("what do I drink?")
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = 'three hundred' WHERE key = 'embedding_dim'")
     with (

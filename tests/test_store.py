@@ -134,3 +134,25 @@ def test_keyword_index_stays_consistent_through_every_kind_of_change(mp: MemoPil
     assert _keyword_hits(mp, "answers", "code") == set()
     if isinstance(mp.store, SQLiteStore):  # FTS5's own consistency check
         mp.store._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')")
+
+
+def test_stored_times_read_many_at_once_equal_their_datetimes() -> None:
+    """A cold load reads every row's times in one numpy parse: the seconds equal each datetime's
+    own timestamp to the microsecond, None reads as inf, and a time not in the fixed-width UTC form
+    (written by another tool) makes the fast path step aside instead of guessing."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from memopilot.store.sqlite import from_text, timestamps_from_text, to_text
+
+    times = [
+        datetime(2026, 12, 4, 14, 42, 33, 123456, tzinfo=UTC),
+        datetime(1999, 1, 1, tzinfo=UTC),
+        datetime(2026, 3, 29, 1, 30, tzinfo=timezone(timedelta(hours=2))).astimezone(UTC),
+    ]
+    texts = [to_text(t) for t in times] + [None]
+    seconds = timestamps_from_text(texts)
+    assert seconds is not None
+    assert seconds.tolist() == [from_text(t).timestamp() for t in texts[:3]] + [float("inf")]
+    assert timestamps_from_text([None, None]).tolist() == [float("inf")] * 2  # type: ignore[union-attr]
+    assert timestamps_from_text([texts[0], "2026-12-04T15:42:33.123456+01:00"]) is None
+    assert timestamps_from_text(["2026-12-04T14:42:33+00:00"]) is None

@@ -37,12 +37,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from ..domain import Memory, MemoryFacts, MemoryState
-from ..store import ChangeSet, ContextMemories, Store, Uses
+from ..store import ChangeSet, ContextMemories, FactColumns, Store, Uses
 from ..store.change_counters import after_own_commit
 from ..text import index_terms
 from .scorer import PRIORITY_FIELD, SCORE_FIELDS, USAGE_FIELD, ScoreInputs, facts_score_fields, score_fields
@@ -315,7 +316,9 @@ class _Bucket:
 def _built_bucket(
     dim: int,
     project_id: str | None,
-    facts: list[MemoryFacts],
+    ids: list[str],
+    fields: np.ndarray,
+    text_bytes: int,
     matrix: np.ndarray,
     stored_terms: list[dict[str, int] | None],
     kept: list[Any],
@@ -324,10 +327,10 @@ def _built_bucket(
 ) -> _Bucket:
     """A bucket of memories (rows of ``matrix``) built in one pass: what :meth:`_Bucket.append`
     does row by row, with each array and posting list made once at its final size (a cold read
-    loads a whole user this way). Row i is described by ``facts[i]``; ``stored_terms[i]`` are its
-    terms as its row stored them (None: tokenize ``memory_at(i)`` here); ``kept[i]`` is what the
-    bucket holds for it: its stored row (with ``decode``, see :meth:`_Bucket.memory`) or its
-    Memory."""
+    loads a whole user this way). Row i has id ``ids[i]`` and score fields ``fields[i]``;
+    ``stored_terms[i]`` are its terms as its row stored them (None: tokenize ``memory_at(i)``
+    here); ``kept[i]`` is what the bucket holds for it: its stored row (with ``decode``, see
+    :meth:`_Bucket.memory`) or its Memory."""
     entry_terms: list[str] = []  # one entry per (memory, term): the term, its count; row by row
     entry_counts: list[int] = []
     terms_per_row: list[int] = []
@@ -337,23 +340,21 @@ def _built_bucket(
         entry_counts += terms.values()
         terms_per_row.append(len(terms))
     term_ids = {term: slot for slot, term in enumerate(dict.fromkeys(entry_terms))}
-    size = len(facts)
+    size = len(ids)
     rows = np.repeat(np.arange(size, dtype=np.int32), np.asarray(terms_per_row, dtype=np.int64))
     counts = np.asarray(entry_counts, dtype=np.float32)
     bucket = _Bucket(dim=dim, project_id=project_id)
     bucket.size = size
-    bucket.ids = [f.id for f in facts]
+    bucket.ids = ids
     bucket.memories = kept
     bucket.decode = decode
-    bucket.row_of = {memory_id: row for row, memory_id in enumerate(bucket.ids)}
+    bucket.row_of = {memory_id: row for row, memory_id in enumerate(ids)}
     bucket.alive = np.ones(size, dtype=bool)
-    bucket.fields = np.array([facts_score_fields(f) for f in facts], dtype=np.float64).reshape(
-        -1, SCORE_FIELDS
-    )
-    bucket.priority = bucket.fields[:, PRIORITY_FIELD] > 0.5  # critical or pinned: as _is_priority
+    bucket.fields = fields
+    bucket.priority = fields[:, PRIORITY_FIELD] > 0.5  # critical or pinned: as _is_priority
     bucket.lengths = np.bincount(rows, weights=counts, minlength=size).astype(np.float32)
     bucket.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-    bucket.text_bytes = sum(f.text_bytes for f in facts)
+    bucket.text_bytes = text_bytes
     bucket.postings = _PostingTable.of(
         np.asarray([term_ids[term] for term in entry_terms], dtype=np.int64),
         rows,
@@ -413,24 +414,32 @@ class _UserIndex:
         matrix = loaded.matrix
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
         index = cls(dim=dim)
-        facts = loaded.facts if len(loaded.facts) == count else [MemoryFacts.of(m) for m in loaded.memories]
+        facts = loaded.facts
+        if facts is None or len(facts) != count:
+            facts = FactColumns.of([MemoryFacts.of(m) for m in loaded.memories])
+        fields = facts_score_fields(facts)
         stored = loaded.rows if len(loaded.rows) == count else None
         terms = loaded.terms if len(loaded.terms) == count else [None] * count
         rows_of: dict[str | None, list[int]] = {}
-        for row, fact in enumerate(facts):
-            rows_of.setdefault(fact.project_id, []).append(row)
+        for row, project_id in enumerate(facts.project_id):
+            rows_of.setdefault(project_id, []).append(row)
+        kept = loaded.memories if stored is None else stored
         for project_id, rows in rows_of.items():
+            whole = len(rows) == count  # one project: every row, in order (no copies to take)
+            ids = facts.id if whole else [facts.id[r] for r in rows]
             index.buckets[project_id] = _built_bucket(
                 dim,
                 project_id,
-                [facts[r] for r in rows],
-                matrix[rows],
-                [terms[r] for r in rows],
-                [(loaded.memories if stored is None else stored)[r] for r in rows],
+                ids,
+                fields if whole else fields[rows],
+                int(facts.text_bytes.sum() if whole else facts.text_bytes[rows].sum()),
+                matrix if whole else matrix[rows],
+                terms if whole else [terms[r] for r in rows],
+                list(kept) if whole else [kept[r] for r in rows],
                 lambda i, rows=rows: loaded.memories[rows[i]],  # type: ignore[misc]
                 loaded.decode if stored is not None else None,
             )
-            index.bucket_of.update((facts[r].id, project_id) for r in rows)
+            index.bucket_of.update(zip(ids, repeat(project_id)))
         return index
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..domain import Memory, MemoryFacts, MemoryState, MemoryType, Privacy
 from ..settings import Settings
+from ..store.base import FactColumns
 
 __all__ = [
     "COMPONENTS",
@@ -130,8 +131,7 @@ class ScoreInputs:
 
     @classmethod
     def of_memories(cls, memories: Sequence[Memory], project_id: str | None) -> ScoreInputs:
-        rows = np.array([score_fields(m) for m in memories], dtype=np.float64)
-        rows = rows.reshape(len(memories), SCORE_FIELDS)
+        rows = facts_score_fields(FactColumns.of([MemoryFacts.of(m) for m in memories]))
         same = [project_id is not None and m.project_id == project_id for m in memories]
         return cls.of_rows(rows, np.array(same, dtype=bool))
 
@@ -151,24 +151,34 @@ USAGE_FIELD = 2  # where usage_count sits in it
 PRIORITY_FIELD = 7  # where the critical-or-pinned flag sits in it
 
 
-def score_fields(memory: Memory) -> tuple[float, ...]:
+def score_fields(memory: Memory) -> np.ndarray:
     """One memory's :class:`ScoreInputs` row (all but ``same_project``), as floats."""
-    return facts_score_fields(MemoryFacts.of(memory))
+    return facts_score_fields(FactColumns.of([MemoryFacts.of(memory)]))[0]
 
 
-def facts_score_fields(facts: MemoryFacts) -> tuple[float, ...]:
-    """:func:`score_fields` from a memory's facts as its stored row gives them (no Memory built)."""
+def facts_score_fields(facts: FactColumns) -> np.ndarray:
+    """The (n, :data:`SCORE_FIELDS`) rows of :func:`score_fields` from memories' facts, as a store
+    reads them from its rows (no Memory built)."""
+    count = len(facts)
+    pinned = np.fromiter((s is MemoryState.PINNED for s in facts.state), dtype=bool, count=count)
+    critical = np.fromiter((t is MemoryType.CRITICAL for t in facts.type), dtype=bool, count=count)
     return (
-        facts.importance,
-        facts.confidence,
-        float(facts.usage_count),
-        facts.reference_ts,
-        facts.expires_ts,
-        facts.valid_to_ts,
-        _PRIVACY_PENALTY[facts.privacy],
-        1.0 if facts.is_critical or facts.state is MemoryState.PINNED else 0.0,
-        1.0 if facts.type is MemoryType.OUTDATED else 0.0,
-        1.0 if facts.state is MemoryState.SUPERSEDED else 0.0,
+        np.column_stack(
+            (
+                facts.importance,
+                facts.confidence,
+                facts.usage_count,
+                facts.reference_ts,
+                facts.expires_ts,
+                facts.valid_to_ts,
+                np.fromiter((_PRIVACY_PENALTY[p] for p in facts.privacy), dtype=np.float64, count=count),
+                (critical & ~facts.is_summary) | pinned,
+                np.fromiter((t is MemoryType.OUTDATED for t in facts.type), dtype=bool, count=count),
+                np.fromiter((s is MemoryState.SUPERSEDED for s in facts.state), dtype=bool, count=count),
+            )
+        )
+        .astype(np.float64, copy=False)
+        .reshape(count, SCORE_FIELDS)
     )
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from ..errors import ConfigError
-from .base import ChangeSet, ContextMemories, MemoryQuery, Store, Uses
+from .base import ChangeSet, ContextMemories, FactColumns, MemoryQuery, Store, Uses
 
-__all__ = ["ChangeSet", "ContextMemories", "MemoryQuery", "Store", "Uses", "open_store"]
+__all__ = ["ChangeSet", "ContextMemories", "FactColumns", "MemoryQuery", "Store", "Uses", "open_store"]
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]+):")  # two letters at least: C:\ is a path

@@ -97,6 +97,24 @@ def from_text(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
+_UTC_TEXT = len("2026-01-31T00:00:00.000000+00:00")
+
+
+def timestamps_from_text(values: Sequence[str | None]) -> np.ndarray | None:
+    """Many stored times as POSIX seconds (inf for None) in one numpy parse, or None unless every
+    one is in the fixed-width UTC form :func:`to_text` writes (then each is read as a datetime).
+    Equal to ``from_text(v).timestamp()``: both count whole microseconds."""
+    seconds = np.full(len(values), np.inf)
+    present = [i for i, v in enumerate(values) if v is not None]
+    texts = [values[i] for i in present]
+    if not all(len(t) == _UTC_TEXT and t.endswith("+00:00") for t in texts):  # type: ignore[arg-type]
+        return None
+    if texts:
+        local = np.array([t[:-6] for t in texts], dtype="datetime64[us]")  # type: ignore[index]
+        seconds[present] = local.astype(np.int64) / 1e6
+    return seconds
+
+
 class SQLiteStore(SharedQueries, Store):
     _param = "?"
     _scan_key = "rowid"
@@ -466,7 +484,9 @@ class SQLiteStore(SharedQueries, Store):
 
 # --- row mapping -----------------------------------------------------------------------------
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
-_CODEC = RowCodec(dump_time=to_text, load_time=from_text, load_json=json.loads)
+_CODEC = RowCodec(
+    dump_time=to_text, load_time=from_text, load_json=json.loads, load_timestamps=timestamps_from_text
+)
 _memory_row = _CODEC.memory_row
 # A memory row is written once per commit, its change_seq and vector with it (change_counters.py).
 _ROWS = MemoryRowWriter.of("?", "(id)", ("id",), "?", _memory_row, _vector_blob)
