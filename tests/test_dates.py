@@ -275,3 +275,20 @@ def test_a_deadlines_context_line_shows_its_due_date(tmp_path) -> None:
         mp.remember("The quarterly report is due next Friday.")
         text = mp.build_context("When is the quarterly report due?").text
     assert "[deadline, due 2026-12-11]" in text, text
+
+
+def test_a_cjk_statement_names_a_date_in_its_own_language() -> None:
+    """The rules read English dates; a Chinese, Japanese or Korean statement's date is found by
+    dateparser in that language (the statement's shape: a learned deadline needs a date)."""
+    from memopilot.write.dates import names_cjk_date
+
+    now = datetime(2026, 12, 3, 12, tzinfo=UTC)
+    for dated in (
+        "提醒我明天给房东打电话。",
+        "下周五之前要交报告。",
+        "明日までにレポートを出す。",
+        "내일 보고서를 내야 해요.",
+    ):
+        assert names_cjk_date(dated, now), dated
+    for undated in ("我妈妈住在成都。", "我家有一只柯基。", "東京で寿司を食べました。"):
+        assert not names_cjk_date(undated, now), undated

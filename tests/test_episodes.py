@@ -135,7 +135,7 @@ def test_forget_cascade_over_rest_cli_and_mcp_shapes(settings, embedder, clock, 
 
 
 def test_an_explicit_change_retires_a_short_episode_nothing_was_taken_from(mp: MemoPilot) -> None:
-    mp.remember("Standup is at 9am.")
+    mp.add("Standup is at 9am.", type="episode")  # an episode nothing was taken from
     mp.remember("The weather in Lisbon was lovely this week.")
     changed = mp.remember("Standup is now at 10am.")
     assert [s["rule"] for s in changed.superseded] == ["evidence"]

@@ -485,7 +485,6 @@ ODD = [
     "?" * 100,
     "Ich muss morgen arbeiten.",
     "Je préfère le thé.",
-    "我喜欢猫",
     "-" * 80,
     "1. 2. 3.",
     "SELECT * FROM users WHERE id = 1;",
@@ -544,3 +543,18 @@ def test_a_state_until_a_date_is_temporary_and_a_task_by_a_date_a_deadline() -> 
     stay = only("I'm working from my parents' place in Lyon until the end of the month.")
     assert stay.type == "temporary" and stay.expires_at == eod(2026, 3, 31)
     assert only("I need to submit the report by Friday.").type == "deadline"
+
+
+def test_sentences_end_at_cjk_stops_and_not_at_a_middle_initial() -> None:
+    from memopilot.write.sentences import split_sentences
+
+    assert split_sentences("早上好！对了，我老公叫李明，他是医生。他喜欢跑步？") == [
+        "早上好！",
+        "对了，我老公叫李明，他是医生。",
+        "他喜欢跑步？",
+    ]
+    assert split_sentences("My favourite author is Ursula K. Le Guin. I got an A. Then I left.") == [
+        "My favourite author is Ursula K. Le Guin.",
+        "I got an A.",
+        "Then I left.",
+    ]

