@@ -353,6 +353,26 @@ def test_use_counts_in_the_index_equal_the_stores(mp: MemoPilot, clock: FixedClo
     _assert_index_matches_store(mp, "editor theme cat")
 
 
+def test_a_load_reads_the_uses_written_beside_the_memory_rows(mp: MemoPilot, clock: FixedClock) -> None:
+    """A whole user's load joins the memory_uses rows (one scan, not two lookups per row): a
+    freshly loaded index gives every memory the counts and last-use times the store's other reads
+    give, used or not, on both backends."""
+    used = mp.add("I prefer dark mode in all editors", type="preference")
+    unused = mp.add("The cat's name is Miso", type="fact")
+    mp.build_context("Which editor theme do I like?")
+    clock.advance(minutes=5)
+    mp.build_context("Which editor theme do I like?")
+    mp.flush_uses()  # into memory_uses, beside the rows (UsageBuffer)
+    stored = mp.store.get_many([used.id, unused.id], user_id=USER)
+    assert stored[used.id].usage_count == 2 and stored[unused.id].usage_count == 0
+    fresh = MemoryIndex(mp.store)
+    for memory_id in (used.id, unused.id):
+        loaded = fresh.get(USER, memory_id)
+        assert loaded is not None
+        assert loaded.usage_count == stored[memory_id].usage_count
+        assert loaded.last_used_at == stored[memory_id].last_used_at
+
+
 # --- the score table ------------------------------------------------------------------------------
 def _memory(**fields: Any) -> Memory:
     base: dict[str, Any] = {

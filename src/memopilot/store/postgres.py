@@ -68,6 +68,7 @@ from .use_counts import (
     MEMORY_SELECT_COLUMNS,
     NEVER_USED,
     USE_UPSERT_ASSIGNMENTS,
+    USES_JOIN,
     fold_uses,
     memory_select_columns,
     use_rows,
@@ -90,7 +91,7 @@ _CODEC = RowCodec(dump_time=lambda v: v, load_time=lambda v: v, load_json=lambda
 _COLUMNS = ", ".join(WRITTEN_COLUMNS)
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
 # What the index loads keeps each row as it came (rows.context_batch): JSON as text, not lists.
-_CONTEXT_COLUMNS = memory_select_columns(as_text=frozenset({"tags", "source_ids"}))
+_CONTEXT_COLUMNS = memory_select_columns(as_text=frozenset({"tags", "source_ids"}), joined=True)
 _SELECT_EVENT = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events"
 # A batch of uses in one statement (arrays of ids, counts and times), in id order (concurrent
 # batches lock rows alike): one statement per memory took 70 ms for a batch of 64 reads' uses that
@@ -315,18 +316,22 @@ class PostgresStore(SharedQueries, Store):
         return [_CODEC.memory_from_row(r) for r in self._query(sql, params)], total
 
     def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
-        where = "user_id = %s AND state IN ('active', 'pinned')"
+        where = "memories.user_id = %s AND memories.state IN ('active', 'pinned')"
         return self._memory_batches(where, (user_id,), batch_size)
 
     def changed_memories(self, user_id: str, since: Any) -> Iterator[ContextMemories]:
-        return self._memory_batches("user_id = %s AND change_seq > %s", (user_id, since), 5000)
+        where = "memories.user_id = %s AND memories.change_seq > %s"
+        return self._memory_batches(where, (user_id, since), 5000)
 
     def _memory_batches(
         self, where: str, params: tuple[Any, ...], batch_size: int
     ) -> Iterator[ContextMemories]:
-        columns = f"{_CONTEXT_COLUMNS}, index_terms, vector_send(embedding)"
+        columns = f"{_CONTEXT_COLUMNS}, memories.index_terms, vector_send(memories.embedding)"
         # in the order the user's rows last changed, as the index reaches by appending (sqlite.py)
-        sql = f"SELECT {columns} FROM memories WHERE {where} ORDER BY change_seq, seq"
+        sql = (
+            f"SELECT {columns} FROM memories {USES_JOIN} WHERE {where} "
+            "ORDER BY memories.change_seq, memories.seq"
+        )
         # One statement (one snapshot) whose rows arrive in chunks (libpq's chunked mode), a batch
         # in memory at a time. A server-side cursor did the same with 10 ms more per user (its
         # DECLARE, FETCHes and transaction), a third of a cold 1,000-memory read.

@@ -49,7 +49,15 @@ from .rows import (
 )
 from .shared_queries import SharedQueries
 from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from .use_counts import MEMORY_SELECT_COLUMNS, NEVER_USED, count_uses_sql, fold_uses, use_rows
+from .use_counts import (
+    MEMORY_SELECT_COLUMNS,
+    NEVER_USED,
+    USES_JOIN,
+    count_uses_sql,
+    fold_uses,
+    memory_select_columns,
+    use_rows,
+)
 from .wal_checkpointer import BACKSTOP_PAGES, WalCheckpointer
 
 __all__ = ["SQLiteStore", "sqlite_path_from_url"]
@@ -68,6 +76,7 @@ _INSERT_TURN = (
 )
 _CLAIM_MESSAGE = "INSERT INTO applied_messages (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _SELECT_MEMORY = f"SELECT {MEMORY_SELECT_COLUMNS} FROM memories"
+_JOINED_COLUMNS = memory_select_columns(joined=True)  # a whole user's load joins its uses
 _COUNT_USES = count_uses_sql("?")
 
 
@@ -357,23 +366,24 @@ class SQLiteStore(SharedQueries, Store):
         return [_memory_from_row(r) for r in self._query(sql, page)], total
 
     def context_memories(self, user_id: str, batch_size: int = 5000) -> Iterator[ContextMemories]:
-        where = "user_id = ? AND state IN ('active', 'pinned')"
+        where = "memories.user_id = ? AND memories.state IN ('active', 'pinned')"
         return self._memory_batches(where, (user_id,), batch_size)
 
     def changed_memories(self, user_id: str, since: Any) -> Iterator[ContextMemories]:
-        return self._memory_batches("user_id = ? AND change_seq > ?", (user_id, since), 5000)
+        where = "memories.user_id = ? AND memories.change_seq > ?"
+        return self._memory_batches(where, (user_id, since), 5000)
 
     def _memory_batches(
         self, where: str, params: tuple[Any, ...], batch_size: int
     ) -> Iterator[ContextMemories]:
-        columns = f"{MEMORY_SELECT_COLUMNS}, index_terms, embedding"
+        columns = f"{_JOINED_COLUMNS}, memories.index_terms, memories.embedding"
         # In the order the user's rows last changed (rows of one commit in insertion order), which
         # is the order the index reaches by appending what this process writes, read straight
         # off the (user_id, change_seq) index: ordering by rowid sorted every row of the user,
         # vectors and all, in a temporary b-tree (1-4 ms of a 1,000-memory load).
         sql = (
-            f"SELECT {columns} FROM memories INDEXED BY memories_changes WHERE {where} "
-            "ORDER BY change_seq, rowid"
+            f"SELECT {columns} FROM memories INDEXED BY memories_changes {USES_JOIN} WHERE {where} "
+            "ORDER BY memories.change_seq, memories.rowid"
         )
         with self._lock:  # one statement, read in batches: one snapshot, a batch in memory at a time
             try:
