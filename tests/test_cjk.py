@@ -199,11 +199,8 @@ def test_a_store_switched_between_static_and_static_e5_re_embeds_only_its_cjk_me
         chinese = [mp.add(text, type="fact") for text in CHINESE[:4]]
         before = mp.store.vectors_of([english.id, *(m.id for m in chinese)])
     with MemoPilot.open(settings=settings, embedder=routed, clock=clock) as mp:
-        after = mp.store.vectors_of([english.id, *(m.id for m in chinese)])
-        assert mp.store.get_meta("embedding_model") == routed.model_id
-        assert np.array_equal(after[english.id], before[english.id])
+        after = _assert_cjk_re_embedded(mp, routed, english.id, before[english.id], chinese)
         for memory in chinese:
-            assert np.allclose(after[memory.id], routed.embed([memory.content])[0], atol=1e-6)
             assert not np.allclose(after[memory.id], before[memory.id], atol=0.05)
         found = mp.search("我家闺女多大了？", k=1)
         assert found and found[0].memory.id == chinese[0].id
@@ -250,11 +247,18 @@ def test_a_store_of_the_earlier_cjk_mapping_re_embeds_its_cjk_memories(settings,
         )
         before = mp.store.vectors_of([english.id])
     with MemoPilot.open(settings=settings, embedder=routed, clock=clock) as mp:
-        after = mp.store.vectors_of([english.id, *(m.id for m in chinese)])
-        assert mp.store.get_meta("embedding_model") == routed.model_id
-        assert np.array_equal(after[english.id], before[english.id])
-        for memory in chinese:
-            assert np.allclose(after[memory.id], routed.embed([memory.content])[0], atol=1e-6)
+        _assert_cjk_re_embedded(mp, routed, english.id, before[english.id], chinese)
+
+
+def _assert_cjk_re_embedded(mp, routed, english_id, english_before, chinese):  # type: ignore[no-untyped-def]
+    """The store now holds the routed model's name, its English vector as before and fresh
+    vectors of its CJK memories; returns the vectors read."""
+    after = mp.store.vectors_of([english_id, *(m.id for m in chinese)])
+    assert mp.store.get_meta("embedding_model") == routed.model_id
+    assert np.array_equal(after[english_id], english_before)
+    for memory in chinese:
+        assert np.allclose(after[memory.id], routed.embed([memory.content])[0], atol=1e-6)
+    return after
 
 
 def test_a_cjk_statement_about_the_speaker_is_user_wide() -> None:

@@ -95,11 +95,7 @@ class ShapeFlags:
     def vector(self, text: str) -> list[float]:
         words = len(text.split())
         return [
-            float(self.question),
-            float(self.small_talk),
-            float(self.code),
-            float(self.has_date),
-            float(self.command),
+            *self.base_vector(),
             float(_FIRST_PERSON.search(text) is not None),
             float(words <= 3),
             float(3 < words <= 8),
