@@ -63,7 +63,7 @@ WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "models" / "statement-cl
 
 WORD_BUCKETS = 2048
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|\d+")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b|我", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
 _NAME_INSIDE = re.compile(r"(?<=\w)[\s,]+[A-Z][a-z]{2,}")
 
 
