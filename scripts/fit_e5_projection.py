@@ -41,8 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from memopilot.bench.synthetic import generate_memories  # noqa: E402
-from memopilot.embedding import CJK_LANGUAGES, MultilingualE5Embedder, StaticEmbedder  # noqa: E402
+from memopilot.embedding import MultilingualE5Embedder, StaticEmbedder  # noqa: E402
 from memopilot.evaluation.locomo_data import load_locomo  # noqa: E402
+from memopilot.read.tokens import CJK_LANGUAGES  # noqa: E402
 
 OUT = ROOT / "src" / "memopilot" / "models" / "e5-to-static" / "maps.npz"
 CALIBRATION = ROOT / "eval" / "cjk_calibration" / "sentences.json"

@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
-import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -36,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import ConfigError, EmbedderError
-from .read.tokens import mostly_cjk
+from .read.tokens import CJK_LANGUAGES, cjk_language, mostly_cjk
 from .settings import Settings
 
 __all__ = [
@@ -336,7 +335,9 @@ class StaticWithE5Embedder(Embedder):
             kind = "query" if queries else "passage"
             with_bias = np.hstack([vectors, np.ones((len(cjk), 1), dtype=np.float32)])
             mapped = _normalise(with_bias @ self._maps[kind])
-            centres = self._maps[f"{kind}_centres"][[_cjk_language(texts[i]) for i in cjk]]
+            centres = self._maps[f"{kind}_centres"][
+                [CJK_LANGUAGES.index(cjk_language(texts[i])) for i in cjk]
+            ]
             out[cjk] = _normalise(mapped - self._maps["centre_share"] * centres)
         return out
 
@@ -398,19 +399,6 @@ class SentenceTransformerEmbedder(Embedder):
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self._model.encode(texts, batch_size=32), dtype=np.float32)
-
-
-CJK_LANGUAGES = ("zh", "ja", "ko")  # the rows of the maps' centres
-_KANA = re.compile("[\u3040-\u30ff]")
-_HANGUL = re.compile("[\uac00-\ud7af]")
-
-
-def _cjk_language(text: str) -> int:
-    """Which of :data:`CJK_LANGUAGES` a CJK text is written in, by its script (kana: Japanese,
-    Hangul: Korean, else Chinese)."""
-    if _HANGUL.search(text):
-        return 2
-    return 1 if _KANA.search(text) else 0
 
 
 def default_embedder() -> Embedder:

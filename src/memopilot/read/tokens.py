@@ -21,12 +21,36 @@ import functools
 import math
 import re
 
-__all__ = ["count_tokens", "mostly_cjk", "token_pieces", "tokens_from"]
+__all__ = [
+    "CJK_LANGUAGES",
+    "cjk_language",
+    "count_tokens",
+    "has_cjk",
+    "mostly_cjk",
+    "token_pieces",
+    "tokens_from",
+]
 
 # Hiragana, Katakana, the CJK ideograph blocks and their extensions, Hangul syllables.
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003134f"
 _PIECES = re.compile(f"[{CJK_CHARS}]|[^\\W{CJK_CHARS}]+|[^\\w\\s]", re.UNICODE)
 _CJK = re.compile(f"[{CJK_CHARS}]")
+CJK_LANGUAGES = ("zh", "ja", "ko")
+_KANA = re.compile("[\u3040-\u30ff]")
+_HANGUL = re.compile("[\uac00-\ud7af]")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds any Chinese, Japanese or Korean character."""
+    return _CJK.search(text) is not None
+
+
+def cjk_language(text: str) -> str:
+    """Which of :data:`CJK_LANGUAGES` a CJK text is written in, by its script (Hangul: Korean,
+    kana: Japanese, else Chinese)."""
+    if _HANGUL.search(text):
+        return "ko"
+    return "ja" if _KANA.search(text) else "zh"
 
 
 def mostly_cjk(text: str) -> bool:

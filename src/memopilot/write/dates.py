@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from ..read.tokens import cjk_language, has_cjk
+
 __all__ = ["DateMatch", "deadline_from", "find_date", "names_cjk_date", "temporary_expiry"]
 
 # "for now" / "temporarily": a provisional note should outlive the current stretch of work but not
@@ -474,8 +476,6 @@ def _find_time(text: str) -> tuple[tuple[int, int], int, int] | None:
 
 
 _REPEATS_BEFORE = re.compile(r"(?:每|毎|매)\s*$")  # "every" right before the date: a schedule
-_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_KANA_OR_HANGUL = re.compile(r"[\u3040-\u30ff]|(?P<ko>[\uac00-\ud7af])")
 
 
 def names_cjk_date(text: str, now: datetime) -> bool:
@@ -483,8 +483,7 @@ def names_cjk_date(text: str, now: datetime) -> bool:
     "十月"): dateparser's search in that language (the rules above read English only). Used for the
     statement's shape (a learned deadline needs a date to come); the date itself is not read. A
     day in the past ("去年夏天") or one that repeats ("每周二") does not count."""
-    script = _KANA_OR_HANGUL.search(text)
-    language = "zh" if script is None else ("ko" if script.group("ko") else "ja")
+    language = cjk_language(text)
     base = _utc(now).replace(tzinfo=None)
     try:
         from dateparser.search import search_dates
@@ -502,7 +501,7 @@ def names_cjk_date(text: str, now: datetime) -> bool:
         return False
     return any(
         base.date() < when.date() <= base.date() + timedelta(days=732)  # (it misreads some numbers)
-        and _CJK_WORD.search(phrase) is not None  # a bare number ("iPhone 15", "A2047") is no date
+        and has_cjk(phrase)  # a bare number ("iPhone 15", "A2047") is no date
         and not _REPEATS_BEFORE.search(text[: max(0, text.find(phrase))])
         for phrase, when in found or ()
     )
