@@ -101,3 +101,57 @@ def test_a_first_read_with_nothing_due_asks_for_the_moment_and_sweeps_nothing(
         clock.advance(hours=9)
         assert "cafe" not in reader.build_context("Where do I work today?").text
         assert len(swept) == 1 and _state(reader, note.id) is MemoryState.EXPIRED
+
+
+def test_a_first_read_takes_its_sweep_moment_from_the_load(settings, embedder, clock, monkeypatch) -> None:
+    """A cold read loads its user before the sweep and learns the next sweep's moment from the
+    loaded rows: no forgetting_horizon query, and the moment is right (whether it has come before
+    the first read or comes later)."""
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as writer:
+        cafe = writer.add(
+            "Today I work from the cafe", type="temporary", expires_at=clock.now() + timedelta(hours=1)
+        )
+        level = writer.add(
+            "This week I park on level 3", type="temporary", expires_at=clock.now() + timedelta(days=3)
+        )
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as reader:
+        asked: list[str] = []
+        real_horizon = reader.store.forgetting_horizon
+        monkeypatch.setattr(
+            reader.store,
+            "forgetting_horizon",
+            lambda user, below: asked.append(user) or real_horizon(user, below),
+        )
+        assert "cafe" in reader.build_context("Where do I work today?").text
+        assert asked == []  # the moment came with the load
+        clock.advance(hours=2)
+        assert "cafe" not in reader.build_context("Where do I work today?").text
+        assert _state(reader, cafe.id) is MemoryState.EXPIRED
+    clock.advance(days=3)  # the parking note is due before this process's first read
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as reader:
+        assert "level 3" not in reader.build_context("Where do I park?").text
+        assert _state(reader, level.id) is MemoryState.EXPIRED
+
+
+def test_the_horizon_of_loaded_rows_is_the_stores(mp: MemoPilot, clock) -> None:
+    """forgetting.horizon_of (from a load) answers what the store's forgetting_horizon query does."""
+    from memopilot.engine import forgetting
+
+    below = mp.settings.archive_importance_below
+    assert forgetting.horizon_of(mp.index._load("someone")[1], below) == (None, None)
+    soon = clock.now() + timedelta(days=2)
+    mp.add("Exam on Monday", type="deadline", expires_at=soon + timedelta(days=1), importance=0.9)
+    pinned = mp.add("Parking permit until Sunday", type="temporary", expires_at=soon, importance=0.1)
+    mp.pin(pinned.id)  # pinned: neither expires nor is archived automatically
+    clock.advance(days=1)
+    mp.add("Minor note about the fence", type="task", importance=0.1)
+    mp.add("Peanut allergy", type="critical", importance=0.1)
+    mp.add("We talked about the weather", type="episode", importance=0.1)
+    clock.advance(days=1)
+    read = mp.add("Likes a podcast about history", type="preference", importance=0.1)
+    mp.build_context("Which podcast about history do I like?")
+    mp.flush_uses()
+    assert mp.get(read.id).usage_count == 1  # used: no longer archivable
+    ours = forgetting.horizon_of(mp.index._load(read.user_id)[1], below)
+    assert ours == mp.store.forgetting_horizon(read.user_id, below)
+    assert ours[0] == soon + timedelta(days=1) and ours[1] == clock.now() - timedelta(days=1)

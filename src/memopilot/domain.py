@@ -202,6 +202,7 @@ class MemoryFacts:
     confidence: float
     usage_count: int
     reference_ts: float  # occurred_at, else created_at
+    created_ts: float  # when it was stored (the archive rule's clock, SPEC section 6)
     expires_ts: float
     valid_to_ts: float
     is_summary: bool
@@ -223,6 +224,7 @@ class MemoryFacts:
             confidence=memory.confidence,
             usage_count=memory.usage_count,
             reference_ts=memory.reference_time.timestamp(),
+            created_ts=memory.created_at.timestamp(),
             expires_ts=memory.expires_at.timestamp() if memory.expires_at is not None else math.inf,
             valid_to_ts=memory.valid_to.timestamp() if memory.valid_to is not None else math.inf,
             is_summary=memory.is_summary,

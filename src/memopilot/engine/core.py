@@ -21,7 +21,8 @@ from ..read.index import MemoryIndex
 from ..read.retriever import Retriever
 from ..read.tokens import mostly_cjk
 from ..settings import Settings
-from ..store import ChangeSet, MemoryQuery, Store
+from ..store import ChangeSet, FactColumns, MemoryQuery, Store
+from . import forgetting
 from .sweep_schedule import SweepSchedule
 from .usage_buffer import UsageBuffer
 
@@ -58,8 +59,14 @@ class EngineCore:
             pending_uses=self.uses.pending,
             cap_bytes=int(self.settings.index_cache_mb * 2**20),
             on_evict=self.sweeps.forget,  # a dropped user's schedule goes with it
+            on_load=self._loaded,
         )
         self.retriever = Retriever(self.index, self.settings, self.embedder.cosine_scale)
+
+    def _loaded(self, user_id: str, token: Any, facts: FactColumns) -> None:
+        """The index read a user whole: their next sweep's moment comes from those rows."""
+        horizon = forgetting.horizon_of(facts, self.settings.archive_importance_below)
+        self.sweeps.loaded(user_id, token, horizon, self.settings)
 
     def _check_embedder(self, allow_model_change: bool) -> None:
         stored = self.store.get_meta("embedding_model")

@@ -385,11 +385,14 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
         started = time.perf_counter()
+        cold = not self.index.holds(user_id)  # this read loads its user (the slowest kind of read)
+        if cold:  # load before the sweep: the sweep schedule learns the user's horizon from the load
+            self.index.hold(user_id)
+        loaded = time.perf_counter()
         maintenance = self.sweep_if_due(user_id)
         swept = time.perf_counter()
         vector = self.embed_texts([query], queries=True)[0]
         embedded = time.perf_counter()
-        cold = not self.index.holds(user_id)  # this read loads its user (the slowest kind of read)
         found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
         candidates = found.candidates
         retrieved = time.perf_counter()
@@ -419,9 +422,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             signed_weights=table.signed_weights,
         )
         trace.latency_ms = {
-            "forgetting": _ms(started, swept),
+            "forgetting": _ms(loaded, swept),
             "embed": _ms(swept, embedded),
-            "retrieve": _ms(embedded, retrieved),
+            "retrieve": _ms(embedded, retrieved) + _ms(started, loaded),  # a cold read's load too
             "score_and_pack": _ms(retrieved, packed_at),
             "total": _ms(started, packed_at),
         }

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
 
 from ..domain import EventKind, Memory, MemoryState, MemoryType
 from ..settings import Settings
+from ..store.base import FactColumns
 
 __all__ = [
     "Transition",
@@ -24,6 +27,7 @@ __all__ = [
     "archive_transitions",
     "due_at",
     "expiry_transitions",
+    "horizon_of",
     "next_due",
 ]
 
@@ -92,3 +96,24 @@ def next_due(
     if earliest_archivable is not None:
         times.append(earliest_archivable + timedelta(days=settings.archive_after_days))
     return min(times, default=None)
+
+
+_NEVER_ARCHIVED = frozenset({MemoryType.CRITICAL, MemoryType.EPISODE})
+
+
+def horizon_of(facts: FactColumns, importance_below: float) -> tuple[datetime | None, datetime | None]:
+    """What the store's ``forgetting_horizon`` answers, from a user's loaded active and pinned
+    memories: the earliest ``expires_at`` among the active ones, and the earliest ``created_at``
+    among those the archive rule could take once old enough (never used, importance below the
+    threshold, neither critical nor an episode). A cold read loads the user anyway; asking the
+    store as well was 1-3 ms of a cold 1,000-memory read on PostgreSQL (6-9 at its slowest)."""
+    count = len(facts)
+    active = np.fromiter((s is MemoryState.ACTIVE for s in facts.state), dtype=bool, count=count)
+    exempt = np.fromiter((t in _NEVER_ARCHIVED for t in facts.type), dtype=bool, count=count)
+    archivable = active & ~exempt & (facts.usage_count == 0) & (facts.importance < importance_below)
+    return _earliest(facts.expires_ts[active]), _earliest(facts.created_ts[archivable])
+
+
+def _earliest(timestamps: np.ndarray) -> datetime | None:
+    finite = timestamps[np.isfinite(timestamps)]
+    return datetime.fromtimestamp(float(finite.min()), UTC) if finite.size else None

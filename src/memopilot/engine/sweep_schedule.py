@@ -9,6 +9,9 @@ sweep until that moment. The schedule stays safe (never later than the truth):
 - a commit by another process (the user's change counter, store/change_counters.py) forgets that
   user's schedule.
 
+A read that loads a user (engine/facade.py loads before it sweeps) hands the schedule the
+moment from the loaded rows (:meth:`loaded`), so a cold read asks the store nothing more.
+
 Bounded like the index cache: a user the index drops is forgotten here too (:meth:`forget`), and
 at most ``max_users`` schedules are kept (the least recently asked about go first; forgetting
 one only costs that user a sweep that finds nothing).
@@ -90,6 +93,19 @@ class SweepSchedule:
             self._next.move_to_end(user_id)
             self._bound()
         return when
+
+    def loaded(
+        self, user_id: str, token: Any, horizon: tuple[datetime | None, datetime | None], settings: Settings
+    ) -> None:
+        """The index just read this user whole at change ``token``: their ``horizon`` (as the
+        store's ``forgetting_horizon`` gives it, here from the loaded rows) saves the query a
+        first read would otherwise make."""
+        when = forgetting.next_due(*horizon, settings)
+        with self._lock:
+            self._tokens[user_id] = token
+            self._next[user_id] = when
+            self._next.move_to_end(user_id)
+            self._bound()
 
     def noted(self, memories: Iterable[Memory], settings: Settings) -> None:
         """Memories this process just committed: a new expiry or archive moment may come sooner."""

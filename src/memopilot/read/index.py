@@ -364,6 +364,13 @@ def _built_bucket(
     return bucket
 
 
+def _facts_of(loaded: ContextMemories) -> FactColumns:
+    """The facts the store read with the rows, or derived from the memories when it gave none."""
+    if loaded.facts is not None and len(loaded.facts) == len(loaded.memories):
+        return loaded.facts
+    return FactColumns.of([MemoryFacts.of(m) for m in loaded.memories])
+
+
 def _text_bytes(memory: Memory) -> int:
     return len(memory.content) + sum(len(tag) for tag in memory.tags)
 
@@ -414,9 +421,7 @@ class _UserIndex:
         matrix = loaded.matrix
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
         index = cls(dim=dim)
-        facts = loaded.facts
-        if facts is None or len(facts) != count:
-            facts = FactColumns.of([MemoryFacts.of(m) for m in loaded.memories])
+        facts = _facts_of(loaded)
         fields = facts_score_fields(facts)
         stored = loaded.rows if len(loaded.rows) == count else None
         terms = loaded.terms if len(loaded.terms) == count else [None] * count
@@ -482,6 +487,7 @@ class MemoryIndex:
         pending_uses: Callable[[], dict[str, Uses]] | None = None,
         cap_bytes: int = 0,
         on_evict: Callable[[str], None] | None = None,
+        on_load: Callable[[str, Any, FactColumns], None] | None = None,
     ) -> None:
         self._store = store
         self._gc_freeze_rows = gc_freeze_rows
@@ -489,6 +495,8 @@ class MemoryIndex:
         self._pending_uses = pending_uses or dict
         self._cap = cap_bytes
         self._on_evict = on_evict or (lambda user_id: None)
+        # told of every load: the user, the change token it was read at, and its rows' facts
+        self._on_load = on_load or (lambda user_id, token, facts: None)
         self._users: OrderedDict[str, _UserIndex] = OrderedDict()  # least recently read first
         self._tokens: dict[str, Any] = {}  # user -> the change token their index was loaded at
         self._sizes: dict[str, int] = {}  # user -> bytes their index holds
@@ -523,9 +531,10 @@ class MemoryIndex:
             return found
         if found is not None and self._caught_up(user_id, found, self._tokens[user_id], token):
             return found
-        found = self._load(user_id)  # first read, dropped earlier, or changed by another process
+        found, facts = self._load(user_id)  # first read, dropped earlier, or changed elsewhere
         self._loads += 1
         self._keep(user_id, found, token)
+        self._on_load(user_id, token, facts)
         if self._gc_freeze_rows and len(found.bucket_of) >= self._gc_freeze_rows:
             freeze_long_lived()
         elif len(found.bucket_of) >= _TRIM_AFTER_ROWS:
@@ -596,13 +605,19 @@ class MemoryIndex:
             self._held -= self._sizes.pop(user_id)
         self._tokens.pop(user_id, None)
 
-    def _load(self, user_id: str) -> _UserIndex:
-        batches = list(self._store.context_memories(user_id))
-        # (built() checks that facts, terms and rows cover every memory)
-        index = _UserIndex.built(ContextMemories.concatenated(batches))
+    def _load(self, user_id: str) -> tuple[_UserIndex, FactColumns]:
+        """A user's index read whole from the store, and the facts of the rows it was built from."""
+        loaded = ContextMemories.concatenated(list(self._store.context_memories(user_id)))
+        loaded.facts = _facts_of(loaded)
+        index = _UserIndex.built(loaded)  # (it checks that terms and rows cover every memory)
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
-        return index
+        return index, loaded.facts
+
+    def hold(self, user_id: str) -> None:
+        """Load this user now if their index is not held or is out of date."""
+        with self._lock:
+            self._user(user_id)
 
     def apply(self, changes: ChangeSet) -> None:
         """Bring loaded users in step with a set of changes this process just committed."""

@@ -144,6 +144,7 @@ class FactColumns:
     confidence: np.ndarray
     usage_count: np.ndarray
     reference_ts: np.ndarray
+    created_ts: np.ndarray
     expires_ts: np.ndarray
     valid_to_ts: np.ndarray
     is_summary: np.ndarray  # bool

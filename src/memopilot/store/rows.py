@@ -198,7 +198,8 @@ class RowCodec:
         try:
             column = list(zip(*rows, strict=True))
             tags = [self._list(raw) for raw in column[_TAGS]]
-            created, occurred = column[_CREATED_AT], column[_OCCURRED_AT]
+            created_ts = self._timestamps(column[_CREATED_AT])
+            occurred_ts = self._timestamps(column[_OCCURRED_AT])
             return FactColumns(
                 id=list(column[_ID]),
                 project_id=list(column[_PROJECT_ID]),
@@ -208,9 +209,8 @@ class RowCodec:
                 importance=np.array(column[_IMPORTANCE], dtype=np.float64),
                 confidence=np.array(column[_CONFIDENCE], dtype=np.float64),
                 usage_count=np.array(column[_USAGE_COUNT], dtype=np.float64),
-                reference_ts=self._timestamps(
-                    [c if o is None else o for o, c in zip(occurred, created, strict=True)]
-                ),
+                reference_ts=np.where(np.isinf(occurred_ts), created_ts, occurred_ts),
+                created_ts=created_ts,
                 expires_ts=self._timestamps(column[_EXPIRES_AT]),
                 valid_to_ts=self._timestamps(column[_VALID_TO]),
                 is_summary=np.array([SUMMARY_TAG in t for t in tags], dtype=bool),
