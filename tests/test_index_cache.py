@@ -81,6 +81,40 @@ def test_the_most_recently_read_users_are_the_ones_kept(capped: MemoPilot) -> No
     assert capped.index.stats().loads == loads + 2
 
 
+def test_a_read_asks_the_store_for_its_change_token_once(mp: MemoPilot, capped: MemoPilot) -> None:
+    """One read of the user's change token serves the index and the sweep schedule: a held user's
+    read and a cold user's first read each make one; a user larger than the cap is loaded once
+    per read (served, not kept), not once for the sweep and again for the ranking."""
+    _fill(mp, "tokened", 50)
+    asked: list[str] = []
+    real = mp.store.change_token
+    with mock.patch.object(mp.store, "change_token", lambda user: asked.append(user) or real(user)):
+        mp.index.clear()
+        assert "host h3" in mp.build_context("which host runs service 3", user_id="tokened").text
+        assert asked == ["tokened"]  # cold: the load, the sweep schedule and the search share it
+        mp.build_context("which host runs service 4", user_id="tokened")
+        assert asked == ["tokened", "tokened"]  # warm: one more
+    _fill(capped, "huge", 400)
+    loads = capped.index.stats().loads
+    assert "host h7" in capped.build_context("which host runs service 7", user_id="huge").text
+    assert capped.index.stats().loads == loads + 1 and "huge" not in capped.index._users
+
+
+def test_an_index_newer_than_the_callers_token_is_not_reloaded(mp: MemoPilot) -> None:
+    """A read's token may be older than the index it then searches (this process committed for the
+    user in between, as another thread's write does): the index already shows that state."""
+    _fill(mp, "ahead", 30)
+    mp.search("billing", user_id="ahead")
+    read_before = mp.store.change_token("ahead")
+    added = mp.add("The heron cluster now serves billing.", type="project", user_id="ahead")
+    loads = mp.index.stats().loads
+    vector = mp.embed_texts(["heron cluster"], queries=True)[0]
+    found = mp.index.search(
+        "ahead", added.project_id, vector, content_terms("heron cluster"), 10, read_before
+    )
+    assert added.id in {m.id for m in found.memories} and mp.index.stats().loads == loads
+
+
 def test_a_user_larger_than_the_cap_is_served_and_not_kept(capped: MemoPilot) -> None:
     _fill(capped, "big", 400)
     _fill(capped, "small", 20)

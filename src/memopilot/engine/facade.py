@@ -28,10 +28,10 @@ from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..embedding import Embedder, make_embedder
 from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
 from ..read.context import pack_context
-from ..read.retriever import Candidate
+from ..read.retriever import Candidate, Retrieved
 from ..read.scorer import ScoreTable
 from ..read.trace import Trace, readable_trace
-from ..results import ContextResult, ImportReport, Page, SearchResult
+from ..results import ContextResult, ForgettingReport, ImportReport, Page, SearchResult
 from ..settings import Settings
 from ..store import ChangeSet, MemoryQuery, Store, open_store
 from ..validation import (
@@ -385,15 +385,11 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
         started = time.perf_counter()
-        cold = not self.index.holds(user_id)  # this read loads its user (the slowest kind of read)
-        if cold:  # load before the sweep: the sweep schedule learns the user's horizon from the load
-            self.index.hold(user_id)
-        loaded = time.perf_counter()
-        maintenance = self.sweep_if_due(user_id)
-        swept = time.perf_counter()
         vector = self.embed_texts([query], queries=True)[0]
         embedded = time.perf_counter()
-        found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
+        maintenance, found, cold, sweep_ms = self._swept_candidates(
+            query, vector, user_id=user_id, project_id=project_id
+        )
         candidates = found.candidates
         retrieved = time.perf_counter()
         now = self.clock.now()
@@ -422,9 +418,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             signed_weights=table.signed_weights,
         )
         trace.latency_ms = {
-            "forgetting": _ms(loaded, swept),
-            "embed": _ms(swept, embedded),
-            "retrieve": _ms(embedded, retrieved) + _ms(started, loaded),  # a cold read's load too
+            "forgetting": round(sweep_ms, 3),
+            "embed": _ms(started, embedded),
+            "retrieve": round(_ms(embedded, retrieved) - sweep_ms, 3),
             "score_and_pack": _ms(retrieved, packed_at),
             "total": _ms(started, packed_at),
         }
@@ -438,6 +434,34 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 after_load=cold,
             )
         return ContextResult(packed.text, trace), Found(query, vector, candidates)
+
+    def _swept_candidates(
+        self, query: str, vector: np.ndarray, *, user_id: str, project_id: str | None
+    ) -> tuple[ForgettingReport, Retrieved, bool, float]:
+        """The forgetting sweep (when something can be due) and the candidates, with one read of
+        the user's change token for both; also whether the user was loaded (a cold read) and the
+        sweep's milliseconds. A held user is swept first. A cold one is loaded first: the load
+        gives the sweep schedule the user's next moment, so the sweep asks the store nothing, and
+        in the rare case it then changes something the user is ranked again."""
+        token = self.store.change_token(user_id)
+        cold = not self.index.holds(user_id)  # this read loads its user (the slowest kind of read)
+        sweep_s = 0.0
+        report = None
+        if not cold:
+            began = time.perf_counter()
+            report = self.sweep_if_due(user_id, token)
+            sweep_s += time.perf_counter() - began
+        # (after a sweep that ran, the token may be behind its commit: the index reads it anew)
+        found = self.retriever.retrieve(
+            query, vector, user_id=user_id, project_id=project_id, token=token if report is None else None
+        )
+        if cold:
+            began = time.perf_counter()
+            report = self.sweep_if_due(user_id, token)
+            sweep_s += time.perf_counter() - began
+            if report is not None:
+                found = self.retriever.retrieve(query, vector, user_id=user_id, project_id=project_id)
+        return report or ForgettingReport(), found, cold, sweep_s * 1000.0
 
     def persist_turn(
         self, changes: ChangeSet, used_ids: Sequence[str], user_id: str, *, after_load: bool = False

@@ -22,10 +22,11 @@ __all__ = ["MaintenanceOps"]
 
 
 class MaintenanceOps(EngineCore):
-    def sweep_if_due(self, user_id: str) -> ForgettingReport:
-        """The read path's forgetting sweep: run only when something can be due (sweep_schedule.py)."""
-        if not self.sweeps.is_due(user_id, self.clock.now(), self.settings):
-            return ForgettingReport()
+    def sweep_if_due(self, user_id: str, token: Any = None) -> ForgettingReport | None:
+        """The read path's forgetting sweep: run only when something can be due (sweep_schedule.py).
+        ``token``: the user's change token as the read found it. None when no sweep ran."""
+        if not self.sweeps.is_due(user_id, self.clock.now(), self.settings, token):
+            return None
         return self.run_forgetting(user_id=user_id)
 
     def run_forgetting(self, *, user_id: str | None = None) -> ForgettingReport:

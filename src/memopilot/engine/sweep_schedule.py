@@ -52,14 +52,15 @@ class SweepSchedule:
     def __len__(self) -> int:
         return len(self._tokens)
 
-    def is_due(self, user_id: str, now: datetime, settings: Settings) -> bool:
+    def is_due(self, user_id: str, now: datetime, settings: Settings, token: Any = None) -> bool:
         """Whether a sweep of this user can find something now. A user without a known moment
         (its first read in this process, or another process wrote) costs one query for it, where
         a sweep would write the pending uses and run three (about 9 ms of a cold read on
         PostgreSQL). Uses not yet written can only push the moment later, so at worst a sweep
         runs and finds nothing."""
         with self._lock:
-            token = self._store.change_token(user_id)
+            if token is None:  # (a read passes the token it read once for the index and for this)
+                token = self._store.change_token(user_id)
             if token != self._tokens.get(user_id):
                 self._next.pop(user_id, None)
                 self._tokens[user_id] = token

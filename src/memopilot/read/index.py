@@ -523,10 +523,12 @@ class MemoryIndex:
             )
 
     # --- loading and syncing -----------------------------------------------------------------
-    def _user(self, user_id: str) -> _UserIndex:
-        token = self._store.change_token(user_id)  # read before loading: a later commit moves it
+    def _user(self, user_id: str, token: Any = None) -> _UserIndex:
+        """The user's index, up to date with change ``token`` (read from the store when None)."""
+        if token is None:
+            token = self._store.change_token(user_id)  # read before loading: a later commit moves it
         found = self._users.get(user_id)
-        if found is not None and self._tokens.get(user_id) == token:
+        if found is not None and _at_least(self._tokens.get(user_id), token):
             self._users.move_to_end(user_id)
             return found
         if found is not None and self._caught_up(user_id, found, self._tokens[user_id], token):
@@ -614,11 +616,6 @@ class MemoryIndex:
             self._count(index, memory_id, use.count, use.last_at)
         return index, loaded.facts
 
-    def hold(self, user_id: str) -> None:
-        """Load this user now if their index is not held or is out of date."""
-        with self._lock:
-            self._user(user_id)
-
     def apply(self, changes: ChangeSet) -> None:
         """Bring loaded users in step with a set of changes this process just committed."""
         with self._lock:
@@ -700,14 +697,16 @@ class MemoryIndex:
         query_vector: np.ndarray,
         query_terms: Iterable[str],
         limit: int,
+        token: Any = None,
     ) -> ScopeMatches:
         """Candidates in scope: the top ``limit`` by cosine, the top ``limit`` by BM25, and every
         critical or pinned memory (the ``limit`` most similar when there are more).
 
-        Scope: memories of ``project_id`` plus user-wide ones (project None).
+        Scope: memories of ``project_id`` plus user-wide ones (project None). ``token``: the
+        store's change token for the user as the caller read it this read (None: read it here).
         """
         with self._lock:
-            index = self._user(user_id)
+            index = self._user(user_id, token)
             scope = [b for p, b in index.buckets.items() if p is None or p == project_id]
             scope = [b for b in scope if b.size - b.dead > 0]
             if not scope:
@@ -810,6 +809,14 @@ def tune_gc_for_serving() -> None:
     freeze_long_lived()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, _FULL_COLLECTION_EVERY)
+
+
+def _at_least(held: Any, token: Any) -> bool:
+    """Whether an index held at change ``held`` already shows the store as of ``token``: the same
+    token, or a later count (this process's own commit after the caller read ``token``)."""
+    if held == token:
+        return True
+    return isinstance(held, int) and isinstance(token, int) and held > token
 
 
 def _same_findability(old: Memory, new: Memory) -> bool:

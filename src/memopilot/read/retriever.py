@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -86,11 +87,19 @@ class Retriever:
         return self.retrieve(query, query_vector, user_id=user_id, project_id=project_id).candidates
 
     def retrieve(
-        self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
+        self,
+        query: str,
+        query_vector: np.ndarray,
+        *,
+        user_id: str,
+        project_id: str | None,
+        token: Any = None,
     ) -> Retrieved:
-        """The candidates (most similar first) and, row for row, what scoring needs of them."""
+        """The candidates (most similar first) and, row for row, what scoring needs of them
+        (``token``: the user's change token as this read found it; None: the index reads it)."""
         terms = content_terms(query)
-        found = self._index.search(user_id, project_id, query_vector, terms, self._settings.candidate_limit)
+        limit = self._settings.candidate_limit
+        found = self._index.search(user_id, project_id, query_vector, terms, limit, token)
         if not found.memories:
             return Retrieved([], found.inputs)
         best = float(found.bm25.max())
