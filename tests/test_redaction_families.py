@@ -204,6 +204,9 @@ def test_look_alikes_are_left_alone(message: str) -> None:
 # (after the tuning on tune7; the code before it: 82.4%): the floor sits under it.
 # (redaction_check4, now redaction_tune7, had measured 83.6% unseen.)
 CHECK5_FLOOR = 0.82
+# redaction_check6 (written 2026-12-04 by an eighth helper, same brief, 445 secrets) measured
+# 355/445 = 79.8% removed, 5/194 = 2.6% altered when it arrived: never tuned on.
+CHECK6_FLOOR = 0.78
 
 
 def _measure():
@@ -233,6 +236,7 @@ def _measure():
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check5", CHECK5_FLOOR, 0.03),
+        ("tests/data/redaction_check6", CHECK6_FLOOR, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
