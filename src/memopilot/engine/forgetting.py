@@ -31,6 +31,9 @@ __all__ = [
     "next_due",
 ]
 
+# Types the archive rule never takes (critical memories, episodes: see the module docstring).
+_NEVER_ARCHIVED = frozenset({MemoryType.CRITICAL, MemoryType.EPISODE})
+
 
 @dataclass(frozen=True, slots=True)
 class Transition:
@@ -68,7 +71,7 @@ def archive_transitions(memories: Iterable[Memory], now: datetime, settings: Set
         and m.usage_count == 0
         and m.importance < settings.archive_importance_below
         and m.created_at <= cutoff
-        and m.type not in (MemoryType.CRITICAL, MemoryType.EPISODE)
+        and m.type not in _NEVER_ARCHIVED
         and not m.is_summary
     ]
 
@@ -81,7 +84,7 @@ def due_at(memory: Memory, settings: Settings) -> datetime | None:
     if (
         memory.usage_count == 0
         and memory.importance < settings.archive_importance_below
-        and memory.type not in (MemoryType.CRITICAL, MemoryType.EPISODE)
+        and memory.type not in _NEVER_ARCHIVED
         and not memory.is_summary
     ):
         times.append(memory.created_at + timedelta(days=settings.archive_after_days))
@@ -98,15 +101,14 @@ def next_due(
     return min(times, default=None)
 
 
-_NEVER_ARCHIVED = frozenset({MemoryType.CRITICAL, MemoryType.EPISODE})
-
-
 def horizon_of(facts: FactColumns, importance_below: float) -> tuple[datetime | None, datetime | None]:
     """What the store's ``forgetting_horizon`` answers, from a user's loaded active and pinned
     memories: the earliest ``expires_at`` among the active ones, and the earliest ``created_at``
     among those the archive rule could take once old enough (never used, importance below the
     threshold, neither critical nor an episode). A cold read loads the user anyway; asking the
-    store as well was 1-3 ms of a cold 1,000-memory read on PostgreSQL (6-9 at its slowest)."""
+    store as well was 1-3 ms of a cold 1,000-memory read on PostgreSQL (6-9 at its slowest).
+    The store's query stays for the moments after a sweep and after another process's change;
+    tests/test_forgetting.py checks that the two agree."""
     count = len(facts)
     active = np.fromiter((s is MemoryState.ACTIVE for s in facts.state), dtype=bool, count=count)
     exempt = np.fromiter((t in _NEVER_ARCHIVED for t in facts.type), dtype=bool, count=count)
