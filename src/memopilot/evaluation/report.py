@@ -79,12 +79,26 @@ def locomo_table(result: dict[str, Any], budget: str) -> Table:
     table = Table(
         title=f"LoCoMo, budget {budget} tokens, {result['questions']} questions, mode {result['mode']}"
     )
+    leads = result.get("leads", {})
     table.add_column("system")
     for c in columns:
         table.add_column(c, justify="right")
+    if leads:
+        table.add_column("memopilot lead (95% CI)", justify="right")
     for name, metrics in systems.items():
-        table.add_row(name, *(_fmt(metrics.get(c)) for c in columns))
+        cells = [_fmt(metrics.get(c)) for c in columns]
+        if leads:
+            cells.append(_lead(leads.get(name)))
+        table.add_row(name, *cells)
     return table
+
+
+def _lead(lead: dict[str, Any] | None) -> str:
+    """``+0.117 (+0.082..+0.153)``: the paired bootstrap of evaluation/paired.py."""
+    if not lead or lead.get("lead") is None:
+        return "-"
+    low, high = lead["ci95"]
+    return f"{lead['lead']:+.3f} ({low:+.3f}..{high:+.3f})"
 
 
 def _pyplot() -> Any:
