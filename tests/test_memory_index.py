@@ -877,3 +877,53 @@ def test_a_cold_load_reads_each_rows_facts_without_building_memories(mp: MemoPil
         found = index.get(USER, made[0].id)
     assert found is not None and found.content == made[0].content
     assert decoded == [made[0].id]  # the load decoded nothing; asking for one memory decoded it alone
+
+
+# --- vectors in two parts (the blend) ---------------------------------------------------------------
+class _TwoPartEmbedder(StaticEmbedder):
+    """The static vector, then a second part that prefers the *last* memory of _TWO_PART: like the
+    blend, whose fast leading part picks candidates and whose whole vector scores them."""
+
+    fast_dims = StaticEmbedder().dim
+
+    @property
+    def dim(self) -> int:
+        return 2 * super().dim
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        fast = super()._embed(texts)
+        second = np.zeros_like(fast)
+        second[:, 0] = [3.0 if ("picnic" in t or "of the" in t) else 0.0 for t in texts]
+        return np.hstack([fast, second])
+
+
+_TWO_PART = [
+    "The invoice for the Lisbon office is due Friday",
+    "Lisbon weather was sunny",
+    "A picnic in June",
+]
+
+
+def test_two_part_vectors_pick_candidates_by_their_fast_part_and_score_them_whole(
+    settings: Settings, clock: FixedClock
+) -> None:
+    embedder = _TwoPartEmbedder()
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        stored = mp.add_many([{"content": c, "type": "fact"} for c in _TWO_PART])
+        query = "invoice of the Lisbon office"
+        vector = mp.embed_texts([query], queries=True)[0]
+        whole = embedder.embed([m.content for m in stored]) @ vector
+        fast = (
+            whole
+            - embedder.embed([m.content for m in stored])[:, embedder.fast_dims :]
+            @ vector[embedder.fast_dims :]
+        )
+        found = mp.index.search(USER, PROJECT, vector, [], 1)  # one dense pick, no keyword terms
+        best_fast = int(np.argmax(fast))
+        assert [m.id for m in found.memories] == [stored[best_fast].id]  # picked by the fast part
+        assert found.dense[0] == pytest.approx(whole[best_fast], abs=1e-5)  # scored whole
+        assert int(np.argmax(whole)) == 2 and best_fast != 2  # the whole vector would have picked another
+        everything = mp.index.search(USER, PROJECT, vector, [], EVERYTHING)
+        assert np.allclose(
+            everything.dense, [whole[[m.id for m in stored].index(m.id)] for m in everything.memories]
+        )

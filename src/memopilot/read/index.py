@@ -30,6 +30,8 @@ bucket compacts itself once half its rows are dead.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gc
 import math
 import threading
@@ -488,8 +490,16 @@ class MemoryIndex:
         cap_bytes: int = 0,
         on_evict: Callable[[str], None] | None = None,
         on_load: Callable[[str, Any, FactColumns], None] | None = None,
+        fast_dims: int | None = None,
+        single_threaded_scan: bool = False,
     ) -> None:
         self._store = store
+        # the embedder computes on threads of its own (Embedder.own_threads): numpy's BLAS threads,
+        # spinning after a scan, would take its cores, so the scan runs on the calling thread
+        self._scan_threads = _single_threaded_blas if single_threaded_scan else contextlib.nullcontext
+        # vectors whose leading ``fast_dims`` columns are a model of their own (Embedder.fast_dims):
+        # candidates are picked by those columns alone, and only they are scored in full
+        self._fast_dims = fast_dims
         self._gc_freeze_rows = gc_freeze_rows
         # uses counted but not yet in the store (usage_buffer.py): added to what a reload reads
         self._pending_uses = pending_uses or dict
@@ -713,19 +723,50 @@ class MemoryIndex:
                 empty = ScoreInputs.of_rows(np.zeros((0, SCORE_FIELDS)), np.zeros(0, dtype=bool))
                 return ScopeMatches([], np.zeros(0), np.zeros(0), np.zeros(0), [], empty)
             alive = np.concatenate([b.alive[: b.size] for b in scope])
-            dense = np.concatenate([b.matrix[: b.size] @ query_vector for b in scope]).astype(np.float64)
+            fast = self._fast_dims if self._fast_dims and len(query_vector) > self._fast_dims else None
+            part = query_vector[:fast] if fast else query_vector
+            with self._scan_threads():
+                dense = np.concatenate([b.matrix[: b.size, : len(part)] @ part for b in scope])
             bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
             picked = _pick(alive, dense, bm25, np.concatenate([b.priority[: b.size] for b in scope]), limit)
             rows = sorted(picked)
             memories, fields, same_project = _gather(scope, rows, project_id)
             return ScopeMatches(
                 memories=memories,
-                dense=dense[rows],
+                dense=_whole_dots(scope, rows, query_vector) if fast else dense[rows].astype(np.float64),
                 bm25=bm25[rows],
                 matched=matched[rows],
                 sources=[picked[r] for r in rows],
                 inputs=ScoreInputs.of_rows(fields, same_project),
             )
+
+
+@functools.cache
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the loaded BLAS libraries, made on first use (it lists what the
+    process has loaded: a command that never scans with e5 does not pay for it)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
+    """numpy's BLAS on the calling thread only, for the block (about 8 µs to enter and leave)."""
+    return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
+
+
+def _whole_dots(scope: list[_Bucket], rows: list[int], query_vector: np.ndarray) -> np.ndarray:
+    """The full vectors' dot products with ``query_vector`` at positions ``rows`` (ascending) of
+    the scope's concatenated buckets: the few candidates picked by the vectors' fast part."""
+    at = np.asarray(rows, dtype=np.int64)
+    parts: list[np.ndarray] = []
+    start = 0
+    for bucket in scope:
+        local = at[(at >= start) & (at < start + bucket.size)] - start
+        start += bucket.size
+        if local.size:
+            parts.append(bucket.matrix[local] @ query_vector)
+    return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0)
 
 
 def _gather(
