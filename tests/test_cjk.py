@@ -90,6 +90,37 @@ def test_a_chinese_question_finds_its_memory_by_keywords(mp: MemoPilot) -> None:
         assert count_tokens(context.text) <= 150 and context.trace.used_tokens <= 150
 
 
+def test_a_context_speaks_the_language_of_its_question(mp: MemoPilot) -> None:
+    """Asked in Chinese, Japanese or Korean, the context's header, an episode's day and a deadline's
+    "due" are in that language (memory text and type labels stay as stored); asked in English,
+    the context is what it always was. Every one fits its budget, counted exactly."""
+    from datetime import UTC, datetime
+
+    from memopilot.read.context import CONTEXT_HEADER
+
+    day = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
+    due_zh = "[deadline, 截止 2026-03-15]"
+    mp.add(CHINESE[0], type="episode", occurred_at=day)
+    mp.add(CHINESE[3], type="deadline", expires_at=datetime(2026, 3, 15, 18, 0, tzinfo=UTC))
+    mp.add(CHINESE[5], type="episode", occurred_at=day)
+    mp.add(CHINESE[6], type="episode", occurred_at=day)
+    mp.add("My daughter Mei is seven.", type="episode", occurred_at=day)
+    for question, header_starts, day_text, due in (
+        ("我女儿叫什么名字？年度报告什么时候交？", "用户以往对话中的记忆", "- [2023年5月8日]", due_zh),
+        ("東京で何を食べましたか？", "以前の会話からのユーザーの記憶", "- [2023年5月8日]", None),
+        ("저는 어디에 살아요?", "이전 대화의 사용자 기억", "- [2023년 5월 8일]", None),
+        ("How old is my daughter Mei?", CONTEXT_HEADER, "- [8 May 2023]", None),
+    ):
+        context = mp.build_context(question, budget_tokens=400)
+        assert context.text.startswith(header_starts), question
+        assert day_text in context.text, (question, context.text)
+        if due is not None:
+            assert due in context.text
+        assert count_tokens(context.text) == context.trace.used_tokens <= 400
+    english = mp.build_context("How old is my daughter Mei?", budget_tokens=400).text
+    assert "2023年" not in english and "截止" not in english and "8 May 2023" in english
+
+
 CHINESE_SET = Path(__file__).resolve().parents[1] / "eval" / "chinese" / "memories_questions.json"
 
 
