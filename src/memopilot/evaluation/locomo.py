@@ -333,7 +333,6 @@ def run_locomo(
                     rows = _answer_question(mp, conversation, question, budgets, rankers, lines, wanted)
                     for row in rows:
                         row.question_index = index
-                    for row in rows:
                         if not keep:
                             row.context = ""
                         elif answerer is not None:
