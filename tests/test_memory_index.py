@@ -927,3 +927,24 @@ def test_two_part_vectors_pick_candidates_by_their_fast_part_and_score_them_whol
         assert np.allclose(
             everything.dense, [whole[[m.id for m in stored].index(m.id)] for m in everything.memories]
         )
+
+
+def test_a_load_copies_each_projects_vectors_out_batch_by_batch() -> None:
+    """A cold load fills each project's matrix from the store's batches one at a time and lets
+    each batch's vectors go once copied (one copy of a user's vectors at a time, not three): the
+    projects' matrices equal the joined matrix's rows, in order."""
+    from memopilot.store.base import ContextMemories
+
+    rng = np.random.default_rng(3)
+    whole = rng.standard_normal((23, 4)).astype(np.float32)
+    projects = [None, "a", "b", "a", None, "b", "b", "a"] * 3
+    batches = [ContextMemories([], whole[i : i + 5].copy()) for i in range(0, 23, 5)]
+    rows_of: dict[str | None, list[int]] = {}
+    for row, project in enumerate(projects[:23]):
+        rows_of.setdefault(project, []).append(row)
+    matrices = index_module._project_matrices(batches, rows_of, 23)
+    assert set(matrices) == {None, "a", "b"}
+    for project, rows in rows_of.items():
+        assert np.array_equal(matrices[project], whole[rows])
+        assert matrices[project].flags.c_contiguous and matrices[project].dtype == np.float32
+    assert all(b.matrix.size == 0 for b in batches)  # each batch's vectors were let go

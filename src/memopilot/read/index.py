@@ -36,7 +36,7 @@ import gc
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import repeat
@@ -416,13 +416,12 @@ class _UserIndex:
         return sum(b.nbytes() for b in self.buckets.values()) + len(self.bucket_of) * _ID_BYTES
 
     @classmethod
-    def built(cls, loaded: ContextMemories) -> _UserIndex:
+    def built(cls, loaded: ContextMemories, batches: Sequence[ContextMemories] = ()) -> _UserIndex:
         """A user's index from their context-state memories as loaded from the store (from each
-        row's facts and stored terms when the store gives them: no Memory is built then)."""
+        row's facts and stored terms when the store gives them: no Memory is built then).
+        ``batches``: the batches ``loaded`` joins without their vectors (ContextMemories.concatenated
+        with ``vectors=False``), whose matrices are copied into the buckets and dropped one by one."""
         count = len(loaded.memories)
-        matrix = loaded.matrix
-        dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
-        index = cls(dim=dim)
         facts = _facts_of(loaded)
         fields = facts_score_fields(facts)
         stored = loaded.rows if len(loaded.rows) == count else None
@@ -430,6 +429,13 @@ class _UserIndex:
         rows_of: dict[str | None, list[int]] = {}
         for row, project_id in enumerate(facts.project_id):
             rows_of.setdefault(project_id, []).append(row)
+        matrices = _project_matrices(batches, rows_of, count) if batches else None
+        matrix = loaded.matrix
+        if matrices is not None:
+            dim = next(iter(matrices.values())).shape[1] if matrices else 0
+        else:
+            dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
+        index = cls(dim=dim)
         kept = loaded.memories if stored is None else stored
         for project_id, rows in rows_of.items():
             whole = len(rows) == count  # one project: every row, in order (no copies to take)
@@ -440,7 +446,7 @@ class _UserIndex:
                 ids,
                 fields if whole else fields[rows],
                 int(facts.text_bytes.sum() if whole else facts.text_bytes[rows].sum()),
-                matrix if whole else matrix[rows],
+                matrices[project_id] if matrices is not None else matrix if whole else matrix[rows],
                 terms if whole else [terms[r] for r in rows],
                 list(kept) if whole else [kept[r] for r in rows],
                 lambda i, rows=rows: loaded.memories[rows[i]],  # type: ignore[misc]
@@ -448,6 +454,33 @@ class _UserIndex:
             )
             index.bucket_of.update(zip(ids, repeat(project_id)))
         return index
+
+
+def _project_matrices(
+    batches: Sequence[ContextMemories], rows_of: dict[str | None, list[int]], count: int
+) -> dict[str | None, np.ndarray]:
+    """Each project's vectors (its rows in order), copied out of the loaded batches one batch at a
+    time, each batch's matrix dropped once copied: a load holds one copy of a user's vectors and
+    one batch, where joining them first and then taking each project's rows held two or three
+    (peak RSS of the 100,000-memory bench: BENCHMARKS.md)."""
+    dim = next((b.matrix.shape[1] for b in batches if b.matrix.ndim == 2 and b.matrix.shape[0]), 0)
+    project_of = np.empty(count, dtype=np.int64)
+    projects = list(rows_of)
+    for code, rows in enumerate(rows_of.values()):
+        project_of[rows] = code
+    out = [np.empty((len(rows), dim), dtype=np.float32) for rows in rows_of.values()]
+    filled = [0] * len(projects)
+    start = 0
+    for batch in batches:
+        size = len(batch.matrix)
+        codes = project_of[start : start + size]
+        for code in np.unique(codes).tolist():
+            local = np.flatnonzero(codes == code)
+            out[code][filled[code] : filled[code] + local.size] = batch.matrix[local]
+            filled[code] += local.size
+        batch.matrix = np.zeros((0, dim), dtype=np.float32)  # copied: let it go before the next one
+        start += size
+    return dict(zip(projects, out, strict=True))
 
 
 @dataclass(slots=True)
@@ -619,9 +652,11 @@ class MemoryIndex:
 
     def _load(self, user_id: str) -> tuple[_UserIndex, FactColumns]:
         """A user's index read whole from the store, and the facts of the rows it was built from."""
-        loaded = ContextMemories.concatenated(list(self._store.context_memories(user_id)))
+        batches = list(self._store.context_memories(user_id))
+        loaded = ContextMemories.concatenated(batches, vectors=False)
         loaded.facts = _facts_of(loaded)
-        index = _UserIndex.built(loaded)  # (it checks that terms and rows cover every memory)
+        index = _UserIndex.built(loaded, batches)  # (it checks that terms and rows cover every memory)
+        del batches
         for memory_id, use in self._pending_uses().items():
             self._count(index, memory_id, use.count, use.last_at)
         return index, loaded.facts
