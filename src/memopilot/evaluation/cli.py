@@ -240,11 +240,10 @@ def locomo_cmd(
         if mode not in MODES:
             raise InvalidInputError(f"--mode must be one of {', '.join(MODES)}")
         budgets = _budgets(budget)
-        files = [
-            Path(x.strip()) for x in (systems or "").split(",") if x.strip().endswith((".json", ".jsonl"))
-        ]
-        named = ",".join(x for x in (systems or "").split(",") if not x.strip().endswith((".json", ".jsonl")))
-        external = [row for file in files for row in read_rows(file)]
+        items = [x.strip() for x in (systems or "").split(",") if x.strip()]
+        files = [x for x in items if x.endswith((".json", ".jsonl"))]  # other systems' rows
+        named = ",".join(x for x in items if x not in files)
+        external = [row for file in files for row in read_rows(Path(file))]
         wanted = _names(named, (MEMOPILOT, *BASELINES), "system") if named else None
         settings = _load_settings()
         conversations = load_locomo(data)

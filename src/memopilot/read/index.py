@@ -416,11 +416,11 @@ class _UserIndex:
         return sum(b.nbytes() for b in self.buckets.values()) + len(self.bucket_of) * _ID_BYTES
 
     @classmethod
-    def built(cls, loaded: ContextMemories, batches: Sequence[ContextMemories] = ()) -> _UserIndex:
+    def built(cls, loaded: ContextMemories, batches: Sequence[ContextMemories]) -> _UserIndex:
         """A user's index from their context-state memories as loaded from the store (from each
         row's facts and stored terms when the store gives them: no Memory is built then).
-        ``batches``: the batches ``loaded`` joins without their vectors (ContextMemories.concatenated
-        with ``vectors=False``), whose matrices are copied into the buckets and dropped one by one."""
+        ``loaded`` joins ``batches`` without their vectors (ContextMemories.concatenated); the
+        batches' matrices are copied into the buckets and dropped one by one."""
         count = len(loaded.memories)
         facts = _facts_of(loaded)
         fields = facts_score_fields(facts)
@@ -429,24 +429,19 @@ class _UserIndex:
         rows_of: dict[str | None, list[int]] = {}
         for row, project_id in enumerate(facts.project_id):
             rows_of.setdefault(project_id, []).append(row)
-        matrices = _project_matrices(batches, rows_of, count) if batches else None
-        matrix = loaded.matrix
-        if matrices is not None:
-            dim = next(iter(matrices.values())).shape[1] if matrices else 0
-        else:
-            dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else 0
-        index = cls(dim=dim)
+        matrices = _project_matrices(batches, rows_of, count)
+        index = cls(dim=next(iter(matrices.values())).shape[1] if matrices else 0)
         kept = loaded.memories if stored is None else stored
         for project_id, rows in rows_of.items():
             whole = len(rows) == count  # one project: every row, in order (no copies to take)
             ids = facts.id if whole else [facts.id[r] for r in rows]
             index.buckets[project_id] = _built_bucket(
-                dim,
+                index.dim,
                 project_id,
                 ids,
                 fields if whole else fields[rows],
                 int(facts.text_bytes.sum() if whole else facts.text_bytes[rows].sum()),
-                matrices[project_id] if matrices is not None else matrix if whole else matrix[rows],
+                matrices[project_id],
                 terms if whole else [terms[r] for r in rows],
                 list(kept) if whole else [kept[r] for r in rows],
                 lambda i, rows=rows: loaded.memories[rows[i]],  # type: ignore[misc]
@@ -653,7 +648,7 @@ class MemoryIndex:
     def _load(self, user_id: str) -> tuple[_UserIndex, FactColumns]:
         """A user's index read whole from the store, and the facts of the rows it was built from."""
         batches = list(self._store.context_memories(user_id))
-        loaded = ContextMemories.concatenated(batches, vectors=False)
+        loaded = ContextMemories.concatenated(batches)
         loaded.facts = _facts_of(loaded)
         index = _UserIndex.built(loaded, batches)  # (it checks that terms and rows cover every memory)
         del batches

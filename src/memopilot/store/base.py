@@ -201,10 +201,10 @@ class ContextMemories:
     facts: FactColumns | None = None
 
     @classmethod
-    def concatenated(cls, batches: Sequence[ContextMemories], *, vectors: bool = True) -> ContextMemories:
-        """One batch of ``batches``' memories in order, their rows still undecoded. ``vectors=False``
-        leaves the batches' matrices where they are (an empty matrix here): a caller that copies
-        them out batch by batch never holds two copies of every vector at once."""
+    def concatenated(cls, batches: Sequence[ContextMemories]) -> ContextMemories:
+        """One batch of ``batches``' memories in order, their rows still undecoded, and *without*
+        vectors (an empty matrix): the vectors stay in the batches, which the index copies out
+        one at a time (index._project_matrices), never holding two copies of them at once."""
         if not batches:
             return cls([], np.zeros((0, 0), dtype=np.float32))
         rows = [r for b in batches for r in b.rows]
@@ -216,7 +216,7 @@ class ContextMemories:
         )
         return cls(
             memories,
-            np.vstack([b.matrix for b in batches]) if vectors else np.zeros((0, 0), dtype=np.float32),
+            np.zeros((0, 0), dtype=np.float32),
             [t for b in batches for t in b.terms],
             rows,
             decode,
