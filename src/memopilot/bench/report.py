@@ -16,6 +16,7 @@ _COLUMNS = (
     "write_p50_ms",
     "write_p95_ms",
     "ingest_per_s",
+    "completed_per_s",
     "disk_mb",
     "peak_rss_mb",
 )

@@ -19,11 +19,13 @@ from ..domain import DEFAULT_PROJECT, DEFAULT_USER, EventKind, Memory, MemorySta
 from ..embedding import Embedder, same_but_cjk, switches_by_itself
 from ..errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
 from ..read.index import MemoryIndex
+from ..read.question import QuestionVector
 from ..read.retriever import Retriever
 from ..read.tokens import mostly_cjk
 from ..settings import Settings
 from ..store import ChangeSet, FactColumns, MemoryQuery, Store
 from . import forgetting
+from .refinement import VectorCompleter
 from .sweep_schedule import SweepSchedule
 from .usage_buffer import UsageBuffer
 
@@ -41,6 +43,7 @@ class EngineCore:
         clock: Clock | None = None,
         *,
         allow_model_change: bool = False,
+        background_vectors: bool = True,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -64,9 +67,14 @@ class EngineCore:
             on_evict=self.sweeps.forget,  # a dropped user's schedule goes with it
             on_load=self._loaded,
             fast_dims=self.embedder.fast_dims,
+            fast_only_dots=self.embedder.fast_only_dots,
             single_threaded_scan=self.embedder.own_threads,
         )
         self.retriever = Retriever(self.index, self.settings, self.embedder.cosine_scale)
+        # vectors stored with only their fast part are completed in the background
+        self.vectors = VectorCompleter(store, embedder, self._commit, background=background_vectors)
+        if self.vectors.pending():  # left by an earlier process, or by the switch above
+            self.vectors.wake()
 
     def _loaded(self, user_id: str, token: Any, facts: FactColumns) -> None:
         """The index read a user whole: their next sweep's moment comes from those rows."""
@@ -103,40 +111,72 @@ class EngineCore:
         server starts chooses the moment)."""
         count = self.store.count_vectors_by_model().get(stored, 0)
         _log.warning("re-embedding %d memories made by %s with %s", count, stored, self.embedder.model_id)
-        self.store.commit(self._reembedded()[0])
+        # a model that completes its vectors later gets their fast part now (the static model's,
+        # cheap) and the rest from the background worker
+        self.store.commit(self._reembedded(whole=not self.embedder.completes_later)[0])
 
     def _reembedded(
-        self, only: Callable[[str], bool] | None = None, batch_size: int = 512
+        self, only: Callable[[str], bool] | None = None, batch_size: int = 512, *, whole: bool = True
     ) -> tuple[ChangeSet, int]:
         """New vectors of the stored memories (those whose text passes ``only``) by the configured
-        embedder, with its name, as one change set; and how many."""
+        embedder, with its name, as one change set; and how many. ``whole=False``: vectors of a
+        model that completes them later may hold only their fast part (Embedder.embed_fast)."""
         changes = ChangeSet(
             meta={"embedding_model": self.embedder.model_id, "embedding_dim": str(self.embedder.dim)}
         )
+        embed = self.embedder.embed if whole else self.embedder.embed_fast
         for batch in self.store.memory_texts(batch_size):
             chosen = [(memory_id, text) for memory_id, text in batch if only is None or only(text)]
             if chosen:
-                vectors = self.embedder.embed([text for _, text in chosen])
+                vectors = embed([text for _, text in chosen])
                 changes.vectors.update(zip((memory_id for memory_id, _ in chosen), vectors, strict=True))
+        self.mark_pending(changes)
         return changes, len(changes.vectors)
 
-    def embed_texts(self, texts: Sequence[str], *, queries: bool = False) -> np.ndarray:
-        """Embed with the configured model, refusing vectors the store cannot hold. ``queries``:
-        the texts are questions asked of the memories (some models embed those differently)."""
-        vectors = self.embedder.embed_queries(texts) if queries else self.embedder.embed(texts)
+    def mark_pending(self, changes: ChangeSet) -> None:
+        """Name the vectors of ``changes`` that hold only their fast part (Embedder.embed_fast), so
+        the store keeps them as pending for the background worker (engine/refinement.py)."""
+        if not self.embedder.completes_later or not changes.vectors:
+            return
+        ids = [i for i, v in changes.vectors.items() if v is not None and i not in changes.completes]
+        if ids:
+            whole = self.embedder.is_whole(np.vstack([changes.vectors[i] for i in ids]))  # type: ignore[misc]
+            changes.pending_vectors.update(i for i, done in zip(ids, whole, strict=True) if not done)
+
+    def embed_question(self, text: str) -> np.ndarray | QuestionVector:
+        """A question's vector for a read; for the default model its fast part now and the rest on
+        the way (read/question.py), so that e5 computes while the index scans."""
+        if self.embedder.fast_dims is None:
+            return self.embed_texts([text], queries=True)[0]
+        self._check_stored_dim(self.embedder.dim)
+        return self.embedder.embed_question(text)
+
+    def _check_stored_dim(self, width: int) -> None:
+        """Refuse vectors of ``width`` dimensions where the store holds others."""
         if self._stored_dim is None:
             stored = self.store.get_meta("embedding_dim")
             if stored is None:
-                self.store.set_meta("embedding_dim", str(vectors.shape[1]))
-                stored = str(vectors.shape[1])
+                self.store.set_meta("embedding_dim", str(width))
+                stored = str(width)
             if not stored.isdigit():
                 raise CorruptStoreError(f"the store's embedding_dim is not a whole number: {stored[:40]!r}")
             self._stored_dim = int(stored)
-        if self._stored_dim != vectors.shape[1]:
+        if self._stored_dim != width:
             raise EmbedderMismatchError(
                 f"the store holds {self._stored_dim}-dimensional vectors but {self.embedder.model_id} makes "
-                f"{vectors.shape[1]}-dimensional ones; run: memopilot reembed"
+                f"{width}-dimensional ones; run: memopilot reembed"
             )
+
+    def embed_texts(self, texts: Sequence[str], *, queries: bool = False, whole: bool = False) -> np.ndarray:
+        """Embed with the configured model, refusing vectors the store cannot hold. ``queries``:
+        the texts are questions asked of the memories (some models embed those differently).
+        Memories get the vectors to store now: for a model that completes its vectors later, only
+        their fast part unless ``whole`` (the background worker completes them)."""
+        if queries:
+            vectors = self.embedder.embed_queries(texts)
+        else:
+            vectors = self.embedder.embed(texts) if whole else self.embedder.embed_fast(texts)
+        self._check_stored_dim(vectors.shape[1])
         return vectors
 
     def _commit(self, changes: ChangeSet, *, flush_uses: bool = False, after_load: bool = False) -> None:
@@ -146,6 +186,7 @@ class EngineCore:
         (``after_load``: the read that commits loaded its user, see UsageBuffer.due), or when
         ``flush_uses`` asks.
         """
+        self.mark_pending(changes)
         if changes.memories or flush_uses or self.uses.due(after_load=after_load):
             with self._uses_lock:
                 self._commit_with_uses(changes)
@@ -154,6 +195,17 @@ class EngineCore:
         if changes.memories:  # a set without memories (a read's trace, use counts) moves no index
             self.index.apply(changes)
             self.sweeps.noted(changes.memories, self.settings)
+        if changes.pending_vectors:
+            self.vectors_pending()
+
+    def vectors_pending(self) -> None:
+        """Told after a commit stored vectors that are not whole yet: the worker completes them."""
+        self.vectors.wake()
+
+    def complete_vectors(self, limit: int | None = None) -> int:
+        """Complete the vectors stored with only their fast part now, on this thread, instead of
+        leaving them to the background worker; how many were completed (0 for most models)."""
+        return self.vectors.complete_now(limit)
 
     def _commit_with_uses(self, changes: ChangeSet) -> None:
         """Commit ``changes`` with every pending use (given back to the buffer if that fails)."""

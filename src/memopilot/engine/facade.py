@@ -28,6 +28,7 @@ from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..embedding import Embedder, make_embedder
 from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
 from ..read.context import pack_context
+from ..read.question import whole_vector
 from ..read.retriever import Candidate, Retrieved
 from ..read.scorer import ScoreTable
 from ..read.trace import Trace, readable_trace
@@ -67,6 +68,8 @@ class Found:
     text: str
     vector: np.ndarray
     candidates: list[Candidate]
+    # whether ``vector`` is the one the text would be stored with (not a question's own embedding)
+    storable: bool = True
 
 
 def _configured_llm(settings: Settings) -> ChatClient | None:
@@ -85,6 +88,9 @@ def _classified(content: object) -> MemoryType:
     return (classify(content) if isinstance(content, str) else None) or MemoryType.EPISODE
 
 
+_DRAIN_ON_CLOSE_SECONDS = 2.0
+
+
 class MemoPilot(LifecycleOps, MaintenanceOps):
     """A memory layer over one store. Build it with :meth:`open`."""
 
@@ -98,8 +104,16 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         allow_model_change: bool = False,
         llm: ChatClient | None = _FROM_SETTINGS,
         editor: MemoryEditor | None = None,
+        background_vectors: bool = True,
     ) -> None:
-        super().__init__(store, embedder, settings, clock, allow_model_change=allow_model_change)
+        super().__init__(
+            store,
+            embedder,
+            settings,
+            clock,
+            allow_model_change=allow_model_change,
+            background_vectors=background_vectors,
+        )
         self.llm: ChatClient | None = _configured_llm(self.settings) if llm is _FROM_SETTINGS else llm
         self._editor = editor
 
@@ -127,10 +141,14 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         allow_model_change: bool = False,
         llm: ChatClient | None = _FROM_SETTINGS,
         editor: MemoryEditor | None = None,
+        background_vectors: bool = True,
     ) -> MemoPilot:
         """Open the store at ``path_or_url`` (default: settings, then the user data dir).
 
         The chat model and the memory editor come from settings unless given.
+        ``background_vectors=False``: vectors stored with only their fast part (the default model's
+        writes) are completed only by :meth:`complete_vectors` and at :meth:`close`, not by a
+        background thread (tests that want every step in their own hands).
         """
         settings = settings or Settings.load()
         url = path_or_url or settings.database_url
@@ -145,6 +163,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 allow_model_change=allow_model_change,
                 llm=llm,
                 editor=editor,
+                background_vectors=background_vectors,
             )
         except BaseException:
             store.close()
@@ -152,6 +171,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
 
     def close(self) -> None:
         try:
+            # a one-shot command's few new memories are usually whole before the process exits;
+            # what does not fit stays pending for the next process
+            self.vectors.close(drain_seconds=_DRAIN_ON_CLOSE_SECONDS)
             self.flush_uses()
         finally:
             if self.llm is not None:
@@ -324,7 +346,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             raise InvalidInputError("k must be between 1 and 1000")
         query = _clean_query(query, self.settings)
         now = self.clock.now()
-        vector = self.embed_texts([query], queries=True)[0]
+        vector = self.embed_question(query)
         candidates = [
             c
             for c in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
@@ -385,7 +407,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
         started = time.perf_counter()
-        vector = self.embed_texts([query], queries=True)[0]
+        # (for the default model "embed" is the static part; waiting for e5's, which computes while
+        # the index scans, falls in "retrieve")
+        vector = self.embed_question(query)
         embedded = time.perf_counter()
         maintenance, found, cold, sweep_ms = self._swept_candidates(
             query, vector, user_id=user_id, project_id=project_id
@@ -433,7 +457,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 user_id,
                 after_load=cold,
             )
-        return ContextResult(packed.text, trace), Found(query, vector, candidates)
+        storable = self.embedder.embeds_queries_alike and not self.embedder.completes_later
+        return ContextResult(packed.text, trace), Found(query, whole_vector(vector), candidates, storable)
 
     def _swept_candidates(
         self, query: str, vector: np.ndarray, *, user_id: str, project_id: str | None
@@ -534,7 +559,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             speaker=speaker,
         )
         changes, outcome = plan.changes, plan.outcome
-        known = {found.text: found.vector}  # an episode without a speaker is the message itself
+        # an episode without a speaker is the message itself: its vector is known when it was embedded
+        # as a memory would be
+        known = {found.text: found.vector} if found.storable else {}
         fresh = [m for m in plan.to_embed if m.content not in known]
         if fresh:
             known.update(
@@ -627,7 +654,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             user_id=user_id,
             project_id=project_id,
             limit=limit,
-            cosine_scale=self.embedder.cosine_scale,
+            similarities=self.embedder.similarities,
         )
 
     def analytics(self, *, user_id: str = DEFAULT_USER, project_id: str | None = None) -> dict[str, Any]:

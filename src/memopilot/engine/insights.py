@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,11 +26,12 @@ def build_graph(
     user_id: str,
     project_id: str | None,
     limit: int,
-    cosine_scale: tuple[float, float] = (1.0, 0.0),
+    similarities: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> dict[str, Any]:
     """Nodes (memories, summaries as star nodes) and edges: supersedes, summarizes, merged_into, related.
-    ``cosine_scale``: the embedder's (Embedder.cosine_scale), so that the related floor means the
-    same similarity whatever model made the vectors."""
+    ``similarities``: stored vectors' pairwise similarities on the scorer's scale (the embedder's
+    :meth:`~memopilot.embedding.Embedder.similarities`; plain cosines when None), so that the related
+    floor means the same similarity whatever model made the vectors."""
     shown_states = frozenset(
         {MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.SUPERSEDED, MemoryState.ARCHIVED}
     )
@@ -55,7 +57,7 @@ def build_graph(
             if gone in ids and event.memory_id in ids:
                 edges.append({"source": gone, "target": event.memory_id, "kind": "merged_into"})
     related = [m for m in memories if m.in_context_state and not m.is_summary]
-    edges += _related_edges(store, related, cosine_scale)
+    edges += _related_edges(store, related, similarities or (lambda matrix: matrix @ matrix.T))
     return {"nodes": nodes, "edges": edges}
 
 
@@ -79,7 +81,7 @@ def _node(memory: Memory) -> dict[str, Any]:
 
 
 def _related_edges(
-    store: Store, memories: list[Memory], cosine_scale: tuple[float, float]
+    store: Store, memories: list[Memory], similarities: Callable[[np.ndarray], np.ndarray]
 ) -> list[dict[str, Any]]:
     """Each memory's few nearest neighbours above a cosine floor (undirected, listed once)."""
     vectors = store.vectors_of([m.id for m in memories])
@@ -87,8 +89,7 @@ def _related_edges(
     if len(ids) < 2:
         return []
     matrix = np.vstack([vectors[i] for i in ids])
-    scale, shift = cosine_scale
-    sims = scale * (matrix @ matrix.T) + shift
+    sims = np.array(similarities(matrix), dtype=np.float64)
     np.fill_diagonal(sims, -1.0)
     seen: set[tuple[str, str]] = set()
     edges = []

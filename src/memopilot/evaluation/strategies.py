@@ -290,6 +290,7 @@ def _ingest(mp: MemoPilot, clock: FixedClock, scenario: Scenario) -> None:
             session_id=turn.session,
             message_id=f"t{i + 1}",
         )
+    mp.complete_vectors()  # asked once every vector is whole, as a user asks minutes later
 
 
 def _run_one(

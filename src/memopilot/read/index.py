@@ -48,6 +48,7 @@ from ..domain import Memory, MemoryFacts, MemoryState
 from ..store import ChangeSet, ContextMemories, FactColumns, Store, Uses
 from ..store.change_counters import after_own_commit
 from ..text import index_terms
+from .question import QuestionVector, whole_vector
 from .scorer import PRIORITY_FIELD, SCORE_FIELDS, USAGE_FIELD, ScoreInputs, facts_score_fields, score_fields
 
 __all__ = [
@@ -519,6 +520,7 @@ class MemoryIndex:
         on_evict: Callable[[str], None] | None = None,
         on_load: Callable[[str, Any, FactColumns], None] | None = None,
         fast_dims: int | None = None,
+        fast_only_dots: Callable[[np.ndarray], np.ndarray] | None = None,
         single_threaded_scan: bool = False,
     ) -> None:
         self._store = store
@@ -528,6 +530,9 @@ class MemoryIndex:
         # vectors whose leading ``fast_dims`` columns are a model of their own (Embedder.fast_dims):
         # candidates are picked by those columns alone, and only they are scored in full
         self._fast_dims = fast_dims
+        # what stands in for a full dot product where a vector (the question's or a memory's) holds
+        # only its fast part, the rest not computed yet (Embedder.fast_only_dots)
+        self._fast_only_dots = fast_only_dots or (lambda dots: dots)
         self._gc_freeze_rows = gc_freeze_rows
         # uses counted but not yet in the store (usage_buffer.py): added to what a reload reads
         self._pending_uses = pending_uses or dict
@@ -734,7 +739,7 @@ class MemoryIndex:
         self,
         user_id: str,
         project_id: str | None,
-        query_vector: np.ndarray,
+        query_vector: np.ndarray | QuestionVector,
         query_terms: Iterable[str],
         limit: int,
         token: Any = None,
@@ -753,8 +758,12 @@ class MemoryIndex:
                 empty = ScoreInputs.of_rows(np.zeros((0, SCORE_FIELDS)), np.zeros(0, dtype=bool))
                 return ScopeMatches([], np.zeros(0), np.zeros(0), np.zeros(0), [], empty)
             alive = np.concatenate([b.alive[: b.size] for b in scope])
-            fast = self._fast_dims if self._fast_dims and len(query_vector) > self._fast_dims else None
-            part = query_vector[:fast] if fast else query_vector
+            if isinstance(query_vector, QuestionVector):  # its whole is still being computed
+                fast: int | None = len(query_vector.fast)
+                part = query_vector.fast
+            else:
+                fast = self._fast_dims if self._fast_dims and len(query_vector) > self._fast_dims else None
+                part = query_vector[:fast] if fast else query_vector
             with self._scan_threads():
                 dense = np.concatenate([b.matrix[: b.size, : len(part)] @ part for b in scope])
             bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
@@ -763,12 +772,28 @@ class MemoryIndex:
             memories, fields, same_project = _gather(scope, rows, project_id)
             return ScopeMatches(
                 memories=memories,
-                dense=_whole_dots(scope, rows, query_vector) if fast else dense[rows].astype(np.float64),
+                dense=(
+                    self._candidate_dots(scope, rows, whole_vector(query_vector), dense)
+                    if fast
+                    else dense[rows].astype(np.float64)
+                ),
                 bm25=bm25[rows],
                 matched=matched[rows],
                 sources=[picked[r] for r in rows],
                 inputs=ScoreInputs.of_rows(fields, same_project),
             )
+
+    def _candidate_dots(
+        self, scope: list[_Bucket], rows: list[int], query_vector: np.ndarray, fast_dots: np.ndarray
+    ) -> np.ndarray:
+        """The candidates' dot products with the whole vectors, but where the question's vector or a
+        memory's holds only its fast part (its tail all zeros): there, what the fast part implies."""
+        fast_dims = int(self._fast_dims or 0)
+        whole, whole_rows = _whole_dots(scope, rows, query_vector, fast_dims)
+        stand_in = self._fast_only_dots(fast_dots[rows].astype(np.float64))
+        if not np.any(query_vector[fast_dims:]):
+            return stand_in
+        return np.where(whole_rows, whole, stand_in)
 
 
 @functools.cache
@@ -785,18 +810,26 @@ def _single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
     return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
 
 
-def _whole_dots(scope: list[_Bucket], rows: list[int], query_vector: np.ndarray) -> np.ndarray:
+def _whole_dots(
+    scope: list[_Bucket], rows: list[int], query_vector: np.ndarray, fast_dims: int
+) -> tuple[np.ndarray, np.ndarray]:
     """The full vectors' dot products with ``query_vector`` at positions ``rows`` (ascending) of
-    the scope's concatenated buckets: the few candidates picked by the vectors' fast part."""
+    the scope's concatenated buckets (the few candidates picked by the vectors' fast part), and
+    whether each of those vectors is whole (its part after ``fast_dims`` not all zeros)."""
     at = np.asarray(rows, dtype=np.int64)
-    parts: list[np.ndarray] = []
+    dots: list[np.ndarray] = []
+    whole: list[np.ndarray] = []
     start = 0
     for bucket in scope:
         local = at[(at >= start) & (at < start + bucket.size)] - start
         start += bucket.size
         if local.size:
-            parts.append(bucket.matrix[local] @ query_vector)
-    return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0)
+            vectors = bucket.matrix[local]
+            dots.append(vectors @ query_vector)
+            whole.append(np.any(vectors[:, fast_dims:] != 0, axis=1))
+    if not dots:
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    return np.concatenate(dots).astype(np.float64), np.concatenate(whole)
 
 
 def _gather(

@@ -32,6 +32,7 @@ from ..domain import SPEAKER_TAG, Memory, MemoryType
 from ..settings import Settings
 from ..text import content_terms
 from .index import MemoryIndex
+from .question import QuestionVector
 from .scorer import ScoreInputs
 
 __all__ = [
@@ -78,7 +79,7 @@ class Retriever:
         self._cosine_scale = cosine_scale
 
     def candidates(
-        self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
+        self, query: str, query_vector: np.ndarray | QuestionVector, *, user_id: str, project_id: str | None
     ) -> list[Candidate]:
         """Every candidate with its similarity parts, most similar first.
 
@@ -89,7 +90,7 @@ class Retriever:
     def retrieve(
         self,
         query: str,
-        query_vector: np.ndarray,
+        query_vector: np.ndarray | QuestionVector,
         *,
         user_id: str,
         project_id: str | None,

@@ -44,6 +44,13 @@ class ChangeSet:
     memories: list[Memory] = field(default_factory=list)
     # memory id -> new vector (unit float32), or None to erase the stored vector
     vectors: dict[str, np.ndarray | None] = field(default_factory=dict)
+    # ids among ``vectors`` whose vector holds only its fast part (Embedder.completes_later): stored
+    # under the model's pending name (embedding_model + "|pending") for the background worker
+    pending_vectors: set[str] = field(default_factory=set)
+    # ids among ``vectors`` whose vector completes a pending one, -> the content it was computed
+    # from: written only where the row still holds that content and a pending vector (a write in
+    # between, which stored a new fast vector, wins)
+    completes: dict[str, str] = field(default_factory=dict)
     events: list[TimelineEvent] = field(default_factory=list)
     traces: list[dict[str, Any]] = field(default_factory=list)
     # ids of memories whose stored events must lose all content (Forget)
@@ -350,6 +357,11 @@ class Store(ABC):
 
     @abstractmethod
     def count_vectors_by_model(self) -> dict[str, int]: ...
+
+    @abstractmethod
+    def pending_vectors(self, model: str, limit: int) -> list[tuple[str, str, str]]:
+        """Up to ``limit`` memories whose vector of ``model`` holds only its fast part, as (id,
+        user_id, content): what the background worker completes (engine/refinement.py)."""
 
     # --- whole-store copy (memopilot migrate) ------------------------------------------------
     @abstractmethod

@@ -62,6 +62,7 @@ class MemoryRowWriter:
     upsert: str
     upsert_with_vector: str
     set_vector: str
+    complete_vector: str
     memory_row: Callable[[Memory], tuple[Any, ...]]
     vector_param: Callable[[np.ndarray], Any]
 
@@ -82,6 +83,9 @@ class MemoryRowWriter:
             _upsert_sql(mark, conflict, key, vector),
             f"UPDATE memories SET embedding = {vector}, embedding_model = {mark}, "
             f"change_seq = {_COUNTER_OF_ROW} WHERE id = {mark}",
+            f"UPDATE memories SET embedding = {vector}, embedding_model = {mark}, "
+            f"change_seq = {_COUNTER_OF_ROW} WHERE id = {mark} AND embedding_model = {mark} "
+            f"AND content = {mark}",
             memory_row,
             vector_param,
         )
@@ -89,25 +93,45 @@ class MemoryRowWriter:
     def write(self, cursor: Any, changes: ChangeSet, model: str | None) -> None:
         with_vector: list[tuple[Any, ...]] = []
         without: list[tuple[Any, ...]] = []
+        pending = changes.pending_vectors
         for memory in changes.memories:
             row = (*self.memory_row(memory), memory.user_id)
             if memory.id not in changes.vectors:
                 without.append(row)
             else:
-                with_vector.append((*row, *self._vector_and_model(changes.vectors[memory.id], model)))
+                vector = changes.vectors[memory.id]
+                with_vector.append((*row, *self._vector_and_model(vector, model, memory.id in pending)))
         if with_vector:
             cursor.executemany(self.upsert_with_vector, with_vector)
         if without:
             cursor.executemany(self.upsert, without)
         written = {m.id for m in changes.memories}
         vectors_only = [
-            (*self._vector_and_model(v, model), i) for i, v in changes.vectors.items() if i not in written
+            (*self._vector_and_model(v, model, i in pending), i)
+            for i, v in changes.vectors.items()
+            if i not in written and i not in changes.completes
         ]
         if vectors_only:
             cursor.executemany(self.set_vector, vectors_only)
+        completing = [
+            (*self._vector_and_model(changes.vectors[i], model, False), i, pending_name(model), content)
+            for i, content in changes.completes.items()
+            if i not in written and changes.vectors.get(i) is not None
+        ]
+        if completing:
+            cursor.executemany(self.complete_vector, completing)
 
-    def _vector_and_model(self, vector: np.ndarray | None, model: str | None) -> tuple[Any, Any]:
-        return (None, None) if vector is None else (self.vector_param(vector), model)
+    def _vector_and_model(
+        self, vector: np.ndarray | None, model: str | None, pending: bool
+    ) -> tuple[Any, Any]:
+        if vector is None:
+            return (None, None)
+        return (self.vector_param(vector), pending_name(model) if pending else model)
+
+
+def pending_name(model: str | None) -> str | None:
+    """How the store names a vector of ``model`` holding only its fast part (Embedder.pending_model_id)."""
+    return None if model is None else f"{model}|pending"
 
 
 def _upsert_sql(mark: str, conflict: str, key: Sequence[str], vector: str | None) -> str:

@@ -37,12 +37,18 @@ def migrate_store(source_url: str, target_url: str, *, batch_size: int = 500) ->
 def copy_store(source: Store, target: Store, *, batch_size: int = 500) -> dict[str, int]:
     if any(target.counts().values()):
         raise ConflictError("the target database already holds MemoPilot data; migrate into an empty one")
-    target.commit(ChangeSet(meta=source.meta_items()))  # first: vectors are labelled with its model
+    meta = source.meta_items()
+    target.commit(ChangeSet(meta=meta))  # first: vectors are labelled with its model
+    # vectors still waiting for the background worker stay pending in the copy
+    model = meta.get("embedding_model")
+    pending = {row[0] for row in source.pending_vectors(model, 2**62)} if model else set()
     for batch in source.scan("memories", batch_size):
+        vectors = {memory.id: vector for memory, vector in batch if vector is not None}
         target.commit(
             ChangeSet(
                 memories=[memory for memory, _ in batch],
-                vectors={memory.id: vector for memory, vector in batch if vector is not None},
+                vectors=vectors,
+                pending_vectors=pending & vectors.keys(),
             )
         )
     for kind in ("events", "traces", "turns", "messages"):  # each a ChangeSet field of the same name

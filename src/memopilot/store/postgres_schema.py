@@ -181,5 +181,12 @@ _V6 = """
 ALTER TABLE memories ADD COLUMN index_terms TEXT;
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6]
+# v7: memories whose vector holds only its fast part, for the background worker that
+# completes them (engine/refinement.py): a small index of what is still to do.
+_V7 = """
+CREATE INDEX memories_pending_vectors ON memories (embedding_model, seq)
+    WHERE embedding_model LIKE '%|pending';
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7]
 SCHEMA_VERSION = len(MIGRATIONS)

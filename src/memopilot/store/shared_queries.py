@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .base import RECORD_KINDS
-from .change_counters import change_counter_sql
+from .change_counters import change_counter_sql, pending_name
 from .rows import KIND_TABLES
 from .use_counts import NEVER_USED
 
@@ -60,6 +60,20 @@ class SharedQueries:
             (user_id,),
         )
         return [r[0] for r in rows]
+
+    def pending_vectors(self, model: str, limit: int) -> list[tuple[str, str, str]]:
+        """Up to ``limit`` memories whose stored vector of ``model`` holds only its fast part
+        (Embedder.completes_later), as (id, user_id, content), in the pending index's order."""
+        p = self._param
+        percent = "%%" if p == "%s" else "%"  # psycopg reads a lone % as a placeholder
+        rows = self._query(
+            "SELECT id, user_id, content FROM memories "
+            # the partial index's own predicate, spelled alike, so the planner takes that index
+            f"WHERE embedding_model LIKE '{percent}|pending' AND embedding_model = {p} "
+            f"LIMIT {p}",
+            (pending_name(model), limit),
+        )
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
 
     def count_vectors_by_model(self) -> dict[str, int]:
         rows = self._query(

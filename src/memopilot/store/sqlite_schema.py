@@ -174,5 +174,11 @@ _V8 = """
 ALTER TABLE memories ADD COLUMN index_terms TEXT;
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
+# v9: memories whose vector holds only its fast part, for the background worker that
+# completes them (engine/refinement.py): a small index of what is still to do.
+_V9 = """
+CREATE INDEX memories_pending_vectors ON memories (embedding_model) WHERE embedding_model LIKE '%|pending';
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9]
 SCHEMA_VERSION = len(MIGRATIONS)
