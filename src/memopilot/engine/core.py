@@ -19,7 +19,6 @@ from ..domain import DEFAULT_PROJECT, DEFAULT_USER, EventKind, Memory, MemorySta
 from ..embedding import Embedder, same_but_cjk, switches_by_itself
 from ..errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
 from ..read.index import MemoryIndex
-from ..read.question import QuestionVector
 from ..read.retriever import Retriever
 from ..read.tokens import mostly_cjk
 from ..settings import Settings
@@ -142,14 +141,6 @@ class EngineCore:
         if ids:
             whole = self.embedder.is_whole(np.vstack([changes.vectors[i] for i in ids]))  # type: ignore[misc]
             changes.pending_vectors.update(i for i, done in zip(ids, whole, strict=True) if not done)
-
-    def embed_question(self, text: str) -> np.ndarray | QuestionVector:
-        """A question's vector for a read; for the default model its fast part now and the rest on
-        the way (read/question.py), so that e5 computes while the index scans."""
-        if self.embedder.fast_dims is None:
-            return self.embed_texts([text], queries=True)[0]
-        self._check_stored_dim(self.embedder.dim)
-        return self.embedder.embed_question(text)
 
     def _check_stored_dim(self, width: int) -> None:
         """Refuse vectors of ``width`` dimensions where the store holds others."""

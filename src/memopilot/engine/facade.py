@@ -28,7 +28,6 @@ from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..embedding import Embedder, make_embedder
 from ..errors import ContentTooLongError, InvalidInputError, MessageAlreadyAppliedError, NotFoundError
 from ..read.context import pack_context
-from ..read.question import whole_vector
 from ..read.retriever import Candidate, Retrieved
 from ..read.scorer import ScoreTable
 from ..read.trace import Trace, readable_trace
@@ -346,7 +345,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             raise InvalidInputError("k must be between 1 and 1000")
         query = _clean_query(query, self.settings)
         now = self.clock.now()
-        vector = self.embed_question(query)
+        vector = self.embed_texts([query], queries=True)[0]
         candidates = [
             c
             for c in self.retriever.candidates(query, vector, user_id=user_id, project_id=project_id)
@@ -407,9 +406,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         if budget < 1:
             raise InvalidInputError("budget_tokens must be at least 1")
         started = time.perf_counter()
-        # (for the default model "embed" is the static part; waiting for e5's, which computes while
-        # the index scans, falls in "retrieve")
-        vector = self.embed_question(query)
+        vector = self.embed_texts([query], queries=True)[0]
         embedded = time.perf_counter()
         maintenance, found, cold, sweep_ms = self._swept_candidates(
             query, vector, user_id=user_id, project_id=project_id
@@ -458,7 +455,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 after_load=cold,
             )
         storable = self.embedder.embeds_queries_alike and not self.embedder.completes_later
-        return ContextResult(packed.text, trace), Found(query, whole_vector(vector), candidates, storable)
+        return ContextResult(packed.text, trace), Found(query, vector, candidates, storable)
 
     def _swept_candidates(
         self, query: str, vector: np.ndarray, *, user_id: str, project_id: str | None

@@ -48,7 +48,6 @@ from ..domain import Memory, MemoryFacts, MemoryState
 from ..store import ChangeSet, ContextMemories, FactColumns, Store, Uses
 from ..store.change_counters import after_own_commit
 from ..text import index_terms
-from .question import QuestionVector, whole_vector
 from .scorer import PRIORITY_FIELD, SCORE_FIELDS, USAGE_FIELD, ScoreInputs, facts_score_fields, score_fields
 
 __all__ = [
@@ -739,7 +738,7 @@ class MemoryIndex:
         self,
         user_id: str,
         project_id: str | None,
-        query_vector: np.ndarray | QuestionVector,
+        query_vector: np.ndarray,
         query_terms: Iterable[str],
         limit: int,
         token: Any = None,
@@ -758,12 +757,8 @@ class MemoryIndex:
                 empty = ScoreInputs.of_rows(np.zeros((0, SCORE_FIELDS)), np.zeros(0, dtype=bool))
                 return ScopeMatches([], np.zeros(0), np.zeros(0), np.zeros(0), [], empty)
             alive = np.concatenate([b.alive[: b.size] for b in scope])
-            if isinstance(query_vector, QuestionVector):  # its whole is still being computed
-                fast: int | None = len(query_vector.fast)
-                part = query_vector.fast
-            else:
-                fast = self._fast_dims if self._fast_dims and len(query_vector) > self._fast_dims else None
-                part = query_vector[:fast] if fast else query_vector
+            fast = self._fast_dims if self._fast_dims and len(query_vector) > self._fast_dims else None
+            part = query_vector[:fast] if fast else query_vector
             with self._scan_threads():
                 dense = np.concatenate([b.matrix[: b.size, : len(part)] @ part for b in scope])
             bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
@@ -773,7 +768,7 @@ class MemoryIndex:
             return ScopeMatches(
                 memories=memories,
                 dense=(
-                    self._candidate_dots(scope, rows, whole_vector(query_vector), dense)
+                    self._candidate_dots(scope, rows, query_vector, dense)
                     if fast
                     else dense[rows].astype(np.float64)
                 ),

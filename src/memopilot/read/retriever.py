@@ -32,7 +32,6 @@ from ..domain import SPEAKER_TAG, Memory, MemoryType
 from ..settings import Settings
 from ..text import content_terms
 from .index import MemoryIndex
-from .question import QuestionVector
 from .scorer import ScoreInputs
 
 __all__ = [
@@ -79,7 +78,7 @@ class Retriever:
         self._cosine_scale = cosine_scale
 
     def candidates(
-        self, query: str, query_vector: np.ndarray | QuestionVector, *, user_id: str, project_id: str | None
+        self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
     ) -> list[Candidate]:
         """Every candidate with its similarity parts, most similar first.
 
@@ -90,7 +89,7 @@ class Retriever:
     def retrieve(
         self,
         query: str,
-        query_vector: np.ndarray | QuestionVector,
+        query_vector: np.ndarray,
         *,
         user_id: str,
         project_id: str | None,
