@@ -948,3 +948,31 @@ def test_a_load_copies_each_projects_vectors_out_batch_by_batch() -> None:
         assert np.array_equal(matrices[project], whole[rows])
         assert matrices[project].flags.c_contiguous and matrices[project].dtype == np.float32
     assert all(b.matrix.size == 0 for b in batches)  # each batch's vectors were let go
+
+
+# --- turns and typed memories pick their candidates apart ---------------------------------------
+def test_typed_memories_do_not_push_the_turns_out_of_the_candidates(
+    settings: Settings, embedder: StaticEmbedder, clock: FixedClock
+) -> None:
+    """Typed memories taken from a conversation sit near its turns for a question; each kind has
+    its own limit by cosine and by BM25, so the turns stay candidates however many typed memories
+    crowd the same question (a loaded user, and one written row by row, alike)."""
+    typed = [f"The Lisbon office invoice is due on Friday, note {i}" for i in range(6)]
+    turns = [
+        "Caroline: the invoice for our Lisbon office has to be paid by Friday",
+        "Mel: nice weather today",
+    ]
+    question = "when is the Lisbon office invoice due"
+    with MemoPilot.open(settings=settings, embedder=embedder, clock=clock) as mp:
+        mp.add_many([{"content": c, "type": "deadline"} for c in typed])
+        episodes = mp.add_many([{"content": c, "type": "episode"} for c in turns])
+        vector = mp.embed_texts([question], queries=True)[0]
+        terms = list(content_terms(question))
+        for fresh in (False, True):
+            if fresh:
+                mp.index.clear()  # the same user loaded whole from the store
+            found = mp.index.search(USER, PROJECT, vector, terms, 2)
+            picked = {m.id for m in found.memories}
+            assert episodes[0].id in picked  # the turn about the invoice is a candidate
+            assert sum(m.type is MemoryType.EPISODE for m in found.memories) <= 2 * 2
+            assert 2 <= sum(m.type is MemoryType.DEADLINE for m in found.memories) <= 2 * 2

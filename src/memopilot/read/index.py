@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import Memory, MemoryFacts, MemoryState
+from ..domain import Memory, MemoryFacts, MemoryState, MemoryType
 from ..store import ChangeSet, ContextMemories, FactColumns, Store, Uses
 from ..store.change_counters import after_own_commit
 from ..text import index_terms
@@ -224,6 +224,7 @@ class _Bucket:
     row_of: dict[str, int] = field(default_factory=dict)
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     priority: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # critical or pinned
+    episode: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # a verbatim turn
     # each row's scorer.score_fields: scoring a candidate never visits its memory object
     fields: np.ndarray = field(default_factory=lambda: np.zeros((0, SCORE_FIELDS), dtype=np.float64))
     lengths: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))  # words per row
@@ -249,7 +250,7 @@ class _Bucket:
 
     def nbytes(self) -> int:
         """What this bucket holds in memory: its arrays exactly, its objects as measured."""
-        arrays = self.alive.nbytes + self.priority.nbytes + self.fields.nbytes
+        arrays = self.alive.nbytes + self.priority.nbytes + self.episode.nbytes + self.fields.nbytes
         arrays += self.lengths.nbytes + self.matrix.nbytes + self.postings.nbytes
         objects = _BUCKET_BYTES + self.size * _ROW_BYTES + self.postings.terms * _TERM_BYTES
         return arrays + self.text_bytes + objects
@@ -259,6 +260,7 @@ class _Bucket:
         self.size += 1
         self.alive = _grow(self.alive, self.size)
         self.priority = _grow(self.priority, self.size)
+        self.episode = _grow(self.episode, self.size)
         self.fields = _grow(self.fields, self.size)
         self.lengths = _grow(self.lengths, self.size)
         if self.matrix.shape[1] != self.dim:
@@ -269,6 +271,7 @@ class _Bucket:
         self.row_of[memory.id] = row
         self.alive[row] = True
         self.priority[row] = _is_priority(memory)
+        self.episode[row] = memory.type is MemoryType.EPISODE
         self.fields[row] = score_fields(memory)
         self.matrix[row] = 0.0 if vector is None or vector.size == 0 else vector
         self.text_bytes += _text_bytes(memory)
@@ -282,6 +285,7 @@ class _Bucket:
         self.text_bytes += _text_bytes(memory) - _text_bytes(self.memory(row))  # type: ignore[arg-type]
         self.memories[row] = memory
         self.priority[row] = _is_priority(memory)
+        self.episode[row] = memory.type is MemoryType.EPISODE
         self.fields[row] = score_fields(memory)
 
     def remove(self, memory_id: str) -> None:
@@ -307,6 +311,7 @@ class _Bucket:
         self.row_of = {memory_id: r for r, memory_id in enumerate(self.ids) if memory_id is not None}
         self.alive = self.alive[keep].copy()
         self.priority = self.priority[keep].copy()
+        self.episode = self.episode[keep].copy()
         self.fields = self.fields[keep].copy()
         self.lengths = self.lengths[keep].copy()
         self.matrix = self.matrix[keep].copy()
@@ -320,6 +325,7 @@ def _built_bucket(
     project_id: str | None,
     ids: list[str],
     fields: np.ndarray,
+    episode: np.ndarray,
     text_bytes: int,
     matrix: np.ndarray,
     stored_terms: list[dict[str, int] | None],
@@ -354,6 +360,7 @@ def _built_bucket(
     bucket.alive = np.ones(size, dtype=bool)
     bucket.fields = fields
     bucket.priority = fields[:, PRIORITY_FIELD] > 0.5  # critical or pinned: as _is_priority
+    bucket.episode = episode
     bucket.lengths = np.bincount(rows, weights=counts, minlength=size).astype(np.float32)
     bucket.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
     bucket.text_bytes = text_bytes
@@ -424,6 +431,7 @@ class _UserIndex:
         count = len(loaded.memories)
         facts = _facts_of(loaded)
         fields = facts_score_fields(facts)
+        episode = np.fromiter((t is MemoryType.EPISODE for t in facts.type), dtype=bool, count=count)
         stored = loaded.rows if len(loaded.rows) == count else None
         terms = loaded.terms if len(loaded.terms) == count else [None] * count
         rows_of: dict[str | None, list[int]] = {}
@@ -440,6 +448,7 @@ class _UserIndex:
                 project_id,
                 ids,
                 fields if whole else fields[rows],
+                episode if whole else episode[rows],
                 int(facts.text_bytes.sum() if whole else facts.text_bytes[rows].sum()),
                 matrices[project_id],
                 terms if whole else [terms[r] for r in rows],
@@ -762,7 +771,14 @@ class MemoryIndex:
             with self._scan_threads():
                 dense = np.concatenate([b.matrix[: b.size, : len(part)] @ part for b in scope])
             bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
-            picked = _pick(alive, dense, bm25, np.concatenate([b.priority[: b.size] for b in scope]), limit)
+            picked = _pick(
+                alive,
+                dense,
+                bm25,
+                np.concatenate([b.priority[: b.size] for b in scope]),
+                np.concatenate([b.episode[: b.size] for b in scope]),
+                limit,
+            )
             rows = sorted(picked)
             memories, fields, same_project = _gather(scope, rows, project_id)
             return ScopeMatches(
@@ -960,14 +976,28 @@ def _keyword_scores(
 
 
 def _pick(
-    alive: np.ndarray, dense: np.ndarray, bm25: np.ndarray, priority: np.ndarray, limit: int
+    alive: np.ndarray,
+    dense: np.ndarray,
+    bm25: np.ndarray,
+    priority: np.ndarray,
+    episode: np.ndarray,
+    limit: int,
 ) -> dict[int, tuple[str, ...]]:
-    """Row -> the generators that proposed it."""
+    """Row -> the generators that proposed it.
+
+    Episodes (verbatim turns) and typed memories each get their own ``limit`` by cosine and by
+    BM25: a typed memory says its turn's point in a few words, so the two are near each other for a
+    question, and with one shared limit the typed memories taken from a conversation pushed its
+    turns out of the candidates (LoCoMo dev with ``--mode both``: README)."""
     sources: dict[int, list[str]] = {}
     masked = np.where(alive, dense, -np.inf)
+    turns, typed = alive & episode, alive & ~episode
+    with_words = bm25 > 0
     for name, rows in (
-        ("dense", _top(masked, np.flatnonzero(alive), limit)),
-        ("keyword", _top(bm25, np.flatnonzero(bm25 > 0), limit)),
+        ("dense", _top(masked, np.flatnonzero(turns), limit)),
+        ("dense", _top(masked, np.flatnonzero(typed), limit)),
+        ("keyword", _top(bm25, np.flatnonzero(with_words & episode), limit)),
+        ("keyword", _top(bm25, np.flatnonzero(with_words & ~episode), limit)),
         # Critical and pinned memories are always candidates, but a user with thousands of them
         # could never fit them all in one context: beyond `limit`, the most similar ones go on.
         ("priority", _top(masked, np.flatnonzero(priority & alive), limit)),
