@@ -146,3 +146,18 @@ def test_a_copy_keeps_pending_vectors_pending(
             assert target.count_vectors_by_model() == source_counts
         finally:
             target.close()
+
+
+def test_completing_stops_when_the_writes_never_apply(
+    settings: Settings, blend: BlendedE5Embedder, clock: FixedClock
+) -> None:
+    """Rows whose guarded writes keep failing come back as pending; completing them now gives up
+    after seeing the same rows twice instead of looping (and close gives up at its deadline)."""
+    with _open(settings, blend, clock) as mp:
+        mp.add(TEXT, type="deadline")
+        mp.vectors._commit = lambda changes: None  # every completion lost, as if rewritten each time
+        started = time.monotonic()
+        assert mp.complete_vectors() == 1  # tried once, then seen again: stop
+        mp.vectors.close(drain_seconds=0.3)
+        assert time.monotonic() - started < 10
+        assert mp.store.count_vectors_by_model() == {blend.pending_model_id: 1}

@@ -81,12 +81,15 @@ class VectorCompleter:
     def complete_now(self, limit: int | None = None) -> int:
         """Complete pending vectors on the calling thread until none is left (or ``limit`` done);
         how many were completed. What ``eval locomo`` and ``memopilot bench`` call before asking."""
-        done = 0
+        done, last = 0, None
         while limit is None or done < limit:
-            count = self._complete_batch(_BULK_BATCH if limit is None else min(_BULK_BATCH, limit - done))
-            if count == 0:
+            batch = self._complete_batch(_BULK_BATCH if limit is None else min(_BULK_BATCH, limit - done))
+            if not batch:
                 break
-            done += count
+            if batch == last:  # the same rows again: their guarded writes did not apply, so stop
+                _log.warning("%d vectors stay pending: their rows changed under every attempt", len(batch))
+                break
+            done, last = done + len(batch), batch
         return done
 
     def close(self, drain_seconds: float = 0.0) -> None:
@@ -102,14 +105,14 @@ class VectorCompleter:
         deadline = time.monotonic() + drain_seconds
         try:
             while time.monotonic() < deadline and self._complete_batch(self._batch):
-                pass
+                pass  # (a batch whose writes do not apply comes back until the deadline)
         except Exception:  # closing must not fail for work that can be done by the next process
             _log.warning("vectors left pending at close", exc_info=True)
 
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                count = self._complete_batch(self._batch)
+                count = len(self._complete_batch(self._batch))
             except Exception:
                 if self._stop.is_set():
                     return
@@ -120,15 +123,16 @@ class VectorCompleter:
                 self._wake.wait(_POLL_SECONDS)
                 self._wake.clear()
 
-    def _complete_batch(self, size: int) -> int:
+    def _complete_batch(self, size: int) -> list[str]:
+        """Complete up to ``size`` pending vectors; the ids it tried (empty: nothing pending)."""
         if not self.active:
-            return 0
+            return []
         with self._work_lock:
             if self._stop.is_set() and threading.current_thread() is self._thread:
-                return 0
+                return []
             rows = self._store.pending_vectors(self._embedder.model_id, size)
             if not rows:
-                return 0
+                return []
             self._embedder.yield_to_questions()
             vectors = self._embedder.embed([content for _, _, content in rows])
             changes = ChangeSet(
@@ -136,4 +140,4 @@ class VectorCompleter:
                 completes={memory_id: content for memory_id, _, content in rows},
             )
             self._commit(changes)
-            return len(rows)
+            return [memory_id for memory_id, _, _ in rows]
