@@ -7,9 +7,9 @@ and ``benign_messages.jsonl`` (``{"message"}``). Two sorts are kept:
 * tune corpora (``tests/data`` and ``tests/data/redaction_tune*``): their misses were read and the
   detectors fitted to them. ``redaction_tune4``-``7`` were written as held-out check corpora by
   helpers who had not seen the detectors, measured once unseen, then tuned on (their READMEs say so);
-* the check corpora ``tests/data/redaction_check5`` and ``redaction_check6``: each written by a
-  helper that saw neither the detectors nor any other corpus, and only ever measured; their misses
-  are never printed here.
+* the check corpora ``tests/data/redaction_check5``, ``redaction_check6`` and ``redaction_check7``:
+  each written by a helper that saw neither the detectors nor any other corpus, and only ever
+  measured; their misses are never printed here.
 
 A secret counts as removed when no 8-character run of its value remains in the redacted text, with
 spaces, dashes and line breaks taken out of both (a value shorter than 8 such characters must not
@@ -41,7 +41,7 @@ from memopilot.write.redaction import redact
 ROOT = Path(__file__).resolve().parents[1]
 TUNE = ROOT / "tests" / "data"
 TUNES = [TUNE, *sorted(TUNE.glob("redaction_tune*"))]
-CHECKS = [TUNE / "redaction_check5", TUNE / "redaction_check6"]
+CHECKS = [TUNE / "redaction_check5", TUNE / "redaction_check6", TUNE / "redaction_check7"]
 _SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
 
 

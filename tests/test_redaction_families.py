@@ -207,6 +207,10 @@ CHECK5_FLOOR = 0.82
 # redaction_check6 (written 2026-12-04 by an eighth helper, same brief, 445 secrets) measured
 # 355/445 = 79.8% removed, 5/194 = 2.6% altered when it arrived: never tuned on.
 CHECK6_FLOOR = 0.78
+# redaction_check7 (written 2026-12-05 by a ninth helper, same brief, 380 secrets of 115 kinds,
+# 36% of its messages in 17 other languages) measured 331/380 = 87.1% removed, 2/185 = 1.1%
+# altered when it arrived: never tuned on.
+CHECK7_FLOOR = 0.85
 
 
 def _measure():
@@ -237,6 +241,7 @@ def _measure():
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check5", CHECK5_FLOOR, 0.03),
         ("tests/data/redaction_check6", CHECK6_FLOOR, 0.03),
+        ("tests/data/redaction_check7", CHECK7_FLOOR, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

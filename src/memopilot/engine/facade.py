@@ -15,10 +15,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -88,6 +88,20 @@ def _classified(content: object) -> MemoryType:
 
 
 _DRAIN_ON_CLOSE_SECONDS = 2.0
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _beside_the_embedder(method: _Method) -> _Method:
+    """Run an engine method with numpy's BLAS on the calling thread when the embedder has threads of
+    its own (EngineCore.blas_beside_the_embedder)."""
+
+    @functools.wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self.blas_beside_the_embedder():
+            return method(self, *args, **kwargs)
+
+    return guarded  # type: ignore[return-value]
 
 
 class MemoPilot(LifecycleOps, MaintenanceOps):
@@ -332,6 +346,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         return self.store.timeline(user_id, project_id, kinds, limit, offset)
 
     # --- the read path -----------------------------------------------------------------------
+    @_beside_the_embedder
     def search(
         self,
         query: str,
@@ -390,6 +405,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             persist=persist,
         )[0]
 
+    @_beside_the_embedder
     def _context_and_found(
         self,
         query: str,
@@ -528,6 +544,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             speaker=speaker,
         )
 
+    @_beside_the_embedder
     def _remember(
         self,
         message: Redaction,

@@ -59,6 +59,7 @@ __all__ = [
     "freeze_long_lived",
     "indexed_terms",
     "release_free_heap",
+    "single_threaded_blas",
     "tune_gc_for_serving",
 ]
 
@@ -534,7 +535,7 @@ class MemoryIndex:
         self._store = store
         # the embedder computes on threads of its own (Embedder.own_threads): numpy's BLAS threads,
         # spinning after a scan, would take its cores, so the scan runs on the calling thread
-        self._scan_threads = _single_threaded_blas if single_threaded_scan else contextlib.nullcontext
+        self._scan_threads = single_threaded_blas if single_threaded_scan else contextlib.nullcontext
         # vectors whose leading ``fast_dims`` columns are a model of their own (Embedder.fast_dims):
         # candidates are picked by those columns alone, and only they are scored in full
         self._fast_dims = fast_dims
@@ -816,7 +817,7 @@ def _blas_controller() -> Any:
     return ThreadpoolController()
 
 
-def _single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
+def single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
     """numpy's BLAS on the calling thread only, for the block (about 8 µs to enter and leave)."""
     return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
 
