@@ -8,6 +8,7 @@ about one thing while callers see one object.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from ..clock import Clock, SystemClock
 from ..domain import DEFAULT_PROJECT, DEFAULT_USER, EventKind, Memory, MemoryState, TimelineEvent
 from ..embedding import Embedder, same_but_cjk, switches_by_itself
 from ..errors import CorruptStoreError, EmbedderMismatchError, MemoryLimitError, NotFoundError
-from ..read.index import MemoryIndex, single_threaded_blas
+from ..read.index import MemoryIndex
 from ..read.retriever import Retriever
 from ..read.tokens import mostly_cjk
 from ..settings import Settings
@@ -68,7 +69,6 @@ class EngineCore:
             on_load=self._loaded,
             fast_dims=self.embedder.fast_dims,
             fast_only_dots=self.embedder.fast_only_dots,
-            single_threaded_scan=self.embedder.own_threads,
         )
         self.retriever = Retriever(self.index, self.settings, self.embedder.cosine_scale)
         # vectors stored with only their fast part are completed in the background
@@ -81,7 +81,7 @@ class EngineCore:
         threads of its own (e5's OpenMP team). OpenBLAS threads left spinning by any product in
         the block took e5's cores: the first read of a cold user spent 21.6 ms in e5's question
         vector instead of 8.6 (median of 30, 2026-12-05)."""
-        return single_threaded_blas() if self.embedder.own_threads else contextlib.nullcontext()
+        return _single_threaded_blas() if self.embedder.own_threads else contextlib.nullcontext()
 
     def _loaded(self, user_id: str, token: Any, facts: FactColumns) -> None:
         """The index read a user whole: their next sweep's moment comes from those rows."""
@@ -260,3 +260,17 @@ class EngineCore:
                 f"this user holds {limit - room} memories and the limit is {limit} "
                 "(MEMOPILOT_MAX_MEMORIES_PER_USER); forget some memories before adding more"
             )
+
+
+@functools.cache
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the loaded BLAS libraries, made on first use (it lists what the
+    process has loaded: a command whose embedder never runs e5 does not pay for it)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
+    """numpy's BLAS on the calling thread only, for the block (about 8 µs to enter and leave)."""
+    return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]

@@ -470,7 +470,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 user_id,
                 after_load=cold,
             )
-        storable = self.embedder.embeds_queries_alike and not self.embedder.completes_later
+        storable = self.embedder.embeds_queries_alike  # a question's vector, stored only if alike
         return ContextResult(packed.text, trace), Found(query, vector, candidates, storable)
 
     def _swept_candidates(

@@ -30,8 +30,6 @@ bucket compacts itself once half its rows are dead.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import gc
 import math
 import threading
@@ -59,7 +57,6 @@ __all__ = [
     "freeze_long_lived",
     "indexed_terms",
     "release_free_heap",
-    "single_threaded_blas",
     "tune_gc_for_serving",
 ]
 
@@ -530,12 +527,8 @@ class MemoryIndex:
         on_load: Callable[[str, Any, FactColumns], None] | None = None,
         fast_dims: int | None = None,
         fast_only_dots: Callable[[np.ndarray], np.ndarray] | None = None,
-        single_threaded_scan: bool = False,
     ) -> None:
         self._store = store
-        # the embedder computes on threads of its own (Embedder.own_threads): numpy's BLAS threads,
-        # spinning after a scan, would take its cores, so the scan runs on the calling thread
-        self._scan_threads = single_threaded_blas if single_threaded_scan else contextlib.nullcontext
         # vectors whose leading ``fast_dims`` columns are a model of their own (Embedder.fast_dims):
         # candidates are picked by those columns alone, and only they are scored in full
         self._fast_dims = fast_dims
@@ -769,8 +762,7 @@ class MemoryIndex:
             alive = np.concatenate([b.alive[: b.size] for b in scope])
             fast = self._fast_dims if self._fast_dims and len(query_vector) > self._fast_dims else None
             part = query_vector[:fast] if fast else query_vector
-            with self._scan_threads():
-                dense = np.concatenate([b.matrix[: b.size, : len(part)] @ part for b in scope])
+            dense = np.concatenate([b.matrix[: b.size, : len(part)] @ part for b in scope])
             bm25, matched = _keyword_scores(scope, alive, list(dict.fromkeys(query_terms)))
             picked = _pick(
                 alive,
@@ -801,25 +793,11 @@ class MemoryIndex:
         """The candidates' dot products with the whole vectors, but where the question's vector or a
         memory's holds only its fast part (its tail all zeros): there, what the fast part implies."""
         fast_dims = int(self._fast_dims or 0)
-        whole, whole_rows = _whole_dots(scope, rows, query_vector, fast_dims)
         stand_in = self._fast_only_dots(fast_dots[rows].astype(np.float64))
-        if not np.any(query_vector[fast_dims:]):
+        if not np.any(query_vector[fast_dims:]):  # the write path asks with a fast vector
             return stand_in
+        whole, whole_rows = _whole_dots(scope, rows, query_vector, fast_dims)
         return np.where(whole_rows, whole, stand_in)
-
-
-@functools.cache
-def _blas_controller() -> Any:
-    """threadpoolctl's view of the loaded BLAS libraries, made on first use (it lists what the
-    process has loaded: a command that never scans with e5 does not pay for it)."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
-    """numpy's BLAS on the calling thread only, for the block (about 8 µs to enter and leave)."""
-    return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
 
 
 def _whole_dots(
