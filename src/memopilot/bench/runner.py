@@ -204,15 +204,18 @@ def median_of_runs(runs: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str,
     out: dict[str, dict[str, Any]] = {}
     for size in runs[0]:
         figures = [run[size] for run in runs]
-        out[size] = {
-            name: (
-                round(statistics.median(f[name] for f in figures), 3)
-                if all(isinstance(f.get(name), int | float) for f in figures)
-                else figures[0][name]
-            )
-            for name in figures[0]
-        }
+        out[size] = {name: _median_figure([f.get(name) for f in figures]) for name in figures[0]}
     return out
+
+
+def _median_figure(values: list[Any]) -> Any:
+    """The median of the runs that measured a figure. A figure some runs could not measure (no
+    vector left to complete when the background worker finished first) is the median of the others;
+    a figure that is not a number (a URL, a machine name) is the first run's."""
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if numbers:
+        return round(statistics.median(numbers), 3)
+    return values[0]
 
 
 def _main() -> None:
