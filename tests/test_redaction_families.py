@@ -200,17 +200,12 @@ def test_look_alikes_are_left_alone(message: str) -> None:
     assert redact(message).text == message
 
 
-# redaction_check5 measured 258/307 = 84.0% removed, 4/150 = 2.7% altered when it arrived, unseen
-# (after the tuning on tune7; the code before it: 82.4%): the floor sits under it.
-# (redaction_check4, now redaction_tune7, had measured 83.6% unseen.)
-CHECK5_FLOOR = 0.82
-# redaction_check6 (written 2026-12-04 by an eighth helper, same brief, 445 secrets) measured
-# 355/445 = 79.8% removed, 5/194 = 2.6% altered when it arrived: never tuned on.
-CHECK6_FLOOR = 0.78
-# redaction_check7 (written 2026-12-05 by a ninth helper, same brief, 380 secrets of 115 kinds,
-# 36% of its messages in 17 other languages) measured 331/380 = 87.1% removed, 2/185 = 1.1%
-# altered when it arrived: never tuned on.
-CHECK7_FLOOR = 0.85
+# redaction_check8 (written 2026-12-05 by a tenth helper, same brief: 390 secrets of 184 kinds, 39%
+# of its messages in 26 other languages) measured 324/390 = 83.1% removed, 5/184 = 2.7% altered
+# with the hand-written detectors, 330/390 = 84.6% and 5/184 with the learned net beside them, when
+# it arrived: never tuned on. (Before it: check5 84.0%, check6 79.8%, check7 87.1%, each measured
+# once unseen; they are now tune8-10.) The floor sits under today's figure.
+CHECK8_FLOOR = 0.83
 
 
 def _measure():
@@ -237,11 +232,13 @@ def _measure():
         ("tests/data/redaction_tune5", 0.98, 0.01),
         ("tests/data/redaction_tune6", 0.97, 0.01),
         ("tests/data/redaction_tune7", 0.96, 0.01),
+        # Measured unseen, then only trained on by the learned net (no detector written for them).
+        ("tests/data/redaction_tune8", 0.84, 0.03),
+        ("tests/data/redaction_tune9", 0.80, 0.03),
+        ("tests/data/redaction_tune10", 0.87, 0.02),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
-        ("tests/data/redaction_check5", CHECK5_FLOOR, 0.03),
-        ("tests/data/redaction_check6", CHECK6_FLOOR, 0.03),
-        ("tests/data/redaction_check7", CHECK7_FLOOR, 0.03),
+        ("tests/data/redaction_check8", CHECK8_FLOOR, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

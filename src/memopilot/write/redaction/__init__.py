@@ -13,7 +13,10 @@ The detectors, each a function ``(text, lower) -> spans``:
 * :mod:`.identifiers`: IBANs and national identifiers, confirmed by python-stdnum's checksums;
 * :mod:`.statements`: passwords and codes stated in prose in many languages, spaced or spelled
   out, password-shaped tokens, and seed phrases (the BIP-39 word list of the ``mnemonic`` package);
-* :mod:`.commands`: passwords where commands, SQL and config files keep them.
+* :mod:`.commands`: passwords where commands, SQL and config files keep them;
+* :mod:`.learned`: a logistic model over each token and the words around it, trained on the tune
+  corpora (``scripts/train_redaction_model.py``): the last net, for secrets stated in ways the
+  detectors above were never written for.
 
 Overlapping findings are merged and take the kind of the most specific detector. Placeholders are
 built from ``[``, ``]``, ``:`` and a lowercase kind, which no detector takes as a value, and
@@ -74,12 +77,12 @@ class _Detectors:
 def _detectors() -> _Detectors:
     """The detectors, compiled on the first text scanned: hundreds of patterns and the gitleaks
     rules cost about 0.1 s, which a command that stores nothing (a search) never pays."""
-    from . import commands, identifiers, providers, rules, statements
+    from . import commands, identifiers, learned, providers, rules, statements
 
     return _Detectors(
         rules=rules,
-        wider=(providers.detect, identifiers.detect, statements.detect, commands.detect),
-        yielding=frozenset({providers.PRIORITY, rules.P_PROSE}),
+        wider=(providers.detect, identifiers.detect, statements.detect, commands.detect, learned.detect),
+        yielding=frozenset({providers.PRIORITY, rules.P_PROSE, learned.PRIORITY}),
     )
 
 

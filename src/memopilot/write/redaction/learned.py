@@ -1,0 +1,317 @@
+"""A learned last net: a logistic model that reads each token and the words around it.
+
+The hand-written detectors know formats and the phrasings they were tuned on; measured on corpora
+written by people who had not seen them, they miss secrets stated in new ways. This model is
+trained (``scripts/train_redaction_model.py``) on the tune corpora's messages, every token
+labelled secret or not, against benign messages and real conversation. It learns which words
+announce a secret in any language ("contraseña", "mot de passe", "PIN", "密码") and which token
+shapes are secrets (a mixed-class run after a colon) or not (an order number after "order").
+
+Features are plain strings (no hashing, so they are stable across processes); the model is the
+weight of each feature that training kept, a bias and a threshold chosen on held-out corpora.
+A token is scored only when it could be a secret: it is not a plain word, or a word the model
+counts as a cue stands just before it. That keeps the scan to a few tokens per message.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .rules import P_PROSE, Span
+
+__all__ = [
+    "KIND",
+    "PRIORITY",
+    "TokenModel",
+    "candidate_tokens",
+    "context_features",
+    "detect",
+    "own_features",
+    "token_features",
+]
+
+KIND = "likely_secret"  # named apart from the detectors' kinds, so a trace shows which net caught it
+PRIORITY = P_PROSE + 5  # the least specific finding: any detector that names the secret wins
+MODEL_PATH = Path(__file__).parent / "data" / "token_model.json"
+
+# A token: a run without spaces, quotes, brackets, separators such as "=" and ":", or characters
+# of scripts written without spaces (those are read as context, two characters at a time).
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_TOKEN_CHARS = rf"[^\s\"'`“”‘’«»„()\[\]{{}}<>,;|=:{_CJK}]"
+# A token that is not a plain word: after its first character, a digit, a capital, or a symbol
+# that more of the token follows (a full stop at its end does not count).
+_SHAPED = re.compile(
+    rf"(?<!{_TOKEN_CHARS}){_TOKEN_CHARS}(?={_TOKEN_CHARS}*?(?:[0-9A-Z]|[_\-.@!#$%&*+/~^?]{_TOKEN_CHARS})){_TOKEN_CHARS}+"
+)
+_CONTEXT_WORDS = 3
+_WORD_CACHE = 50_000  # words whose context weight is kept (a few MB at most)
+# A token ends before any full stops, commas and question marks that close it.
+_TOKEN = re.compile(rf"{_TOKEN_CHARS}+(?<![.,?])")
+
+
+_CLASS_OF = str.maketrans(
+    string.ascii_lowercase + string.ascii_uppercase + string.digits, "a" * 26 + "A" * 26 + "9" * 10
+)
+_KEPT_SYMBOLS = frozenset("_-.@!#$%&*+/~^?")
+_RUNS = re.compile(r"(.)\1+")
+
+
+def _collapsed(token: str) -> str:
+    """Character classes with runs collapsed: "Maple77!q" -> "Aa9!a"."""
+    classes = token.translate(_CLASS_OF)
+    if not classes.isascii() or any(c not in "aA9" and c not in _KEPT_SYMBOLS for c in set(classes)):
+        classes = "".join(_class_of(c) for c in classes)
+    return _RUNS.sub(r"\1", classes)
+
+
+def _class_of(ch: str) -> str:
+    if ch in "aA9" or ch in _KEPT_SYMBOLS:
+        return ch
+    if ch.isalpha():
+        return "A" if ch.isupper() else "a"  # letters without case (Arabic, Devanagari) count as small
+    return "9" if ch.isdigit() else "?"
+
+
+def _classes(collapsed: str) -> str:
+    present = set(collapsed)
+    named = "".join(c for c in "aA9" if c in present)
+    return named + "!" if present - {"a", "A", "9"} else named
+
+
+def _length_bucket(n: int) -> str:
+    for limit, name in ((4, "4"), (5, "5"), (6, "6"), (7, "7"), (8, "8"), (11, "9-11"), (15, "12-15")):
+        if n <= limit:
+            return name
+    return "16-23" if n <= 23 else "24-39" if n <= 39 else "40+"
+
+
+def _word(token: str) -> str:
+    return token.lower().strip(".,!?:;-*#>")
+
+
+def candidate_tokens(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every token, trailing full stops and commas left out."""
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+def _cjk_context(text: str, start: int) -> list[str]:
+    """Pairs of characters of a script written without spaces just before ``start``."""
+    window = text[max(0, start - 8) : start]
+    runs = _CJK_RUN.findall(window)
+    return _pairs(runs[-1][-6:]) if runs else []
+
+
+def _pairs(run: str) -> list[str]:
+    return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
+
+
+def own_features(token: str) -> tuple[list[str], str]:
+    """The features a token has whatever surrounds it (its shape, length, classes and first
+    characters), and its classes ("aA9!"), which the context features pair with the word before."""
+    collapsed = _collapsed(token)
+    classes = _classes(collapsed)
+    length = _length_bucket(len(token))
+    features = [f"shape:{collapsed[:8]}", f"len:{length}", f"cls:{classes}", f"cls_len:{classes}|{length}"]
+    if len(token) >= 8:
+        features.append(f"pre:{token[:3]}")
+    if token.isalpha():
+        features.append(
+            "alpha_title" if token.istitle() else "alpha_lower" if token.islower() else "alpha_mixed"
+        )
+    return features, classes
+
+
+def context_features(text: str, tokens: list[tuple[int, int]], index: int, classes: str) -> list[str]:
+    """The words before and after ``tokens[index]``, the separator before it, and the characters
+    before it in a script written without spaces."""
+    start = tokens[index][0]
+    before = tokens[index - 1][1] if index else 0
+    separator = text[before:start].strip()
+    features = [f"sep:{separator[-2:]}" if separator else "sep:"]
+    for distance in range(1, min(_CONTEXT_WORDS, index) + 1):
+        word = _word(text[tokens[index - distance][0] : tokens[index - distance][1]])
+        features.append(f"ctx:{word}")
+        features.append(f"ctx5:{word[:5]}")
+        if distance == 1:
+            features.append(f"p1:{word}")
+            features.append(f"p1_cls:{word}|{classes}")
+            features.extend(f"p1g:{word[i : i + 3]}" for i in range(max(0, len(word) - 2)))
+    if index + 1 < len(tokens):
+        features.append(f"n1:{_word(text[tokens[index + 1][0] : tokens[index + 1][1]])}")
+    features.extend(f"cjk:{pair}" for pair in _cjk_context(text, start))
+    return features
+
+
+def token_features(text: str, tokens: list[tuple[int, int]], index: int) -> list[str]:
+    """Every feature of ``tokens[index]`` (what training reads)."""
+    own, classes = own_features(text[tokens[index][0] : tokens[index][1]])
+    return own + context_features(text, tokens, index, classes)
+
+
+@dataclass(frozen=True)
+class TokenModel:
+    """The weights of a trained model, its bias and its keep threshold (a probability).
+
+    ``own_floor``: in training, the whole model kept almost no token (half a percent of those it
+    kept) whose own features (without context) scored below it, so such a token is not read
+    further; most tokens stop there."""
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+    cues: frozenset[str]  # context words that, alone, make a plain word worth scoring
+    own_floor: float = -math.inf
+
+    @classmethod
+    def from_json(cls, data: dict) -> TokenModel:
+        weights = {k: float(v) for k, v in data["weights"].items()}
+        cue_floor = float(data.get("cue_floor", 1.0))
+        cues = frozenset(
+            k.split(":", 1)[1]
+            for k, v in weights.items()
+            if k.startswith(("ctx:", "cjk:")) and v >= cue_floor
+        )
+        own_floor = float(data.get("own_floor", -math.inf))
+        return cls(weights, float(data["bias"]), float(data["threshold"]), cues, own_floor)
+
+    def score(self, features: list[str]) -> float:
+        """The model's log-odds that a token with these features is a secret."""
+        get = self.weights.get
+        return self.bias + sum(get(f, 0.0) for f in features)
+
+    def probability(self, features: list[str]) -> float:
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, self.score(features)))))
+
+    @functools.cached_property
+    def _threshold_score(self) -> float:
+        return math.log(self.threshold / (1.0 - self.threshold))
+
+    @functools.cached_property
+    def _cue_pattern(self) -> re.Pattern[str] | None:
+        """The cue words written with spaces, as whole words (the others are matched as pairs)."""
+        words = sorted((c for c in self.cues if not _CJK_RUN.search(c)), key=len, reverse=True)
+        return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+
+    def _worth_scoring(self, text: str, lower: str) -> set[int]:
+        """Starts of the tokens that could be secrets: a token that is not a plain word (a digit,
+        a capital after its first letter, a symbol inside it), and the three tokens after a cue.
+        Found by one regular expression over the text, so a message of plain words costs a scan."""
+        starts = {m.start() for m in _SHAPED.finditer(text)}
+        after: list[int] = []
+        if self._cue_pattern is not None:
+            after.extend(m.end() for m in self._cue_pattern.finditer(lower))
+        for run in _CJK_RUN.finditer(text):
+            if any(pair in self.cues for pair in _pairs(run.group())):
+                after.append(run.end())
+        for position in after:
+            for m in itertools.islice(_TOKEN.finditer(text, position), _CONTEXT_WORDS):
+                starts.add(m.start())
+        return starts
+
+    def spans(self, text: str, lower: str | None = None) -> Iterator[tuple[int, int]]:
+        """(start, end) of each token the model keeps."""
+        starts = self._worth_scoring(text, text.lower() if lower is None else lower)
+        scored: list[tuple[int, str, float]] = []  # start, classes, own score
+        for start in sorted(starts):
+            token = _TOKEN.match(text, start)
+            if token is None or token.end() - start < 4 or token.group().isdigit():
+                continue
+            own, classes = own_features(token.group())
+            own_score = self.score(own)
+            if own_score >= self.own_floor:
+                scored.append((start, classes, own_score))
+        if not scored:
+            return
+        tokens = candidate_tokens(text)
+        index_of = {start: index for index, (start, _) in enumerate(tokens)}
+        beside_placeholders = _beside_placeholders(text, tokens) if "[REDACTED:" in text else ()
+        for start, classes, own_score in scored:
+            index = index_of.get(start)  # None: a cue's tail inside a token ("password-reset")
+            if index is None or index in beside_placeholders:
+                continue
+            if own_score + self._context_score(text, tokens, index, classes) >= self._threshold_score:
+                yield start, tokens[index][1]
+
+    def _context_score(self, text: str, tokens: list[tuple[int, int]], index: int, classes: str) -> float:
+        """The weights of :func:`context_features`, summed word by word: what a word adds as
+        context is looked up once per word and kept, since the same words come back."""
+        get = self.weights.get
+        start = tokens[index][0]
+        separator = text[(tokens[index - 1][1] if index else 0) : start].strip()
+        total = get(f"sep:{separator[-2:]}" if separator else "sep:", 0.0)
+        for distance in range(1, min(_CONTEXT_WORDS, index) + 1):
+            word = _word(text[tokens[index - distance][0] : tokens[index - distance][1]])
+            total += self._word_weight(word)
+            if distance == 1:
+                total += self._next_word_weight(word) + get(f"p1_cls:{word}|{classes}", 0.0)
+        if index + 1 < len(tokens):
+            total += get(f"n1:{_word(text[tokens[index + 1][0] : tokens[index + 1][1]])}", 0.0)
+        return total + sum(get(f"cjk:{pair}", 0.0) for pair in _cjk_context(text, start))
+
+    @functools.cached_property
+    def _word_weights(self) -> dict[tuple[str, str], float]:
+        return {}
+
+    def _word_weight(self, word: str) -> float:
+        """``ctx:`` and ``ctx5:`` of a word before the token (at any of the three places)."""
+        return self._cached("ctx", word)
+
+    def _next_word_weight(self, word: str) -> float:
+        """``p1:`` and ``p1g:`` of the word right before the token."""
+        return self._cached("p1", word)
+
+    def _cached(self, place: str, word: str) -> float:
+        cached = self._word_weights.get((place, word))
+        if cached is None:
+            if len(self._word_weights) > _WORD_CACHE:
+                self._word_weights.clear()
+            get = self.weights.get
+            if place == "ctx":
+                cached = get(f"ctx:{word}", 0.0) + get(f"ctx5:{word[:5]}", 0.0)
+            else:
+                trigrams = (f"p1g:{word[i : i + 3]}" for i in range(max(0, len(word) - 2)))
+                cached = get(f"p1:{word}", 0.0) + sum(get(t, 0.0) for t in trigrams)
+            self._word_weights[place, word] = cached
+        return cached
+
+
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+
+
+def _beside_placeholders(text: str, tokens: list[tuple[int, int]]) -> set[int]:
+    """Indexes of the tokens whose context holds a placeholder: the model never saw one in
+    training, and its kind ("password") would read as a cue, so a redacted text scanned again
+    (a stored memory, an editor's output) would lose words beside it."""
+    inside = {
+        index
+        for m in _PLACEHOLDER.finditer(text)
+        for index, (start, end) in enumerate(tokens)
+        if start < m.end() and m.start() < end
+    }
+    return {near for index in inside for near in range(index - 1, index + _CONTEXT_WORDS + 1)}
+
+
+@functools.cache
+def _model() -> TokenModel | None:
+    if not MODEL_PATH.exists():
+        return None
+    return TokenModel.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
+
+
+def detect(text: str, lower: str) -> Iterator[Span]:
+    """Tokens the trained model takes for secrets (none when no model ships). A token inside a
+    placeholder is dropped with every other finding that touches one (see ``_scan``)."""
+    model = _model()
+    if model is None:
+        return
+    for start, end in model.spans(text, lower):
+        yield start, end, KIND, PRIORITY
