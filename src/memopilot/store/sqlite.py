@@ -336,7 +336,10 @@ class SQLiteStore(SharedQueries, Store):
         ids = list(dict.fromkeys(memory_ids))
         found: dict[str, Memory] = {}
         for chunk, marks in id_batches(ids, "?"):
-            sql = f"{_SELECT_MEMORY} WHERE id IN ({marks}) AND user_id = ?"
+            # "+user_id": the ids find the rows. Without the plus, SQLite's planner (no ANALYZE
+            # statistics) took the user's index for two ids or more and read every row of the
+            # user: 33 ms a write at 100,000 memories, 0.1 ms this way.
+            sql = f"{_SELECT_MEMORY} WHERE id IN ({marks}) AND +user_id = ?"
             for row in self._query(sql, [*chunk, user_id]):
                 memory = _memory_from_row(row)
                 found[memory.id] = memory

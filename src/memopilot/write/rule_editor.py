@@ -758,21 +758,25 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier) -> N
     critical, and a kept statement keeps the rules' type (with its due date or end) when the type
     model finds it plausible. Statements too long, code, or forget requests are left to the rules.
     """
-    judged = [
-        st
-        for st in statements
-        if st.forget is None and st.flags is not None and len(st.text) <= MAX_SENTENCE_CHARS
-    ]
+    judged: list[_Statement] = []
+    for st in statements:
+        if st.forget is not None or st.flags is None or len(st.text) > MAX_SENTENCE_CHARS:
+            continue
+        rule_type = st.judgement.type.value if st.judgement else None
+        if rule_type == MemoryType.CRITICAL.value:
+            continue  # the user flagged it as vital
+        if _never_kept(st, rule_type):
+            st.judgement = None  # decided without the judgement (which may cost e5's vector)
+            continue
+        judged.append(st)
     if not judged:
         return
     rule_types = [st.judgement.type.value if st.judgement else None for st in judged]
     verdicts = classifier.judge([st.text for st in judged], rule_types, [st.flags for st in judged])
     kept: list[tuple[float, _Statement]] = []
     for st, rule_type, verdict in zip(judged, rule_types, verdicts, strict=True):
-        if rule_type == MemoryType.CRITICAL.value:
-            continue  # the user flagged it as vital
         threshold = verdict.keep_threshold if rule_type is None else _RULE_BACKED_KEEP
-        if _never_kept(st, rule_type) or verdict.keep < threshold:
+        if verdict.keep < threshold:
             st.judgement = None
             continue
         kept.append((verdict.keep, st))

