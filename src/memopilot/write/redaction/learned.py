@@ -123,6 +123,8 @@ def own_features(token: str) -> tuple[list[str], str]:
     features = [f"shape:{collapsed[:8]}", f"len:{length}", f"cls:{classes}", f"cls_len:{classes}|{length}"]
     if len(token) >= 8:
         features.append(f"pre:{token[:3]}")
+        # how varied its characters are: a random value repeats few, a word or a number many
+        features.append(f"uniq:{classes}|{min(4, int(5 * len(set(token)) / len(token)))}")
     if token.isalpha():
         features.append(
             "alpha_title" if token.istitle() else "alpha_lower" if token.islower() else "alpha_mixed"
@@ -145,6 +147,8 @@ def context_features(text: str, tokens: list[tuple[int, int]], index: int, class
             features.append(f"p1:{word}")
             features.append(f"p1_cls:{word}|{classes}")
             features.extend(f"p1g:{word[i : i + 3]}" for i in range(max(0, len(word) - 2)))
+        elif distance == 2:
+            features.append(f"p21:{word} {_word(text[tokens[index - 1][0] : tokens[index - 1][1]])}")
     if index + 1 < len(tokens):
         features.append(f"n1:{_word(text[tokens[index + 1][0] : tokens[index + 1][1]])}")
     features.extend(f"cjk:{pair}" for pair in _cjk_context(text, start))
@@ -253,6 +257,9 @@ class TokenModel:
             total += self._word_weight(word)
             if distance == 1:
                 total += self._next_word_weight(word) + get(f"p1_cls:{word}|{classes}", 0.0)
+                previous = word
+            elif distance == 2:
+                total += get(f"p21:{word} {previous}", 0.0)
         if index + 1 < len(tokens):
             total += get(f"n1:{_word(text[tokens[index + 1][0] : tokens[index + 1][1]])}", 0.0)
         return total + sum(get(f"cjk:{pair}", 0.0) for pair in _cjk_context(text, start))
