@@ -62,7 +62,6 @@ _CLASS_OF = str.maketrans(
     string.ascii_lowercase + string.ascii_uppercase + string.digits, "a" * 26 + "A" * 26 + "9" * 10
 )
 _KEPT_SYMBOLS = frozenset("_-.@!#$%&*+/~^?")
-_RUNS = re.compile(r"(.)\1+")
 
 
 def _collapsed(token: str) -> str:
@@ -70,7 +69,7 @@ def _collapsed(token: str) -> str:
     classes = token.translate(_CLASS_OF)
     if not classes.isascii() or any(c not in "aA9" and c not in _KEPT_SYMBOLS for c in set(classes)):
         classes = "".join(_class_of(c) for c in classes)
-    return _RUNS.sub(r"\1", classes)
+    return "".join(key for key, _ in itertools.groupby(classes))
 
 
 def _class_of(ch: str) -> str:
