@@ -596,10 +596,16 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         return outcome
 
     def _find(self, text: str, user_id: str, project_id: str | None) -> Found:
+        """What a write reads of the store: the memories nearest ``text``. The write path uses the
+        first :data:`~memopilot.write.planner.EXISTING_SHOWN` of each kind, so it asks for twice
+        that many per ranking rather than a read's ``candidate_limit``."""
+        from ..write.planner import EXISTING_SHOWN
+
         vector = self.embed_texts([text])[0]
-        return Found(
-            text, vector, self.retriever.candidates(text, vector, user_id=user_id, project_id=project_id)
+        candidates = self.retriever.candidates(
+            text, vector, user_id=user_id, project_id=project_id, limit=2 * EXISTING_SHOWN
         )
+        return Found(text, vector, candidates)
 
     def _write_inputs(self, found: Found, user_id: str) -> WriteInputs:
         """Every read the write path needs for one message: the typed memories most relevant to it

@@ -78,13 +78,21 @@ class Retriever:
         self._cosine_scale = cosine_scale
 
     def candidates(
-        self, query: str, query_vector: np.ndarray, *, user_id: str, project_id: str | None
+        self,
+        query: str,
+        query_vector: np.ndarray,
+        *,
+        user_id: str,
+        project_id: str | None,
+        limit: int | None = None,
     ) -> list[Candidate]:
-        """Every candidate with its similarity parts, most similar first.
+        """Every candidate with its similarity parts, most similar first (``limit``: candidates
+        per kind and per ranking, ``candidate_limit`` unless given).
 
         The memories are the index's own objects: read them, copy them to change them.
         """
-        return self.retrieve(query, query_vector, user_id=user_id, project_id=project_id).candidates
+        found = self.retrieve(query, query_vector, user_id=user_id, project_id=project_id, limit=limit)
+        return found.candidates
 
     def retrieve(
         self,
@@ -94,11 +102,12 @@ class Retriever:
         user_id: str,
         project_id: str | None,
         token: Any = None,
+        limit: int | None = None,
     ) -> Retrieved:
         """The candidates (most similar first) and, row for row, what scoring needs of them
         (``token``: the user's change token as this read found it; None: the index reads it)."""
         terms = content_terms(query)
-        limit = self._settings.candidate_limit
+        limit = limit or self._settings.candidate_limit
         found = self._index.search(user_id, project_id, query_vector, terms, limit, token)
         if not found.memories:
             return Retrieved([], found.inputs)
