@@ -237,6 +237,8 @@ class StatementClassifier:
                 if combined
                 else None
             )
+        # statements judged, and of them read by e5: for scripts that measure the cascade (plain
+        # counters, not exact when threads judge at once)
         self.e5_calls = self.judged = 0
         self.embedder_model = str(meta["embedder_model"])
         self.multilingual_model = meta.get("multilingual_model")
