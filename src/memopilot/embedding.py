@@ -348,7 +348,6 @@ class _RecentVectors:
         self._capacity = capacity
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
-        self.hits = self.misses = 0
 
     def get_many(self, texts: list[str]) -> dict[str, np.ndarray]:
         with self._lock:
@@ -358,8 +357,6 @@ class _RecentVectors:
                 if vector is not None:
                     self._vectors.move_to_end(text)
                     found[text] = vector
-            self.hits += len(found)
-            self.misses += len(set(texts)) - len(found)
             return found
 
     def put_many(self, pairs: Iterable[tuple[str, np.ndarray]]) -> None:

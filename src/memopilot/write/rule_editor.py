@@ -725,8 +725,8 @@ _TERSE_FLAG = re.compile(
     r"(?:this|that|it)\W*$",
     _F,
 )
-# A statement the cue rules typed needs less of the learned judgement's confidence: the rules know
-# instructions to the assistant ("keep answers short") better than the life-centric training data.
+# A statement the cue rules typed is kept at this keep probability, whatever threshold the model
+# that judged it has (the rules' cue is evidence of its own, but not enough alone).
 _RULE_BACKED_KEEP = 0.6
 _SECOND_MEMORY_KEEP = 0.95  # a message's second and later memories need this keep probability
 # (both chosen by five-fold runs on the tune items, scripts/cv_statement_classifier.py: from 0.45
