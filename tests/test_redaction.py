@@ -122,12 +122,28 @@ def test_urls_without_a_real_password_are_kept(url: str) -> None:
 
 
 def test_luhn_and_card_networks() -> None:
-    assert redact("card 4111 1111 1111 1111 exp 12/28").text == "card [REDACTED:credit_card] exp 12/28"
+    assert redact(
+        "card 4111 1111 1111 1111 exp 12/28"
+    ).text == "card [REDACTED:credit_card] exp 12/28".replace(
+        "12/28", "[REDACTED:card_expiry]"
+    )  # a card's expiry goes with it
     assert redact("card 4111 1111 1111 1112 exp 12/28").findings == []  # fails the Luhn check
     assert redact("order 4111111111111112 shipped").findings == []
     # Luhn-valid but no card network issues 15-digit numbers starting with 35 (an IMEI).
     assert redact("IMEI 356938035643809").findings == []
     assert redact("Amex 3782 822463 10005").findings[0].kind == "credit_card"
+    assert redact("Troy kart 9792 8269 6538 2238").findings[0].kind == "credit_card"
+
+
+def test_a_cards_record_goes_with_it_but_not_an_amount() -> None:
+    csv = "cardholder,number,exp,cvv\nAisha Bello,6011395219867296,09/29,718"
+    card, expiry, code = "[REDACTED:credit_card]", "[REDACTED:card_expiry]", "[REDACTED:card_security_code]"
+    assert redact(csv).text.endswith(f"{card},{expiry},{code}")
+    turkish = redact("kart 9792 8269 6538 2238, son kullanma 10/27, güvenlik kodu 118").text
+    assert turkish == f"kart {card}, son kullanma {expiry}, güvenlik kodu {code}"
+    charged = redact("card 4111111111111111 was charged $1,250 for 2 items").text
+    assert charged == "card [REDACTED:credit_card] was charged $1,250 for 2 items"
+    assert redact("card 4111111111111111 costs 250 EUR").text == "card [REDACTED:credit_card] costs 250 EUR"
 
 
 @pytest.mark.parametrize(

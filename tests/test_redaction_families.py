@@ -13,6 +13,18 @@ from memopilot.write.redaction import redact
 _SEPARATORS = re.compile(r"[\s\-]+")
 
 SECRETS = [
+    # 2026-12-05: families read from tune8-10's misses, each written again in the team's phrasing
+    ("PIN do karty to 5521, nie zapomnij", "5521"),  # digits a few words after a PIN's name
+    ("replicate token r8_Hq2ZpL9xWm4TbK7vNc3YdR6sFj1GuA5eXo0 for the demo", "r8_Hq2ZpL9xWm4TbK7vNc3Yd"),
+    ("heroku auth:token says 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f", "7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f"),
+    ("security questions: mother's maiden name = Oyelaran, first pet = Captain Fluff", "Oyelaran"),
+    ("security questions: mother's maiden name = Oyelaran, first pet = Captain Fluff", "Captain Fluff"),
+    ("recovery phrase, first half: ranch usual fossil mango twenty pistol", "ranch usual fossil mango"),
+    ("the safe in the cottage is set to 2864", "2864"),
+    ("2FA backup codes: 7xkq2m9p and wq84nd3z", "wq84nd3z"),  # the second code of a list
+    ("PESEL: 44051401359, a brata: 02070803628", "02070803628"),  # a number shaped like one found
+    ("pasword for the gym app is Lentil44go", "Lentil44go"),  # a misspelt name
+    ("employee,ssn\nRita Alves,219094812", "219094812"),  # a column named for a secret
     # passwords stated in other languages
     ("Mi contraseña nueva es Girasol#4471", "Girasol#4471"),
     ("Le mot de passe du wifi est Lune-Violette-2048", "Lune-Violette-2048"),
@@ -180,6 +192,15 @@ LOOK_ALIKES = [
     '{"id": "evt_fL5TQVntV7KkMjY7ljkyWghW", "type": "invoice.paid"}',
     "The password for the guest account is 8 characters long",
     "Is 970-98-1869 a valid SSN? I think 9xx area numbers are never assigned.",
+    "subscription sub_1Ok3LmQx8ZtYvB2nW5rH7dPc was cancelled",  # a payment API's object id
+    "Donations go to my public address 1BoatSLRHtKNngkdXEeobR76b53LETtpyT",  # a Bitcoin address
+    "crash report mentions session 5f0c2a9e-1b7d-4e3a-9c8f-2d6b4a1e7c30, should I send it?",
+    "token refresh fixed in commit 4be1c0f9a2d3e8b7c6a5f4e3d2c1b0a9f8e7d6c5",
+    "package-lock.json pins react@18.2.0 for now",
+    "My first car was Honda, a tiny red one.",  # a story, not a security answer
+    "O código de rastreamento é LB123456789HK",
+    "the wifi network is called Maison_Dupont_5G",
+    "the log says user=ana action=login status=ok",
 ]
 
 

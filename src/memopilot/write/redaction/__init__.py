@@ -123,6 +123,7 @@ def _scan(text: str) -> list[Finding]:
         spans = [sp for sp in spans if not any(sp[0] < pe and ps < sp[1] for ps, pe in taken)]
         if not spans:
             return []
+    spans.extend(_same_shape_numbers(text, spans))
     spans.sort(key=lambda sp: (sp[0], -sp[1]))
     merged: list[Span] = []
     for span in spans:
@@ -140,6 +141,32 @@ def _scan(text: str) -> list[Finding]:
         for start, end, kind, _ in merged
         if not _documentation_example(text[start:end])
     ]
+
+
+# A number in the shape of one already found in the message is another of its kind: a list of
+# identity numbers, accounts or cards ("PESEL córki: 19261424001, mój: 87110227439").
+_NUMBER_TOKEN = re.compile(r"(?<![\w./-])[0-9A-Z][0-9A-Z./ -]{4,40}[0-9A-Z](?![\w/-])")
+_SHAPE = str.maketrans("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "9" * 10 + "A" * 26)
+_LISTED_MIN_DIGITS = 6
+
+
+def _same_shape_numbers(text: str, spans: list[Span]) -> list[Span]:
+    shapes: dict[str, str] = {}
+    for start, end, kind, _ in spans:
+        value = text[start:end]
+        if _NUMBER_TOKEN.fullmatch(value) and sum(c.isdigit() for c in value) >= _LISTED_MIN_DIGITS:
+            shapes[value.translate(_SHAPE)] = kind
+    if not shapes:
+        return []
+    found: list[Span] = []
+    for m in _NUMBER_TOKEN.finditer(text):
+        kind = shapes.get(m.group().translate(_SHAPE))
+        if kind is not None and not any(m.start() < sp[1] and sp[0] < m.end() for sp in spans):
+            found.append((m.start(), m.end(), kind, _SAME_SHAPE_PRIORITY))
+    return found
+
+
+_SAME_SHAPE_PRIORITY = 50
 
 
 def _documentation_example(value: str) -> bool:

@@ -103,7 +103,11 @@ _SQL_INSERT = re.compile(
     r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)", re.IGNORECASE
 )
 _SQL_LITERAL = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"|([^,\s][^,]*)")
-_SECRET_COLUMN = re.compile(r"pass|pwd|secret|token|api_?key|\bpin\b|passphrase", re.IGNORECASE)
+_SECRET_COLUMN = re.compile(
+    r"pass|pwd|secret|token|api_?key|\bpin\b|passphrase|\bssn\b|social_?sec|\bcvv2?\b|\bcvc\b|card_?(?:num|no)|cc_?num"
+    r"|\biban\b|\bexp(?:iry)?\b",
+    re.IGNORECASE,
+)
 
 
 def _sql_rows(text: str) -> Iterator[Span]:

@@ -379,7 +379,7 @@ _CARD = re.compile(
     r"[0-9]{4}(?:([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{1,3})?"  # 4-4-4-4(-3)
     r"|([ -])[0-9]{6}\2[0-9]{4,5}"  # Amex 4-6-5, Diners 4-6-4
     r"|[0-9]{9,15})"  # 13-19 digits in one run
-    r"(?![\w/-]|[.,][0-9])"
+    r"(?![\w/-]|\.[0-9]|,[0-9]{1,2}(?![0-9/]))"  # not "1234...,50" (an amount), but a CSV field
 )
 _NOT_BEFORE_CARD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+./-")
 
@@ -416,6 +416,8 @@ def _card_network(digits: str) -> bool:
         return 16 <= n <= 19  # UnionPay
     if p2 in (50, 56, 57, 58, 63, 67):
         return 13 <= n <= 19  # Maestro
+    if p4 == 9792 or p2 in (60, 81, 82) or 2200 <= p4 <= 2204:
+        return 16 <= n <= 19  # Troy, RuPay, Mir
     return False
 
 
@@ -712,21 +714,39 @@ def _cloud(text: str, lower: str) -> Iterator[Span]:
                 yield m.start(1), m.end(1), "alibaba_secret_key", P_CONTEXT
 
 
-# After a card number: its expiry (MM/YY, MM/YYYY or MMYY, perhaps named), then three or four
-# digits with nothing but spaces or a comma between: the code ("06/29 700", "exp 0428 cvv 909").
-_EXPIRY_THEN_CODE = re.compile(
-    r"[\s,;]{1,3}(?:(?:exp(?:iry|ires|iration)?\.?|valid thru|valid until)\s*:?\s*)?"
-    r"(?:0[1-9]|1[0-2])\s?/?\s?(?:20)?\d{2}(?!\d)[\s,;]{1,3}(\d{3,4})(?![\d/])",
+# What follows a card number in the same record: its expiry (MM/YY or MM/YYYY) and its security
+# code, a lone run of three or four digits (after a label in any language, after the expiry, or as
+# the next field of a CSV row or JSON object). The card itself was found by its network and Luhn
+# check, so a number beside it is very likely its code; amounts are told by their currency or unit.
+_CARD_RECORD = 120  # characters after the card read for its expiry and code
+_CARD_EXPIRY = re.compile(r"(?<![\d/.-])(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}(?![\d/.-])")
+_CARD_CODE = re.compile(r"(?<![\d/.$€£¥:-])\d{3,4}(?![\d/.,:]\d|[\d/%])")
+_AMOUNT_AFTER = re.compile(
+    r"\s*(?:[$€£¥%]|usd|eur|gbp|dollars?|euros?|pounds?|quid|bucks|x\b|times|items?|pcs|km|kg|mb|gb|ms)",
     re.IGNORECASE,
 )
+_YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
+_THOUSANDS_BEFORE = re.compile(r"(?<![\d/])\d{1,3},$")
 
 
 def codes_after_cards(text: str, cards: Iterable[Span]) -> Iterator[Span]:
-    """The security code written right after each card and its expiry."""
-    for card in cards:
-        m = _EXPIRY_THEN_CODE.match(text, card[1])
-        if m:
-            yield m.start(1), m.end(1), "card_security_code", P_CONTEXT
+    """The expiry and security code written after each card, up to the next card or line."""
+    cards = sorted(cards)
+    for i, card in enumerate(cards):
+        stop = min(len(text), card[1] + _CARD_RECORD)
+        if i + 1 < len(cards):
+            stop = min(stop, cards[i + 1][0])
+        window_end = text.find("\n", card[1], stop)
+        window_end = stop if window_end < 0 else window_end
+        for m in _CARD_EXPIRY.finditer(text, card[1], window_end):
+            yield m.start(), m.end(), "card_expiry", P_CONTEXT
+        for m in _CARD_CODE.finditer(text, card[1], window_end):
+            if _YEAR_LIKE.fullmatch(m.group()) or _AMOUNT_AFTER.match(text, m.end()):
+                continue
+            if _THOUSANDS_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+                continue  # "1,234": the rest of a number
+            yield m.start(), m.end(), "card_security_code", P_CONTEXT
+            break
 
 
 def companions(text: str, spans: list[Span]) -> Iterator[Span]:
@@ -807,6 +827,8 @@ def _entropy_value(text: str, s: int, e: int) -> int:
         return -1
     if value.startswith("eyJ") and "." not in value:
         return -1  # one base64 JSON object: a pagination cursor or state blob, not a key
+    if value.startswith(("pk.", "pk_")):
+        return -1  # a publishable key (Mapbox, Stripe): public by design
     return e
 
 

@@ -24,19 +24,28 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import hashlib
 import re
 import string
 import unicodedata
 from collections.abc import Iterator
 
 from .keywords import KeywordIndex, word_list
-from .rules import P_PROSE, P_STRUCT, Span, looks_random, plausible_password, shannon
+from .rules import P_PROSE, P_STRUCT, Span, count_digits, looks_random, plausible_password, shannon
 
 __all__ = ["detect"]
 
 
 # Names of a password or code, by language (lowercase); inflected forms are matched too.
-_PASSWORD_NAMES = word_list("""
+def _typos(word: str) -> list[str]:
+    """The ways a fast typist misspells ``word``: one letter dropped, doubled, or swapped with the next."""
+    out = {word[:i] + word[i + 1 :] for i in range(1, len(word))}
+    out |= {word[:i] + word[i] + word[i:] for i in range(len(word))}
+    out |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+    return sorted(out - {word})
+
+
+_PASSWORD_NAMES = _typos("password") + word_list("""
     password|passwort|passwd|passcode|passphrase|pass phrase|credentials|creds|login|
     wifi key|wi-fi key|network key|wpa key|wpa2 key|secret answer|security answer|
     contraseña|contrasena|contrasenya|clave|senha|palavra-passe|parola d'ordine|mot de passe|mdp|
@@ -66,7 +75,7 @@ _CODE_NAMES = word_list("""
     alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination|keypad|padlock|lockbox|
     locker|gate|kode|kode brankas|رمز|رمز الخزنة|número secreto|numero secreto|secret number|
     geheimzahl|code secret|codice segreto|pincode|pin-kode|codi|koodi|ovikoodi|pin-koodi|पिन|
-    combo|lock combo
+    combo|lock combo|safe|bike lock|door lock
 """)
 # Words before "code" that make it a code of something public ("booking code", "VS Code").
 _PUBLIC_CODE_BEFORE = re.compile(
@@ -76,7 +85,8 @@ _PUBLIC_CODE_BEFORE = re.compile(
     r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd)[\s-]*$"
 )
 _PUBLIC_CODE_AFTER = re.compile(
-    r"\s+(?:cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
+    r"\s+(?:de rastreio|de rastreamento|de seguimiento|de suivi|pocztowy|pocztowa|"
+    r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
@@ -112,6 +122,13 @@ _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
 _CODE_BEFORE = frozenset("$@._/")  # "/": a file ("./password.txt")
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
+_WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
+# The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
+_STRONG_CODE = re.compile(r"pin|code|cod|kod|код|kód|koodi|kode|codi|puk|暗|पिन|رمز")
+# Words that introduce a name rather than a value.
+_NAMING_WORDS = frozenset(
+    ("called", "named", "name", "ssid", "llamada", "llamado", "appelé", "appelée", "heißt")
+)
 # Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
 _NOT_A_SECRET = re.compile(
     r"(?i)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|v?\d+(?:\.\d+){1,3}[a-z]?"
@@ -119,6 +136,7 @@ _NOT_A_SECRET = re.compile(
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
+_FIELD = re.compile(r"[a-z_]+=[a-z_]+")  # "login status=success": the next field of a log line
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _DIGIT_GROUPS = re.compile(r"\d{1,4}(?:-\d{1,4}){1,3}|\d{2,4}(?:\.\d{2,4}){1,2}")  # "0415-1584", "24-7-31"
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
@@ -231,10 +249,13 @@ def _random_letters(value: str) -> bool:
     )
 
 
-def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool, next_to: bool = False) -> bool:
+def _secret_value(
+    value: str, *, quoted: bool, code: bool, linked: bool, next_to: bool = False, near: bool = False
+) -> bool:
     """Whether ``value``, found where a name's value goes, is the secret. ``linked``: right after
     the name or after a link word; a value that only follows other words must look random.
-    ``next_to``: the very next token after the name ("şifresi 7391")."""
+    ``next_to``: the very next token after the name ("şifresi 7391"). ``near``: a few words after
+    a PIN's or a code's name ("PIN do karty 6130", "код от домофона 3417")."""
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
         return False
     if "\\" in value or _WINDOWS_PATH.match(value) or "@sha256:" in value:
@@ -242,12 +263,14 @@ def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool, next_to
     if code and value[-1] in "#*" and value[:-1].isdigit():
         value = value[:-1]  # "8316#": a keypad's enter key
     if value.isdigit() and (not quoted or code):
-        if (next_to or linked) and len(value) >= 4 and not _YEAR.fullmatch(value):
+        if (next_to or linked or near) and 4 <= len(value) <= 8 and not _YEAR.fullmatch(value):
             return True  # "PIN 4821", "kapı şifresi 7391", "密碼是5803", "a senha ... é 9374"
+        if (next_to or linked) and len(value) > 8:
+            return True
         return len(value) >= (6 if code else 8)
     if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
         return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
-    if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value):
+    if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value) or _FIELD.fullmatch(value):
         return False
     if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
         return True  # lower and upper case, digits and symbols: nothing but a password looks so
@@ -268,9 +291,12 @@ def _secret_value(value: str, *, quoted: bool, code: bool, linked: bool, next_to
     return len(value) >= 8 and _kinds(value) >= 3 and not _STRONG_SYMBOLS.isdisjoint(value)
 
 
-def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tuple[int, int] | None:
+def _value_after(
+    text: str, pos: int, *, code: bool, weak: bool = False, strong_code: bool = False
+) -> tuple[int, int] | None:
     """The value of a name that ends at ``pos``: the first token after it that is not a plain word.
-    After a weak name only ":" or "=" links it to its value."""
+    After a weak name only ":" or "=" links it to its value. After a PIN's or a code's name
+    (``strong_code``), digits a few words on are its value."""
     words, linked = 0, not weak
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 160)):
         raw = token.group()
@@ -297,15 +323,17 @@ def _value_after(text: str, pos: int, *, code: bool, weak: bool = False) -> tupl
                 or (weak and value.lower() in _WEAK_LINKS)
                 or raw.rstrip().endswith((":", "：", "="))
             )
-            if words > _WORDS_BEFORE_VALUE:
-                return None
+            if words > _WORDS_BEFORE_VALUE or (words <= 3 and value.lower() in _NAMING_WORDS):
+                return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
             continue
         spelled = _spelled_run(text, start, spoken=True)
         if spelled:
             return start, spelled
         spaced_end = _spaced_run(text, start, end)
         next_to = words == 0 and not weak
-        if _secret_value(text[start:spaced_end], quoted=False, code=code, linked=linked, next_to=next_to):
+        near = strong_code and words <= _WORDS_BEFORE_CODE
+        candidate = text[start:spaced_end]
+        if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
             return start, spaced_end
         if spaced_end > end or not value.isdigit():
             return None
@@ -385,7 +413,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
         if name in _VALUE_FIRST_NAMES:
             yield from _value_before(text, name_start)
-        found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK)
+        strong_code = name in _CODES and _STRONG_CODE.search(name) is not None
+        found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK, strong_code=strong_code)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
 
@@ -401,6 +430,7 @@ def _value_before(text: str, name_start: int) -> Iterator[Span]:
         yield start, end, "password", P_PROSE
 
 
+_LIST_JOINS = frozenset(("and", "or", "y", "o", "et", "ou", "und", "oder", "e", "en", "i", "и", "или"))
 _LIST_NUMBER = re.compile(r"\d{1,2}[.)]|[-*•]")
 
 
@@ -410,8 +440,10 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
         start, end = _core(text, token.start(), token.end())
         value = text[start:end]
-        if _LIST_NUMBER.fullmatch(token.group()):
-            continue  # "1." "2)" numbering a list
+        if _LIST_NUMBER.fullmatch(token.group()) or not any(c.isalnum() for c in value):
+            continue  # "1." "2)" numbering a list, "[ ]" a checkbox before each code
+        if started and value.lower() in _LIST_JOINS:
+            continue  # "x8kq2m7ze4pw and ryt59bd3hq8s"
         digits = sum(c.isdigit() for c in value)
         if (digits and len(value) >= 6) or digits >= 4:  # "8tn0t-2ylv9", "0433 1938" (each group)
             started = True
@@ -449,13 +481,38 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
         elif len(value) >= 40 and kinds >= 3 and _random_base64(text, start, value):
             yield start, end, "secret", P_PROSE
+        elif _prefixed_key(text, start, value):
+            yield start, end, "api_key", P_PROSE
+
+
+# A vendor's prefix ("rzp_live_", "r8_", "re_", "sl.u.", "sk."), then the random part of a key.
+_KEY_PREFIX = re.compile(r"(?:[a-z][a-z0-9]{0,9}[_.-]){1,3}")
+_KEY_BODY = re.compile(r"[A-Za-z0-9_-]{16,200}")
+# Object ids of payment APIs are a short prefix and 14-27 random characters; keys run longer.
+_KEY_BODY_AFTER_SHORT_PREFIX = 28
+
+
+def _prefixed_key(text: str, start: int, value: str) -> bool:
+    """A key that a service prints with its own prefix: after the prefix, 16 or more characters
+    of both cases and digits that look random. Publishable keys ("pk_") are public by design."""
+    prefix = _KEY_PREFIX.match(value)
+    if prefix is None or value.startswith("pk_"):
+        return False
+    body = value[prefix.end() :]
+    if len(body) < _KEY_BODY_AFTER_SHORT_PREFIX and value.count("_") + value.count(".") < 2:
+        return False  # "sub_CPVwVtOFoy2n8Dp9x2zYEHlE", "evt_...": a Stripe object's public id
+    if not _KEY_BODY.fullmatch(body):
+        return False
+    return _kinds(body.replace("_", "").replace("-", "")) == 3 and _random_secret(
+        text, start, body.replace("_", "").replace("-", "")
+    )
 
 
 # A random key in base64 with its own symbols: 40+ characters ("...kIwohu09c9XsfzR9iazN8nsW6Mg2bpM7w==").
 _BASE64_KEY = re.compile(r"[A-Za-z0-9+/]{38,}={0,2}")
 # Public material that is base64 too: certificates, public keys, images, subresource hashes.
 _PUBLIC_BASE64 = re.compile(
-    r"begin certificate|public key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|base64,|sha(?:256|384|512)-"
+    r"begin certificate|public key|publickey|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|base64,|sha(?:256|384|512)-"
 )
 
 
@@ -533,8 +590,25 @@ def _not_a_password(value: str) -> bool:
 _ETHEREUM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")  # public (mixed case is its checksum)
 
 
+def _bitcoin_address(value: str) -> bool:
+    """A legacy Bitcoin address (Base58Check, version byte 0 or 5): public, made to be shared."""
+    if not 26 <= len(value) <= 35 or value[0] not in "13":
+        return False
+    number = 0
+    for ch in value:
+        digit = _BASE58.find(ch)
+        if digit < 0:
+            return False
+        number = number * 58 + digit
+    raw = number.to_bytes(25, "big") if number.bit_length() <= 200 else b""
+    return len(raw) == 25 and hashlib.sha256(hashlib.sha256(raw[:21]).digest()).digest()[:4] == raw[21:]
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
 def _random_secret(text: str, start: int, value: str) -> bool:
-    if _ETHEREUM_ADDRESS.fullmatch(value):
+    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value):
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
@@ -578,24 +652,36 @@ def _password_shaped(value: str) -> bool:
 
 def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     """Runs of 12+ words of one of the BIP-39 lists (any language), whatever stands between them
-    (numbers, commas, line breaks, ideographic spaces)."""
+    (numbers, commas, line breaks, ideographic spaces); runs of 6+ when the message speaks of a
+    phrase, seed or words (a phrase sent in halves: "first 6 words: buffalo banana ...")."""
     words = _seed_words()
-    if len(words.intersection(found)) < 11 or not _has_run(found, words, 12):
+    least = _SEED_RUN_NAMED if _SEED_CUE.search(lower) else _SEED_RUN
+    if len(words.intersection(found)) < least - 1 or not _has_run(found, words, least):
         return  # a phrase of 12 words has 11 different ones at least, one after another
     count, run_start, run_end = 0, 0, 0
     for m in _WHITESPACE_TOKEN.finditer(lower):
         token = m.group().strip(_EDGE + "0123456789")
         if not token:
             continue  # "1." between numbered words
+        if token not in words and count == 0:
+            token = _CJK_LABEL.sub("", token)  # "助记词：badge": a label glued to the first word
         if token in words:
-            run_start = m.start() if count == 0 else run_start
+            run_start = m.start() + m.group().find(token) if count == 0 else run_start
             count, run_end = count + 1, m.end()
             continue
-        if count >= 12:
+        if count >= least:
             yield run_start, run_end, "seed_phrase", P_STRUCT
         count = 0
-    if count >= 12:
+    if count >= least:
         yield run_start, run_end, "seed_phrase", P_STRUCT
+
+
+_SEED_RUN = 12
+_SEED_RUN_NAMED = 6
+_SEED_CUE = re.compile(
+    r"phrase|seed|mnemonic|words|recovery|wallet|助记词|シード|시드|фраз|frase|wörter|mots"
+)
+_CJK_LABEL = re.compile(rf"^[{_NO_SPACE_SCRIPTS}]+(?=[a-z])")
 
 
 _WHITESPACE_TOKEN = re.compile(r"\S+")
@@ -691,8 +777,99 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
 
 
+# A UUID, or a long run of hex digits: random, but ids and hashes look the same. Only a secret's
+# name before it, on its line, makes it a secret ("heroku auth:token gives me 2e2ccc40-...",
+# "bitcoin private key hex (no 0x): bb3c0b...").
+_UUID_OR_HEX = re.compile(
+    r"(?<![\w-])(?:0x)?(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"|[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![\w-])"
+)
+_SECRET_CUE = re.compile(
+    r"token|secret|api[ _-]?key|apikey|private[ _-]?key|auth\b|authorization|password|passwort"
+    r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
+    r"|routing[ _-]key|webhook"
+)
+_CUE_WINDOW = 60  # characters before the value, on its line
+_HEX_VALUE_DIGITS = 6  # a UUID or 32 hex digits hold more by far (a run of letters a-f alone: 1 in 10^7)
+
+
+def _named_random_values(text: str, lower: str) -> Iterator[Span]:
+    for m in _UUID_OR_HEX.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        before = lower[max(line_start, m.start() - _CUE_WINDOW) : m.start()]
+        if not _SECRET_CUE.search(before) or _PUBLIC_ID_BEFORE.search(
+            text, max(0, m.start() - 24), m.start()
+        ):
+            continue
+        if _PUBLIC_HASH_BEFORE.search(before):
+            continue
+        yield m.start(), m.end(), "secret", P_PROSE
+
+
+# Hashes and public ids are named too: "sha256 of the token", "commit", "checksum", "request id".
+_PUBLIC_HASH_BEFORE = re.compile(
+    r"sha-?\d*|md5|hash|checksum|digest|commit|fingerprint|request[ _-]?id|trace[ _-]?id|correlation"
+    r"|public[ _-]?key|address|tx(?:id)?\b|transaction|block|uuid|guid"
+)
+
+
+# Security questions: the standard ones that banks and airlines ask, and the answer after them.
+# The answer is a name ("Delacroix", "Mr. Whiskers", "Birchwood Lane", "Peugeot 205", "Pelusa58").
+_SECURITY_QUESTION = re.compile(  # searched in the lowercased text
+    r"(?:mother'?s maiden name|maiden name|(?:name of )?(?:your |my )?first (?:pet|dog|cat|car|school|"
+    r"teacher|boss|job|concert)(?:'s name)?|street (?:i|you) grew up on|favou?rite (?:teacher|book|movie|"
+    r"food|band|city|sports team)|(?:father|mother|dad|mom|mum)'?s middle name|city (?:i was|you were) "
+    r"born in|childhood (?:best )?friend(?:'s name)?|(?:high school|school) mascot|security (?:answers?|"
+    r"questions?)|secret (?:answer|question)|pregunta (?:secreta|de seguridad)|question secrète|"
+    r"sicherheitsfrage|geheimfrage|domanda (?:segreta|di sicurezza)|pergunta (?:secreta|de segurança))"
+)
+_ANSWER = re.compile(
+    r"[\s'\"»)\]]*(?:\((?:[^()\n]{0,40})\))?[\s'\"»)\]]*((?:(?:→|->|=>|=|:|—|\bis\b|\bwas\b|\bes\b|\best\b|"
+    r"\bist\b|\bè\b|\bé\b)\s*)+)(?:(?:the\s+)?answer\s*(?:is|:|=)?\s*)?[\"'«“]?"
+    r"((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-Z0-9À-Þ][\w'’-]*(?:[ ][A-Z0-9À-Þ][\w'’-]*){0,2})"
+)
+
+
+# Where a question is asked for an account, not told as a story ("my first car was a Honda").
+_SECURITY_CONTEXT = re.compile(
+    r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline"
+)
+
+
+# A word every question above holds: found first (one cheap scan), the question is then looked
+# for around it only.
+_QUESTION_ANCHOR = re.compile(
+    r"maiden|first|grew up|favou?rite|middle name|born in|childhood|mascot|secur|secret|pregunta|question"
+    r"|frage|domanda|pergunta"
+)
+
+
+def _security_answers(text: str, lower: str) -> Iterator[Span]:
+    anchor = _QUESTION_ANCHOR.search(lower)
+    if anchor is None:
+        return
+    about_accounts = _SECURITY_CONTEXT.search(lower) is not None
+    for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor.start() - 30)):
+        answer = _ANSWER.match(text, m.end())
+        if answer is None:
+            continue
+        if not about_accounts and not any(c in answer.group(1) for c in "=:→>—"):
+            continue  # "my first car was a Corolla": a story, unless set as an answer
+        start, end = _core(text, answer.start(2), answer.end(2))
+        value = text[start:end].strip()
+        if len(value) >= 3 and value.lower() not in _NOT_ANSWERS:
+            yield start, end, "security_answer", P_PROSE
+
+
+# Words that may follow a question without being its answer ("security question: I", "... is The").
+_NOT_ANSWERS = frozenset(("the", "i", "it", "my", "a", "an", "yes", "no", "what", "which", "who", "how"))
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
+    if count_digits(text) >= _HEX_VALUE_DIGITS:
+        yield from _named_random_values(text, lower)
+    yield from _security_answers(text, lower)
     if _ENCODED.search(lower) and _PASSWORDISH.search(lower):
         yield from _encoded_passwords(text)
     if "/" in text:
