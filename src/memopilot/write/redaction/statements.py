@@ -831,9 +831,7 @@ _ANSWER = re.compile(
 
 
 # Where a question is asked for an account, not told as a story ("my first car was a Honda").
-_SECURITY_CONTEXT = re.compile(
-    r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline"
-)
+_SECURITY_CONTEXT = re.compile(r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline")
 
 
 # A word every question above holds: found first (one cheap scan), the question is then looked
