@@ -34,6 +34,7 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import os
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -193,6 +194,7 @@ def training_examples(items: list[ExtractionItem]) -> list[Example]:
         *sentence_examples(EXTRACTION / "train_sentences.json"),
         *sentence_examples(EXTRACTION / "train_sentences_assistant.json"),
         *sentence_examples(EXTRACTION / "train_sentences_more.json"),
+        *sentence_examples(Path(os.environ.get("THIRD", EXTRACTION / "train_sentences_third.json"))),
         *item_examples(items),
     ]
 

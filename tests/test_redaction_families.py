@@ -25,6 +25,19 @@ SECRETS = [
     ("PESEL: 44051401359, a brata: 02070803628", "02070803628"),  # a number shaped like one found
     ("pasword for the gym app is Lentil44go", "Lentil44go"),  # a misspelt name
     ("employee,ssn\nRita Alves,219094812", "219094812"),  # a column named for a secret
+    # 2026-12-05: families read from tune11's misses (check8 until check9 arrived)
+    ("身份证号：11010519491231002X", "11010519491231002X"),  # a Chinese id's check character
+    ("RUT: 12.345.678-5", "12.345.678-5"),
+    ("NRIC for the gym form: S1234567D", "S1234567D"),
+    ("acc 55120394 BSB 062-000 for the refund", "55120394"),
+    (
+        "phantom export of the wallet: 4CqgFFrugEUM38xTwKR2tuEak97DDgr3J3MJthkHZSh1DbX9VKQr4Z"
+        "NUiXmoP6MvpNAJfg5nTcpG9FD1U4LH5vNv",
+        "4CqgFFrugEUM38xTwKR2tuEak97DDgr3J3MJthkHZSh1",
+    ),  # 64 bytes in base58: a wallet's secret key
+    ("TOTP seed for the admin account: JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXPJBSWY3DP"),
+    ("sessionid=4kq9z8x7w6v5u4t3s2r1q0p9o8n7m6l5", "4kq9z8x7w6v5u4t3s2r1q0p9"),
+    ("Kakao REST API 키: 0f1e2d3c4b5a69788796a5b4c3d2e1f0", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"),
     # passwords stated in other languages
     ("Mi contraseña nueva es Girasol#4471", "Girasol#4471"),
     ("Le mot de passe du wifi est Lune-Violette-2048", "Lune-Violette-2048"),
@@ -201,6 +214,9 @@ LOOK_ALIKES = [
     "O código de rastreamento é LB123456789HK",
     "the wifi network is called Maison_Dupont_5G",
     "the log says user=ana action=login status=ok",
+    "Electricity account no. 5521 9034, bill due 15 April",  # not a bank's account
+    "this public key is safe to share: age1qzv3xs8l7kq9m2r5t0w4y6c8e0g2j4n6p8s0u2w4y6a8c0e2g4j6l8n0p",
+    "it's safe to say 2048 people signed up",
 ]
 
 
@@ -221,13 +237,12 @@ def test_look_alikes_are_left_alone(message: str) -> None:
     assert redact(message).text == message
 
 
-# redaction_check8 (written 2026-12-05 by a tenth helper, same brief: 390 secrets of 184 kinds, 39%
-# of its messages in 26 other languages) measured 324/390 = 83.1% removed, 5/184 = 2.7% altered
-# with the hand-written detectors, 330/390 = 84.6% and 5/184 with the learned net beside them, when
-# it arrived (331/390 = 84.9% with the net's next features): never tuned on. (Before it: check5
-# 84.0%, check6 79.8%, check7 87.1%, each measured once unseen; they are now tune8-10.) The floor
-# sits under today's figure.
-CHECK8_FLOOR = 0.83
+# redaction_check9 (written 2026-12-05 by an eleventh helper, same brief: 404 secrets of 198 kinds,
+# 41% of its messages in 26 other languages) measured 340/404 = 84.2% removed, 5/192 = 2.6% altered
+# when it arrived, and 350/404 = 86.6% after the general fixes drawn from tune11's misses: never
+# tuned on. (Before it: check5-8 measured 84.0%, 79.8%, 87.1% and 84.9% unseen; now tune8-11.)
+# The floor sits under today's figure.
+CHECK_FLOOR = 0.85
 
 
 def _measure():
@@ -254,13 +269,14 @@ def _measure():
         ("tests/data/redaction_tune5", 0.98, 0.01),
         ("tests/data/redaction_tune6", 0.97, 0.01),
         ("tests/data/redaction_tune7", 0.96, 0.01),
-        # Measured unseen, then only trained on by the learned net (no detector written for them).
-        ("tests/data/redaction_tune8", 0.84, 0.03),
-        ("tests/data/redaction_tune9", 0.80, 0.03),
-        ("tests/data/redaction_tune10", 0.87, 0.02),
+        # Measured unseen, trained on by the learned net, then (2026-12-05) their misses read.
+        ("tests/data/redaction_tune8", 0.90, 0.01),
+        ("tests/data/redaction_tune9", 0.88, 0.03),
+        ("tests/data/redaction_tune10", 0.91, 0.01),
+        ("tests/data/redaction_tune11", 0.89, 0.02),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
-        ("tests/data/redaction_check8", CHECK8_FLOOR, 0.03),
+        ("tests/data/redaction_check9", CHECK_FLOOR, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

@@ -96,7 +96,9 @@ _ID_WORDS = KeywordIndex(
     social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|rrn|
     rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
     acct|acct#|acc no|routing|rtg|aba|aba routing|checking account|savings account|account|
-    card number|номер карты|
+    card number|номер карты|acc|a/c|a/c no|account no|clabe|cbu|口座番号|conta corrente|numer konta|
+    nr konta|número de cuenta|numéro de compte|rekeningnummer|nric|ppsn|hkid|身分證|身分證字號|身份證|
+    身份證號碼|rut|registre national|numéro national|rijksregister|
     número de tarjeta|numéro de carte|kartennummer|nomor kartu|卡号|инн|снилс|рнокпп|іпн|cccd|nik|
     curp|rfc|cpr|cpr-nummer|αμκα|αφμ|cnp|pan|pan card|रक्षा|رقم الهوية|الهوية الوطنية|תעודת זהות|
     เลขบัตรประชาชน|nhs|nhs number|medicare|medicare number|health card|health insurance number|carte vitale|
@@ -111,7 +113,7 @@ _ID_WORDS = KeywordIndex(
 )
 _PASSPORT_WORDS = frozenset(_DOCUMENT_KIND)  # their numbers are codes of letters and digits
 # The number: digits with single separators, or (passports) a code of letters and digits.
-_ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}(?![A-Za-z0-9])")
+_ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}[Xx]?(?![A-Za-z0-9])")  # (X: a Chinese id's check)
 # A code of letters and digits, perhaps dashed ("CJPFXTH57", "F641-376-50-769-8").
 _PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?![A-Za-z0-9])")
 _DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
@@ -164,7 +166,7 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     """A number right after a word that names an identity number (a few words may stand between:
     "Meine Steuer-ID lautet ...", "BSN-nummer van mijn zoon: ...")."""
     for _, word_end, word in _ID_WORDS.find(lower):
-        if word == "account" and not _BANK_CONTEXT.search(lower):
+        if word in _NEEDS_BANK and not _BANK_CONTEXT.search(lower):
             continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
         labelled = False  # the token before ended with a colon
         for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
@@ -213,7 +215,8 @@ _CHECKSUM_OF = {
     "steuer-id": "de.idnr", "steuerid": "de.idnr", "rijksregisternummer": "be.nn", "ahv": "ch.ssn",
     "avs": "ch.ssn", "身份证": "cn.ric", "身份证号": "cn.ric", "身份证号码": "cn.ric",
     "תעודת זהות": "il.idnr", "itin": "us.itin", "tfn": "au.tfn", "tax file number": "au.tfn",
-    "nas": "ca.sin", "numéro d'assurance sociale": "ca.sin",
+    "nas": "ca.sin", "numéro d'assurance sociale": "ca.sin", "rut": "cl.rut", "身份證": "cn.ric",
+    "registre national": "be.nn", "numéro national": "be.nn", "rijksregister": "be.nn",
     "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc",
 }  # fmt: skip
 
@@ -221,7 +224,10 @@ _CHECKSUM_OF = {
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
 _CHECKSUM_REQUIRED = frozenset(("nas",))
-_BANK_CONTEXT = re.compile(r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings")
+_BANK_CONTEXT = re.compile(
+    r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings|ifsc|bsb|transfer|refund"
+)
+_NEEDS_BANK = frozenset(("account", "acc", "a/c", "a/c no", "account no"))
 
 
 def _id_code(code: str, passport: bool) -> bool:
@@ -232,7 +238,9 @@ def _id_code(code: str, passport: bool) -> bool:
         return False  # digits alone (with dashes: a date) are _ID_NUMBER's, checked there
     if passport:
         return digits >= 2
-    return 8 <= len(code) <= 20 and digits >= 3 and len(code) - digits >= 2
+    letters = len(code) - digits
+    # one letter before or after six digits or more (Taiwan's "F285366158", Ireland's "5435670R")
+    return 8 <= len(code) <= 20 and digits >= 3 and (letters >= 2 or (letters == 1 and digits >= 6))
 
 
 def _passes_its_checksum(word: str, number: str) -> bool:
@@ -311,17 +319,40 @@ _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _WIF = re.compile(r"(?<![1-9A-Za-z])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-Za-z])")
 
 
-def _base58check(value: str) -> bool:
-    """Whether ``value`` decodes as base58 with a valid 4-byte double-SHA-256 checksum."""
+def _base58_bytes(value: str) -> bytes:
     number = 0
     for ch in value:
         number = number * 58 + _BASE58.index(ch)
-    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    leading_zeros = len(value) - len(value.lstrip("1"))
+    return b"\0" * leading_zeros + number.to_bytes((number.bit_length() + 7) // 8, "big")
+
+
+def _base58check(value: str) -> bool:
+    """Whether ``value`` decodes as base58 with a valid 4-byte double-SHA-256 checksum."""
+    raw = _base58_bytes(value)
     body, check = raw[:-4], raw[-4:]
     return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
+
+
+# A BIP-32 extended private key (xprv, tprv, yprv, zprv: Base58Check), and a 64-byte secret key in
+# base58 (how Solana wallets export a keypair; a public key is 32 bytes, 43-44 characters).
+_EXTENDED_KEY = re.compile(r"(?<![1-9A-Za-z])[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,108}(?![1-9A-Za-z])")
+_BASE58_SECRET = re.compile(r"(?<![1-9A-Za-z])[1-9A-HJ-NP-Za-km-z]{86,88}(?![1-9A-Za-z])")
+
+
+def base58check(value: str) -> bool:
+    """Whether ``value`` is base58 with a valid 4-byte double-SHA-256 checksum at its end."""
+    return all(ch in _BASE58 for ch in value) and _base58check(value)
 
 
 def _crypto_keys(text: str) -> Iterator[Span]:
     for m in _WIF.finditer(text):
         if _base58check(m.group()):
             yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT
+    for m in _EXTENDED_KEY.finditer(text):
+        if _base58check(m.group()):
+            yield m.start(), m.end(), "extended_private_key", P_STRUCT
+    for m in _BASE58_SECRET.finditer(text):
+        value = m.group()
+        if any(c.isdigit() for c in value) and len(_base58_bytes(value)) == 64:
+            yield m.start(), m.end(), "private_key", P_STRUCT

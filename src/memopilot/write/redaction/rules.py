@@ -771,7 +771,7 @@ def companions(text: str, spans: list[Span]) -> Iterator[Span]:
 
 _SECRET_PARTS = _words(
     "key keys apikey appid token tokens secret secrets credential credentials creds passphrase auth "
-    "salt pat bearer accesstoken authtoken"
+    "salt pat bearer accesstoken authtoken sessionid sessid jsessionid phpsessid"
 )
 # Parts of a name that make it something other than a secret value.
 _NOT_SECRET_PARTS = _words(
@@ -791,7 +791,9 @@ _NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # Anchor: a keyword somewhere inside a name (``key``, ``API_KEY``, ``clientSecret``, ``x-api-key``).
 # Searched in the lowercased text: a case-insensitive alternation is several times slower in `re`.
-_KEYWORD = re.compile(r"key|token|secret|credential|creds|passphrase|auth|salt|pat|bearer|appid")
+_KEYWORD = re.compile(
+    r"key|token|secret|credential|creds|passphrase|auth|salt|pat|bearer|appid|sessid|sessionid"
+)
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 # After the name: an assignment (`=`, `:`, `=>`) or a phrase ("for the weather API is"), or nothing.
 _AFTER_NAME = re.compile(

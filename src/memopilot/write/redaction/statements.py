@@ -24,12 +24,12 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
-import hashlib
 import re
 import string
 import unicodedata
 from collections.abc import Iterator
 
+from .identifiers import base58check
 from .keywords import KeywordIndex, word_list
 from .rules import P_PROSE, P_STRUCT, Span, count_digits, looks_random, plausible_password, shannon
 
@@ -101,6 +101,9 @@ _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
+# Names that are ordinary words too ("safe to share"): only digits can be their value.
+_DIGITS_ONLY = frozenset(("safe", "bike lock", "door lock"))
+_DIGIT_CODE = re.compile(r"[\d\s#*-]+")
 _LISTS = frozenset(_LIST_NAMES)
 # Words right after a name that make it the name of something else ("password manager").
 _NOT_A_VALUE_AFTER = re.compile(
@@ -415,6 +418,12 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             yield from _value_before(text, name_start)
         strong_code = name in _CODES and _STRONG_CODE.search(name) is not None
         found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK, strong_code=strong_code)
+        if (
+            found is not None
+            and name in _DIGITS_ONLY
+            and not _DIGIT_CODE.fullmatch(text[found[0] : found[1]])
+        ):
+            continue  # "safe to share: age1...": only a code of digits follows such a name
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
 
@@ -591,20 +600,8 @@ _ETHEREUM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")  # public (mixed case is it
 
 
 def _bitcoin_address(value: str) -> bool:
-    """A legacy Bitcoin address (Base58Check, version byte 0 or 5): public, made to be shared."""
-    if not 26 <= len(value) <= 35 or value[0] not in "13":
-        return False
-    number = 0
-    for ch in value:
-        digit = _BASE58.find(ch)
-        if digit < 0:
-            return False
-        number = number * 58 + digit
-    raw = number.to_bytes(25, "big") if number.bit_length() <= 200 else b""
-    return len(raw) == 25 and hashlib.sha256(hashlib.sha256(raw[:21]).digest()).digest()[:4] == raw[21:]
-
-
-_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+    """A legacy Bitcoin address (Base58Check of 25 bytes from 1 or 3): public, made to be shared."""
+    return 26 <= len(value) <= 35 and value[0] in "13" and base58check(value)
 
 
 def _random_secret(text: str, start: int, value: str) -> bool:
@@ -782,15 +779,16 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
 # "bitcoin private key hex (no 0x): bb3c0b...").
 _UUID_OR_HEX = re.compile(
     r"(?<![\w-])(?:0x)?(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"|[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![\w-])"
+    r"|[0-9a-f]{32,128}|[0-9A-F]{32,128}|[A-Z2-7]{16,64})(?![\w-])"  # (base32: a 2FA seed)
 )
 _SECRET_CUE = re.compile(
-    r"token|secret|api[ _-]?key|apikey|private[ _-]?key|auth\b|authorization|password|passwort"
+    r"token|secret|\bapi\b|api[ _-]?key|apikey|private[ _-]?key|auth\b|totp|2fa|authenticator|authorization"
+    r"|password|passwort"
     r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
     r"|routing[ _-]key|webhook"
 )
-_CUE_WINDOW = 60  # characters before the value, on its line
-_HEX_VALUE_DIGITS = 6  # a UUID or 32 hex digits hold more by far (a run of letters a-f alone: 1 in 10^7)
+_CUE_WINDOW = 80  # characters before the value, on its line
+_HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
 
 
 def _named_random_values(text: str, lower: str) -> Iterator[Span]:
