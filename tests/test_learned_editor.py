@@ -279,3 +279,21 @@ def test_statements_in_other_languages_are_judged_by_the_multilingual_models(
     ]
     assert typed("Mi hijo se llama Diego y tiene diez años.")[0][0] == "fact"
     assert typed("Qué bonito día hace hoy.") == []  # small talk, in any language
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "“The only way to do great work is to love what you do.” — Steve Jobs",
+        "Never forget what you're fighting for. — that's a line from a movie I watched",
+        "If I had a million dollars I'd buy a lighthouse",
+        "What if we moved to Mars, lol",
+    ],
+)
+def test_wishes_and_quotations_store_nothing_typed(message: str) -> None:
+    assert typed(message) == []
+
+
+def test_the_users_own_words_beside_a_quote_are_still_kept() -> None:
+    assert [t for t, _ in typed('My favourite quote is "stay hungry, stay foolish"')] == ["preference"]
+    assert typed("If it rains I prefer to stay in.")[0][0] == "preference"

@@ -801,6 +801,48 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier) -> N
             st.judgement = None
 
 
+# Words that are not the user's own account of their life: a wish or a counterfactual ("If I won
+# the lottery I'd buy an island"), and a quotation with its source ("... — Steve Jobs", "that's a
+# line from a movie").
+_HYPOTHETICAL = re.compile(
+    r"^(?:(?:even )?if (?:i|we) (?:had|were|was|won|could|owned|lived|got|didn't|did not)\b.*"
+    r"\b(?:i'd|i would|we'd|we would|i might|i could)\b|(?:imagine|what if|suppose|in another life)\b)",
+    _F,
+)
+_QUOTED = re.compile(r"[\"“«„]([^\"”»“]{8,300})[\"”»“]")
+_ATTRIBUTION = re.compile(
+    r"[\"”»]\s*[—–-]+\s*[A-Z]|(?:^|\n)\s*[—–-]+\s*[A-Z][\w.]+(?:\s+[A-Z][\w.]+)*\s*$"
+    r"|\b(?:a|the) (?:line|quote|quotation|lyric|saying) (?:from|by|of)\b"
+    r"|\bas \w+ (?:once )?(?:said|put it)\b",
+    _F,
+)
+
+
+_SOURCE_WORDS = 6  # a quotation's source is a name or a title, not a sentence of the user's
+
+
+def _drop_borrowed(statements: list[_Statement], message: str) -> None:
+    """Wishes and quotations store nothing typed, however much they sound like a fact or a flag."""
+    attributed = _ATTRIBUTION.search(message) is not None
+    quotes = list(_QUOTED.finditer(message)) if attributed else []
+    quoted = [q.group(1).lower() for q in quotes]
+    source = message[quotes[-1].end() :].lower() if quotes else ""  # "— Steve Jobs"
+    for i, st in enumerate(statements):
+        borrowed = _HYPOTHETICAL.match(st.text) is not None
+        if attributed and not borrowed:
+            text = st.text.lower().strip(' "“”«»„.!')
+            following = statements[i + 1].text if i + 1 < len(statements) else ""
+            borrowed = (
+                any(text and text in q for q in quoted)  # inside the quotation
+                or (bool(text) and text in source and len(text.split()) <= _SOURCE_WORDS)  # its source
+                or _ATTRIBUTION.search(following) is not None  # the line before "— that's a line from"
+                or _ATTRIBUTION.match(st.text) is not None
+            )
+        if borrowed:
+            st.judgement = None
+            st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
+
+
 def _never_kept(st: _Statement, rule_type: str | None) -> bool:
     """Questions, small talk, code, annotations and one-off commands (unless the rules found a
     task or a learning goal in them) store nothing typed, whatever they mention."""
@@ -913,6 +955,7 @@ class RuleEditor(MemoryEditor):
             return EditorOutput()
         now = _aware(context.now)
         statements = _read(message, now)
+        _drop_borrowed(statements, message)
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
             _learned(statements, classifier)
