@@ -9,6 +9,9 @@ Data (tune only; the check halves are never read for training):
   and eval/extraction/train_sentences_more.json (700 statements, 40% hard negatives that carry
   trigger words): single statements labelled with a type or "none", written by helpers who never
   saw the rules;
+- eval/extraction/train_sentences_about_user.json (700 statements: world facts, news, strangers'
+  anecdotes, opinions and quotes labelled "none" beside the user's own life said the same way,
+  often without "I": "Working from home today because of the strike.");
 - eval/extraction/train_sentences_multilingual.json (960 statements, 120 in each of Chinese,
   Spanish, French, German, Portuguese, Italian, Japanese and Korean, written by a helper as native
   speakers write): for the multilingual pair only (the static pairs read English alone);
@@ -27,7 +30,7 @@ static features cannot read: write/language.py tells them apart). The weights go
 src/memopilot/models/statement-classifier/.
 
 Choices are made by scripts/cv_statement_classifier.py (five folds of the tune items, the real
-write path): the combined pair, train_sentences_more.json and a target of 0.93 were each kept
+write path): the combined pair, train_sentences_more.json and a target of 0.93 (now 0.85) were each kept
 because they raised precision there (see that script's docstring for the figures). So were the
 multilingual statements with every statement not in English routed to the multilingual pair
 (2026-12-05: messages 0.896 -> 0.908 precision, LoCoMo 0.873 -> 0.887); the 900 English statements
@@ -71,7 +74,7 @@ from memopilot.write.statement_classifier import (  # noqa: E402
 SEED = 20261203
 C = 2.0
 
-TARGET_PRECISION = 0.93  # statement level, held-out predictions (0.90 and 0.96: worse items in CV)
+TARGET_PRECISION = 0.85
 EXTRACTION = ROOT / "eval" / "extraction"
 Example = tuple[str, str | None, ShapeFlags, str]  # text, rules' type, shape, label
 
@@ -204,6 +207,7 @@ def training_examples(items: list[ExtractionItem]) -> list[Example]:
         *sentence_examples(EXTRACTION / "train_sentences_assistant.json"),
         *sentence_examples(EXTRACTION / "train_sentences_more.json"),
         *sentence_examples(EXTRACTION / "train_sentences_multilingual.json"),
+        *sentence_examples(EXTRACTION / "train_sentences_about_user.json"),
         *item_examples(items),
     ]
 

@@ -728,10 +728,13 @@ _TERSE_FLAG = re.compile(
 # A statement the cue rules typed is kept at this keep probability, whatever threshold the model
 # that judged it has (the rules' cue is evidence of its own, but not enough alone).
 _RULE_BACKED_KEEP = 0.6
-_SECOND_MEMORY_KEEP = 0.95  # a message's second and later memories need this keep probability
+_SECOND_MEMORY_KEEP = 0.9  # a message's second and later memories need this keep probability
 # (both chosen by five-fold runs on the tune items, scripts/cv_statement_classifier.py: from 0.45
 # and 0.85, messages 0.875 / 0.854 -> 0.896 / 0.842 and locomo 0.836 / 0.849 -> 0.873 / 0.833,
-# precision / recall; 0.3-0.7 and 0.75-1.0 tried)
+# precision / recall; 0.3-0.7 and 0.75-1.0 tried). The second memory's bar went back to 0.9 with
+# the 2026-12-05 model (keep target 0.85): at 0.95 it dropped the third of "I prefer tabs. We
+# decided on PostgreSQL. The report is due 2026-03-06." (fold runs: messages 0.897 / 0.854 ->
+# 0.890 / 0.890, locomo 0.857 / 0.818 -> 0.844 / 0.818).
 # "[shares an image: ...]": an annotation of the turn, not something the user said
 _ANNOTATION = re.compile(r"^\[[^\]]*\]?$")
 # The rules' type stands when the type model finds it at least this likely (chosen on tune). A
