@@ -8,7 +8,9 @@ Statements in another language are judged by the multilingual models instead, as
 Most statements say so cheaply: a word English uses and its neighbours do not ("the", "my",
 "I'm" ...) settles it. The rest are identified by py3langid (langid.py's model, numpy only, about
 30-120 µs a sentence after a 0.6 s load on first use), among the languages people write to an
-assistant in Latin script. Without it, every statement counts as English (the behaviour before).
+assistant in Latin script. The model costs a process about 50-75 MB of memory once loaded (the
+100,000-memory bench's peak RSS went from 679 to 724 MB); a process that only reads never loads
+it. Without the package, every statement counts as English (the behaviour before).
 """
 
 from __future__ import annotations
