@@ -93,14 +93,10 @@ needs_e5 = pytest.mark.skipif(
 )
 
 
-@needs_e5
-def test_e5_reads_only_the_statements_the_static_models_are_unsure_of(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _record_e5_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts e5 is asked to embed from now on (it still embeds them)."""
     from memopilot.write import statement_classifier as sc
-    from memopilot.write.rule_editor import read_statements
 
-    classifier = StatementClassifier(WEIGHTS_PATH)
     read: list[str] = []
     e5 = sc._multilingual_embedder()
 
@@ -110,6 +106,18 @@ def test_e5_reads_only_the_statements_the_static_models_are_unsure_of(
             return e5.embed(texts)
 
     monkeypatch.setattr(sc, "_multilingual_embedder", lambda: Recording())
+    return read
+
+
+@needs_e5
+def test_e5_reads_only_the_statements_the_static_models_are_unsure_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from memopilot.write import statement_classifier as sc
+    from memopilot.write.rule_editor import read_statements
+
+    classifier = StatementClassifier(WEIGHTS_PATH)
+    read = _record_e5_reads(monkeypatch)
     message = (
         "My sister Ines lives in Porto with her two cats. The weather was odd today. "
         "We switched the billing service to PostgreSQL last week. Lol that meme again."
@@ -257,15 +265,7 @@ def test_statements_in_other_languages_are_judged_by_the_multilingual_models(
     from memopilot.write.rule_editor import read_statements
 
     classifier = StatementClassifier(WEIGHTS_PATH)
-    read: list[str] = []
-    e5 = sc._multilingual_embedder()
-
-    class Recording:
-        def embed(self, texts: list[str]) -> np.ndarray:
-            read.extend(texts)
-            return e5.embed(texts)
-
-    monkeypatch.setattr(sc, "_multilingual_embedder", lambda: Recording())
+    read = _record_e5_reads(monkeypatch)
     monkeypatch.setattr(sc, "CASCADE_NONE", 2.0)  # an English statement never reaches e5 here
     german = "Ich lerne gerade Spanisch, weil wir nächstes Jahr nach Madrid ziehen."
     english = "My sister Ines lives in Porto with her two cats."
