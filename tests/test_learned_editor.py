@@ -297,3 +297,4 @@ def test_wishes_and_quotations_store_nothing_typed(message: str) -> None:
 def test_the_users_own_words_beside_a_quote_are_still_kept() -> None:
     assert [t for t, _ in typed('My favourite quote is "stay hungry, stay foolish"')] == ["preference"]
     assert typed("If it rains I prefer to stay in.")[0][0] == "preference"
+    assert typed("As I said, I'm allergic to walnuts.") != []  # "as I said" quotes nobody

@@ -818,7 +818,7 @@ _QUOTED = re.compile(r"[\"“«„]([^\"”»“]{8,300})[\"”»“]")
 _ATTRIBUTION = re.compile(
     r"[\"”»]\s*[—–-]+\s*[A-Z]|(?:^|\n)\s*[—–-]+\s*[A-Z][\w.]+(?:\s+[A-Z][\w.]+)*\s*$"
     r"|\b(?:a|the) (?:line|quote|quotation|lyric|saying) (?:from|by|of)\b"
-    r"|\bas \w+ (?:once )?(?:said|put it)\b",
+    r"|\bas (?!i\b|we\b|you\b)\w+ (?:once )?(?:said|put it)\b",  # "as Seneca said", not "as I said"
     _F,
 )
 
