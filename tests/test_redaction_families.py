@@ -217,6 +217,14 @@ LOOK_ALIKES = [
     "Electricity account no. 5521 9034, bill due 15 April",  # not a bank's account
     "this public key is safe to share: age1qzv3xs8l7kq9m2r5t0w4y6c8e0g2j4n6p8s0u2w4y6a8c0e2g4j6l8n0p",
     "it's safe to say 2048 people signed up",
+    # where a secret is kept, or its name, is no secret; nor is a list's next item or an error code
+    "kubectl create secret generic db --from-file=password=./db-password.txt",
+    "vault kv put secret/app password=@/dev/stdin",
+    "Cannot connect to amqp://guest:**@localhost:5672//",
+    "ALTER USER app WITH PASSWORD :'new_password';  -- a psql variable",
+    "secrets:\n  db_password:\n    file: ./secrets/db_password.txt",
+    "todo\n- change the wifi password\n- return the drill (receipt nr. 20250318)",
+    "{ ok: 0, errmsg: 'bad auth : Authentication failed.', code: 8000 }",
 ]
 
 

@@ -168,7 +168,18 @@ def _is_placeholder(value: str) -> bool:
         return True
     if _ENV_REF.fullmatch(v) or _TEMPLATE.fullmatch(v) or v.startswith(("${", "{{", "%(", "<%")):
         return True  # also the opening of a template cut off by a space: "${{ secrets.X }}"
+    if _MASK.fullmatch(v) or v.startswith(_FILE_REFERENCE) or _SECRET_VARIABLE.fullmatch(low):
+        return True  # "guest:**@host", "password=./pg-password.txt", "PASSWORD :'new_password'"
     return bool(_EXAMPLE_WORD.fullmatch(v)) and not any(c.isdigit() for c in v)
+
+
+_MASK = re.compile(r"[*•●xX]{2,}")
+# Where a secret is kept rather than the secret: a file (kubectl's --from-file, curl's @file).
+_FILE_REFERENCE = ("./", "../", "@/", "@./", "~/", "/dev/", "/run/secrets/", "file:")
+# The name of a variable or a secret holding it ("pg_password", "new_password", "db_secret").
+_SECRET_VARIABLE = re.compile(
+    r"[a-z]+(?:_[a-z]+)*_(?:password|passwd|secret|token|key)|(?:password|secret)_[a-z_]+"
+)
 
 
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
@@ -582,6 +593,8 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
             if not _word_start(lower, m.start()):
                 continue
             s, e, quoted = _password_value(text, m, (2, 3), 4)
+            if not quoted and text.startswith(":", e):
+                continue  # "pg_password:\n  file: ./secrets/pg": the next key, not a value
             if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], m.group(1)):
                 yield s, e, "password", P_CONTEXT
         for m in _PW_FLAG.finditer(lower):

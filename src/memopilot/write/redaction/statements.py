@@ -89,6 +89,7 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
+_OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list(
     "backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes|backup verification codes"
@@ -311,6 +312,9 @@ def _value_after(
             return (start, end) if found else None
         if raw.startswith("--") and raw[2:3].isalpha():
             return None  # a command's next flag ("db-creds --from-file=./password.txt")
+        gap = text[pos : token.start()]
+        if words and "\n" in gap and not gap[: gap.rfind("\n")].rstrip().endswith((":", "?", "：", "？")):
+            return None  # words after the name, then a new line: another item of a list
         start, end = _core(text, token.start(), token.end())
         if start >= end or not any(c.isalnum() for c in text[start:end]):
             linked = linked or raw.strip() in _LINKS
@@ -409,6 +413,12 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _CODES and _PUBLIC_CODE_AFTER.match(lower, name_end):
             continue  # "codice cliente", "code postal": a customer's or a place's number
+        if (
+            name == "code"
+            and "{" in lower[:name_start]
+            and _OBJECT_KEY_BEFORE.search(lower, max(0, name_start - 3), name_start)
+        ):
+            continue  # "{ errmsg: 'bad auth', code: 8000 }": an error's code in an object
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
