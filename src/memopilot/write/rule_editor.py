@@ -845,6 +845,7 @@ def _drop_borrowed(statements: list[_Statement], message: str) -> None:
             )
         if borrowed:
             st.judgement = None
+            # read as small talk, so that the learned judgement skips it too
             st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
 
 

@@ -271,20 +271,20 @@ class StatementClassifier:
             return []
         # Chinese, Japanese, Korean and (with the multilingual models) any statement not in
         # English: the static features read them as noise.
-        cjk = [
+        others = [
             i
             for i, text in enumerate(texts)
             if mostly_cjk(text) or (self._multilingual is not None and not in_english(text))
         ]
         verdicts: list[Judged] = [_NEVER] * len(texts)
-        latin = sorted(set(range(len(texts))) - set(cjk))
-        if latin:
-            chosen = [texts[i] for i in latin]
+        english = sorted(set(range(len(texts))) - set(others))
+        if english:
+            chosen = [texts[i] for i in english]
             x = feature_matrix(
                 self._embedder.embed(chosen),
                 chosen,
-                [rule_types[i] for i in latin],
-                [flags[i] for i in latin],
+                [rule_types[i] for i in english],
+                [flags[i] for i in english],
             )
             judged = self._static.judge(x)
             unsure = [row for row, verdict in enumerate(judged) if self._unsure(verdict)]
@@ -295,12 +295,12 @@ class StatementClassifier:
                     judged[row] = verdict
             self.e5_calls += len(unsure) if self._combined is not None else 0
             self.judged += len(judged)
-            for i, verdict in zip(latin, judged, strict=True):
+            for i, verdict in zip(english, judged, strict=True):
                 verdicts[i] = verdict
-        if cjk and self._multilingual is not None:
-            vectors = _multilingual_embedder().embed([texts[i] for i in cjk])
-            x = multilingual_feature_matrix(vectors, [flags[i] for i in cjk])
-            for i, verdict in zip(cjk, self._multilingual.judge(x), strict=True):
+        if others and self._multilingual is not None:
+            vectors = _multilingual_embedder().embed([texts[i] for i in others])
+            x = multilingual_feature_matrix(vectors, [flags[i] for i in others])
+            for i, verdict in zip(others, self._multilingual.judge(x), strict=True):
                 verdicts[i] = verdict
         return verdicts
 

@@ -148,6 +148,7 @@ def _scan(text: str) -> list[Finding]:
 _NUMBER_TOKEN = re.compile(r"(?<![\w./-])[0-9A-Z][0-9A-Z./ -]{4,40}[0-9A-Z](?![\w/-])")
 _SHAPE = str.maketrans("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "9" * 10 + "A" * 26)
 _LISTED_MIN_DIGITS = 6
+_SAME_SHAPE_PRIORITY = 50  # after every detector's own: a listed number merges into what it sits in
 
 
 def _same_shape_numbers(text: str, spans: list[Span]) -> list[Span]:
@@ -164,9 +165,6 @@ def _same_shape_numbers(text: str, spans: list[Span]) -> list[Span]:
         if kind is not None and not any(m.start() < sp[1] and sp[0] < m.end() for sp in spans):
             found.append((m.start(), m.end(), kind, _SAME_SHAPE_PRIORITY))
     return found
-
-
-_SAME_SHAPE_PRIORITY = 50
 
 
 def _documentation_example(value: str) -> bool:

@@ -327,8 +327,10 @@ def _base58_bytes(value: str) -> bytes:
     return b"\0" * leading_zeros + number.to_bytes((number.bit_length() + 7) // 8, "big")
 
 
-def _base58check(value: str) -> bool:
-    """Whether ``value`` decodes as base58 with a valid 4-byte double-SHA-256 checksum."""
+def base58check(value: str) -> bool:
+    """Whether ``value`` is base58 with a valid 4-byte double-SHA-256 checksum at its end."""
+    if not all(ch in _BASE58 for ch in value):
+        return False
     raw = _base58_bytes(value)
     body, check = raw[:-4], raw[-4:]
     return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
@@ -340,17 +342,12 @@ _EXTENDED_KEY = re.compile(r"(?<![1-9A-Za-z])[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100
 _BASE58_SECRET = re.compile(r"(?<![1-9A-Za-z])[1-9A-HJ-NP-Za-km-z]{86,88}(?![1-9A-Za-z])")
 
 
-def base58check(value: str) -> bool:
-    """Whether ``value`` is base58 with a valid 4-byte double-SHA-256 checksum at its end."""
-    return all(ch in _BASE58 for ch in value) and _base58check(value)
-
-
 def _crypto_keys(text: str) -> Iterator[Span]:
     for m in _WIF.finditer(text):
-        if _base58check(m.group()):
+        if base58check(m.group()):
             yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT
     for m in _EXTENDED_KEY.finditer(text):
-        if _base58check(m.group()):
+        if base58check(m.group()):
             yield m.start(), m.end(), "extended_private_key", P_STRUCT
     for m in _BASE58_SECRET.finditer(text):
         value = m.group()

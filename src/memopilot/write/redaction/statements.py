@@ -128,7 +128,7 @@ _CODE_BEFORE = frozenset("$@._/")  # "/": a file ("./password.txt")
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
 _WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
 # The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
-_STRONG_CODE = re.compile(r"pin|code|cod|kod|код|kód|koodi|kode|codi|puk|暗|पिन|رمز")
+_STRONG_CODE = re.compile(r"pin|cod|kod|kód|koodi|код|puk|暗|पिन|رمز")  # (cod: code, código, codi)
 # Words that introduce a name rather than a value.
 _NAMING_WORDS = frozenset(
     ("called", "named", "name", "ssid", "llamada", "llamado", "appelé", "appelée", "heißt")
@@ -267,10 +267,9 @@ def _secret_value(
     if code and value[-1] in "#*" and value[:-1].isdigit():
         value = value[:-1]  # "8316#": a keypad's enter key
     if value.isdigit() and (not quoted or code):
-        if (next_to or linked or near) and 4 <= len(value) <= 8 and not _YEAR.fullmatch(value):
+        attached = next_to or linked or (near and len(value) <= 8)
+        if attached and len(value) >= 4 and not _YEAR.fullmatch(value):
             return True  # "PIN 4821", "kapı şifresi 7391", "密碼是5803", "a senha ... é 9374"
-        if (next_to or linked) and len(value) > 8:
-            return True
         return len(value) >= (6 if code else 8)
     if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
         return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
@@ -312,8 +311,7 @@ def _value_after(
             return (start, end) if found else None
         if raw.startswith("--") and raw[2:3].isalpha():
             return None  # a command's next flag ("db-creds --from-file=./password.txt")
-        gap = text[pos : token.start()]
-        if words and "\n" in gap and not gap[: gap.rfind("\n")].rstrip().endswith((":", "?", "：", "？")):
+        if words and _next_item(text[pos : token.start()]):
             return None  # words after the name, then a new line: another item of a list
         start, end = _core(text, token.start(), token.end())
         if start >= end or not any(c.isalnum() for c in text[start:end]):
@@ -348,6 +346,12 @@ def _value_after(
         if words > _WORDS_BEFORE_VALUE:
             return None
     return None
+
+
+def _next_item(gap: str) -> bool:
+    """Whether ``gap`` crosses into a new line that does not answer a label or a question."""
+    line_break = gap.rfind("\n")
+    return line_break >= 0 and not gap[:line_break].rstrip().endswith((":", "?", "：", "？"))
 
 
 def _core(text: str, start: int, end: int) -> tuple[int, int]:
@@ -522,9 +526,8 @@ def _prefixed_key(text: str, start: int, value: str) -> bool:
         return False  # "sub_CPVwVtOFoy2n8Dp9x2zYEHlE", "evt_...": a Stripe object's public id
     if not _KEY_BODY.fullmatch(body):
         return False
-    return _kinds(body.replace("_", "").replace("-", "")) == 3 and _random_secret(
-        text, start, body.replace("_", "").replace("-", "")
-    )
+    letters_and_digits = body.replace("_", "").replace("-", "")
+    return _kinds(letters_and_digits) == 3 and _random_secret(text, start, letters_and_digits)
 
 
 # A random key in base64 with its own symbols: 40+ characters ("...kIwohu09c9XsfzR9iazN8nsW6Mg2bpM7w==").
