@@ -6,9 +6,9 @@ and ``benign_messages.jsonl`` (``{"message"}``). Two sorts are kept:
 
 * tune corpora (``tests/data`` and ``tests/data/redaction_tune*``): their misses were read and the
   detectors fitted to them, and the learned net (``learned.py``) is trained on them.
-  ``redaction_tune4``-``11`` were written as held-out check corpora by helpers who had not seen the
+  ``redaction_tune4``-``12`` were written as held-out check corpora by helpers who had not seen the
   detectors, measured unseen, then tuned or trained on (their READMEs say so);
-* the check corpus ``tests/data/redaction_check9``: written by a helper that saw neither the
+* the check corpus ``tests/data/redaction_check10``: written by a helper that saw neither the
   detectors nor any other corpus, and only ever measured; its misses are never printed here.
 
 A secret counts as removed when no 8-character run of its value remains in the redacted text, with
@@ -42,7 +42,7 @@ from memopilot.write.redaction import learned, redact
 ROOT = Path(__file__).resolve().parents[1]
 TUNE = ROOT / "tests" / "data"
 TUNES = [TUNE, *sorted(TUNE.glob("redaction_tune*"))]
-CHECKS = [TUNE / "redaction_check9"]
+CHECKS = [TUNE / "redaction_check10"]
 _SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
 
 

@@ -172,7 +172,7 @@ def test_offline_chat_is_honest_and_matches_the_contract(mp: MemoPilot) -> None:
 
 
 def test_secrets_never_reach_the_model_or_the_database(llm: ScriptedLLM, llm_mp: MemoPilot, storage) -> None:
-    key = "AKIAIOSFODNN7EXAMPLE"
+    key = "AKIA5QF2ZK7WJ3MNP8RT"
     llm.push(
         Reply("Noted."),
         _editor_json(new_memories=[{"content": "I prefer tabs over spaces", "type": "preference"}]),

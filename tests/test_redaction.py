@@ -97,7 +97,7 @@ def test_findings_are_sorted_disjoint_spans_of_the_original(message: str) -> Non
 
 
 def test_preference_survives_next_to_a_key() -> None:
-    red = redact("I prefer tabs, and my key is AKIAIOSFODNN7EXAMPLE")
+    red = redact("I prefer tabs, and my key is AKIA5QF2ZK7WJ3MNP8RT")
     assert red.text == "I prefer tabs, and my key is [REDACTED:aws_access_key]"
     assert red.findings == [Finding("aws_access_key", 29, 49)] and red.count == 1
 
@@ -211,7 +211,7 @@ def test_password_phrases() -> None:
 
 
 def test_offsets_hold_when_lowercasing_changes_length() -> None:
-    text = "İstanbul office: AKIAIOSFODNN7EXAMPLE and token=Zq8Lm2Np4Rt6Vx8Bz0Cd2Fg4Hj6Kl8Mn"
+    text = "İstanbul office: AKIA5QF2ZK7WJ3MNP8RT and token=Zq8Lm2Np4Rt6Vx8Bz0Cd2Fg4Hj6Kl8Mn"
     red = redact(text)
     assert red.text == "İstanbul office: [REDACTED:aws_access_key] and token=[REDACTED:secret]"
 
@@ -221,3 +221,10 @@ def test_redaction_is_a_frozen_value() -> None:
     assert red == Redaction("nothing here", [])
     with pytest.raises(AttributeError):
         red.text = "x"  # type: ignore[misc]
+
+
+def test_aws_documentation_keys_are_left_alone() -> None:
+    """AWS's own documented example keys are public text; a generated key never spells EXAMPLE."""
+    text = "the docs use AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    assert redact(text).text == text
+    assert redact("my key is AKIA5QF2ZK7WJ3MNP8RT").text == "my key is [REDACTED:aws_access_key]"

@@ -38,6 +38,24 @@ SECRETS = [
     ("TOTP seed for the admin account: JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXPJBSWY3DP"),
     ("sessionid=4kq9z8x7w6v5u4t3s2r1q0p9o8n7m6l5", "4kq9z8x7w6v5u4t3s2r1q0p9"),
     ("Kakao REST API 키: 0f1e2d3c4b5a69788796a5b4c3d2e1f0", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"),
+    # 2026-12-05 (third session): families read from tune12's misses (check9 until check10 arrived)
+    ("Der Türcode: neun-vier-eins-sieben, dann drücken", "neun-vier-eins-sieben"),  # dashed number words
+    ("ПИН карты — шесть три ноль два", "шесть три ноль два"),  # number words in Cyrillic
+    ("eight one one four, that is the padlock code", "eight one one four"),  # a spelled code before its name
+    ("Dørkoden er 4417, husk det", "4417"),  # a compound word naming a code
+    ("the bank texted a code: 338 106, what now?", "338 106"),  # a one-time code in two halves
+    ("W-309144 is your Wise verification code", "309144"),  # a code stated before its name
+    ("인증번호 [804211] 를 입력하세요", "804211"),
+    ("memorable word for the bank login is PARSNIP", "PARSNIP"),
+    ("question secrète de la mutuelle, ville de naissance de ma grand-mère : Valenciennes", "Valenciennes"),
+    ("Sicherheitsfrage beim Postfach – Name des ersten Haustiers: Krümel", "Krümel"),
+    ("first 8 digits 45390127 and the last 8 68143379", "45390127"),  # a card in two halves
+    ("first 8 digits 45390127 and the last 8 68143379", "68143379"),
+    ("backup code for the vault: t4kd 93hs 1mqa zz8w pe0c 5ryu", "t4kd 93hs 1mqa zz8w pe0c 5ryu"),
+    ("Rodné číslo syna: 160508/0015", "160508/0015"),
+    ("口座番号は 普通 4038217 です、みずほ銀行", "4038217"),
+    ("redis: requirepass Ux82kqPa0Lw7 in the conf", "Ux82kqPa0Lw7"),
+    ("2段階認証のキー：3UHB5ETX6JQTWDXR", "3UHB5ETX6JQTWDXR"),  # a 2FA seed named in Japanese
     # passwords stated in other languages
     ("Mi contraseña nueva es Girasol#4471", "Girasol#4471"),
     ("Le mot de passe du wifi est Lune-Violette-2048", "Lune-Violette-2048"),
@@ -164,6 +182,12 @@ SECRETS = [
 ]  # fmt: skip
 
 LOOK_ALIKES = [
+    "Der Fehlercode 4711 kommt immer wieder",  # a compound code name of a public code
+    "NIP firmy: 584-273-49-81",  # a Polish company's tax number, not a Quebec PIN
+    "Courier says the PIN code for my area is 400001",  # India's postcode
+    "My 2FA backup codes are in the 1Password vault",
+    "UPS tracking 7790 3412 8856 says delivered",  # a tracking number that passes a checksum
+    "my memorable word is something I chose years ago",
     "My password expired yesterday, how do I reset it?",
     "Mi contraseña es demasiado corta",
     "Mein Passwort ist abgelaufen",
@@ -245,12 +269,12 @@ def test_look_alikes_are_left_alone(message: str) -> None:
     assert redact(message).text == message
 
 
-# redaction_check9 (written 2026-12-05 by an eleventh helper, same brief: 404 secrets of 198 kinds,
-# 41% of its messages in 26 other languages) measured 340/404 = 84.2% removed, 5/192 = 2.6% altered
-# when it arrived, and 350/404 = 86.6% after the general fixes drawn from tune11's misses: never
-# tuned on. (Before it: check5-8 measured 84.0%, 79.8%, 87.1% and 84.9% unseen; now tune8-11.)
+# redaction_check10 (written 2026-12-05 by a twelfth helper: 343 secrets of 138 kinds, 40% of its
+# messages in 22 other languages) measured 313/343 = 91.3% removed, 4/181 = 2.2% altered when it
+# arrived (87.8% / 1.7% with the code before the fixes drawn from tune12): never tuned on.
+# (Before it: check5-9 measured 84.0%, 79.8%, 87.1%, 84.9% and 84.2% unseen; now tune8-12.)
 # The floor sits under today's figure.
-CHECK_FLOOR = 0.85
+CHECK_FLOOR = 0.90
 
 
 def _measure():
@@ -278,13 +302,14 @@ def _measure():
         ("tests/data/redaction_tune6", 0.97, 0.01),
         ("tests/data/redaction_tune7", 0.96, 0.01),
         # Measured unseen, trained on by the learned net, then (2026-12-05) their misses read.
-        ("tests/data/redaction_tune8", 0.90, 0.01),
-        ("tests/data/redaction_tune9", 0.88, 0.03),
-        ("tests/data/redaction_tune10", 0.91, 0.01),
-        ("tests/data/redaction_tune11", 0.89, 0.02),
+        ("tests/data/redaction_tune8", 0.92, 0.01),
+        ("tests/data/redaction_tune9", 0.91, 0.03),
+        ("tests/data/redaction_tune10", 0.93, 0.01),
+        ("tests/data/redaction_tune11", 0.92, 0.02),
+        ("tests/data/redaction_tune12", 0.96, 0.01),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
-        ("tests/data/redaction_check9", CHECK_FLOOR, 0.03),
+        ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

@@ -603,7 +603,7 @@ def test_every_tab_is_legible_without_console_errors(
         "I prefer tabs over spaces.",
         "We decided to use PostgreSQL for billing. The report is due next Friday.",
         "Actually, we switched from PostgreSQL to CockroachDB for billing.",
-        "Never use my aws key AKIAIOSFODNN7EXAMPLE in examples.",
+        "Never use my aws key AKIA5QF2ZK7WJ3MNP8RT in examples.",
     ):
         server.post("/api/chat", {"message": message})
     server.add("Never deploy on Fridays.", "critical")

@@ -810,7 +810,8 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier) -> N
 # the lottery I'd buy an island"), and a quotation with its source ("... — Steve Jobs", "that's a
 # line from a movie").
 _HYPOTHETICAL = re.compile(
-    r"^(?:(?:even )?if (?:i|we) (?:had|were|was|won|could|owned|lived|got|didn't|did not)\b.*"
+    r"^(?:(?:even )?if (?:i|we) (?:ever |only |really |just )?(?:had|were|was|won|could|owned|lived|got|"
+    r"didn't|did not|[a-z]+ed)\b.*"
     r"\b(?:i'd|i would|we'd|we would|i might|i could)\b|(?:imagine|what if|suppose|in another life)\b)",
     _F,
 )

@@ -24,8 +24,16 @@ _SENTENCE_END = re.compile(
     r"|(?<=[。！？；])[”’」』）]*\s*",  # Chinese and Japanese sentence ends need no space after them
     _F,
 )
+# A question asked after a statement, in the same sentence: "My son Theo is 4, what toys are good?",
+# "My mom turns 70 next month, any party ideas?", "a golden retriever called Maple — tips?". The
+# statement before it is read on its own.
 _QUESTION_TAIL = re.compile(
-    r",\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why)\s+(?:do|does|is|are|should)\b)", _F
+    r"(?:,|\s[-–—])\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why|which|where)(?:'s|s)?\s+\w+"
+    r"[^.!]*[?？]\W*$|any\s+(?:\w+\s+)?(?:ideas|tips|suggestions|recommendations|thoughts|advice)\b"
+    r"|(?:tips|ideas|suggestions|recommendations|thoughts|advice)\s*[?？]"
+    r"|(?:should|could|can)\s+i\b[^.!]*[?？]\W*$|(?:do|does)\s+(?:you|anyone)\b[^.!]*[?？]\W*$"
+    r"|(?:is|are)\s+there\b[^.!]*[?？]\W*$)",
+    _F,
 )
 _FILLER = re.compile(
     r"^(?:(?:btw|by the way|also|oh and|and also|and|plus|ok so|okay so|so yeah|anyway|anyways|fyi|just fyi|"

@@ -169,9 +169,11 @@ def _same_shape_numbers(text: str, spans: list[Span]) -> list[Span]:
 
 def _documentation_example(value: str) -> bool:
     """A documented example rather than a secret: ``x`` or ``*`` repeated after its prefix
-    (``ghp_xxxxxxxx...``). AWS's documented key ``AKIAIOSFODNN7EXAMPLE`` is still taken out: it is
-    shaped like a real one, and taking out a public example costs nothing."""
+    (``ghp_xxxxxxxx...``), or AWS's documented keys (``AKIAIOSFODNN7EXAMPLE``,
+    ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``): a generated key never spells EXAMPLE."""
     tail = value[-16:]
+    if len(value) >= 12 and value.endswith(("EXAMPLE", "EXAMPLEKEY")):
+        return True
     return len(value) >= 12 and max(tail.count(c) for c in "xX*") >= 13
 
 

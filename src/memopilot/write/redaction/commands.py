@@ -60,6 +60,15 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
         r"|hf_|npm_|pypi-|shp[a-z]{2}_)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})")),
     ("@tcp(", re.compile(r"[\w.-]+:([^\s@/'\"]{4,128})@tcp\(")),  # Go's MySQL DSN
     ("define", re.compile(r"(?i)define\(\s*['\"]\w*pass\w*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
+    # WordPress's keys and salts: define( 'AUTH_KEY', '...' ), 64 characters of anything
+    ("define", re.compile(r"(?i)define\(\s*['\"]\w*(?:_key|_salt|secret)\w*['\"]\s*,\s*"
+                          r"['\"]([^'\"\s]{16,128})['\"]")),
+    # redis.conf: requirepass / masterauth X
+    ("requirepass", re.compile(r"\brequirepass\s+['\"]?([^\s'\"`]{4,128})")),
+    ("masterauth", re.compile(r"\bmasterauth\s+['\"]?([^\s'\"`]{4,128})")),
+    # a session cookie as the browser's devtools show it: connect.sid=..., sessionid=...
+    ("sid=", re.compile(r"(?i)\b(?:connect\.sid|j?sessionid|phpsessid|sessid|[\w-]*session(?:_id)?)="
+                        r"([^;\s\"'`]{20,})")),
     ("securestring", re.compile(r"(?i)convertto-securestring\s+['\"]([^'\"]{4,128})['\"]")),
     ("some(", re.compile(r"(?i)pass\w*\s*[:=]\s*some\(\s*\"([^\"]{4,128})\"")),
     ("(", re.compile(r"(?i)\b(?:new\s+pdo|getconnection|mysqli_connect|mysqli)\s*\(\s*['\"][^'\"]*['\"]\s*,"

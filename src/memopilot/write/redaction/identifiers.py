@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import re
 from collections.abc import Callable, Iterator
 
@@ -83,7 +84,7 @@ _LICENCE_WORDS = word_list("""
 """)
 _PASSPORT_NAMES = word_list("""
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
-    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号
+    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
 """)
 _DOCUMENT_KIND = dict.fromkeys(_LICENCE_WORDS, "drivers_license") | dict.fromkeys(_PASSPORT_NAMES, "passport")
 _ID_WORDS = KeywordIndex(
@@ -106,7 +107,8 @@ _ID_WORDS = KeywordIndex(
     आधार|身份证|身份证号|身份证号码|マイナンバー|주민등록번호|
     itin|individual taxpayer identification number|nas|numéro d'assurance sociale|
     member id|member number|membership number|subscriber id|policy number|mrn|medical record number|
-    medical record|patient id|patient number|health insurance id
+    medical record|patient id|patient number|health insurance id|rodné číslo|rodného čísla|rodne cislo|
+    תעודת הזהות|ת.ז|ת"ז|계좌번호|계좌|账号|帳號|账户|帳戶|口座|普通|当座
     """)
     + list(_DOCUMENT_KIND),
     suffix_letters=6,
@@ -115,7 +117,8 @@ _PASSPORT_WORDS = frozenset(_DOCUMENT_KIND)  # their numbers are codes of letter
 # The number: digits with single separators, or (passports) a code of letters and digits.
 _ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}[Xx]?(?![A-Za-z0-9])")  # (X: a Chinese id's check)
 # A code of letters and digits, perhaps dashed ("CJPFXTH57", "F641-376-50-769-8").
-_PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?![A-Za-z0-9])")
+# (A Hong Kong identity card ends with its check digit in brackets: "A575994(6)".)
+_PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?:\([0-9A]\))?(?![A-Za-z0-9])")
 _DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
 _ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
 _WORDS_BEFORE_NUMBER = 5
@@ -158,8 +161,22 @@ def _shaped(text: str) -> Iterator[Span]:
                     length = _iban(value)
                     if length:
                         yield m.start(), m.start() + length, kind, P_STRUCT
-                elif (shape == "card" and _card(value)) or (shape in _VALID and _VALID[shape](value)):
+                elif (shape == "card" and _card(value)) or (
+                    shape in _VALID and _VALID[shape](value) and not _public_number(text, m.start())
+                ):
                     yield m.start(), m.end(), kind, P_STRUCT
+
+
+# Numbers named as a parcel's, an order's or a booking's: a checksum of 10 possible digits passes
+# by chance once in ten ("FedEx says tracking 7790 3412 8856" is not an Aadhaar).
+_PUBLIC_NUMBER_BEFORE = re.compile(
+    r"(?i)(?:tracking|track|parcel|shipment|order|invoice|booking|confirmation|reference|ref|ticket|"
+    r"case|rma|po|serial|imei|isbn|phone|tel|fax|mobile)\b[\w\s#:.-]{0,12}$"
+)
+
+
+def _public_number(text: str, start: int) -> bool:
+    return _PUBLIC_NUMBER_BEFORE.search(text, max(0, start - 32), start) is not None
 
 
 def _named(text: str, lower: str) -> Iterator[Span]:
@@ -217,7 +234,8 @@ _CHECKSUM_OF = {
     "תעודת זהות": "il.idnr", "itin": "us.itin", "tfn": "au.tfn", "tax file number": "au.tfn",
     "nas": "ca.sin", "numéro d'assurance sociale": "ca.sin", "rut": "cl.rut", "身份證": "cn.ric",
     "registre national": "be.nn", "numéro national": "be.nn", "rijksregister": "be.nn",
-    "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc",
+    "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc", "rodné číslo": "cz.rc", "rodného čísla": "cz.rc",
+    "rodne cislo": "cz.rc", "תעודת הזהות": "il.idnr", "ת.ז": "il.idnr", 'ת"ז': "il.idnr",
 }  # fmt: skip
 
 
@@ -226,8 +244,11 @@ _CHECKSUM_OF = {
 _CHECKSUM_REQUIRED = frozenset(("nas",))
 _BANK_CONTEXT = re.compile(
     r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings|ifsc|bsb|transfer|refund"
+    r"|銀行|振込|은행|송금|银行|銀行|转账"
 )
-_NEEDS_BANK = frozenset(("account", "acc", "a/c", "a/c no", "account no"))
+# Words that name other numbers too, unless a bank is spoken of ("普通" is "ordinary" in Japanese,
+# and the kind of a bank account before its number: "普通 2750922").
+_NEEDS_BANK = frozenset(("account", "acc", "a/c", "a/c no", "account no", "普通", "当座", "口座", "계좌"))
 
 
 def _id_code(code: str, passport: bool) -> bool:
@@ -263,6 +284,19 @@ def _passes_its_checksum(word: str, number: str) -> bool:
 
 def _digits(text: str) -> int:
     return count_digits(text)
+
+
+# A card sent in two halves ("first 8 digits are 49296949 and the last 8 are 90536567"): two runs
+# of eight digits that make a card number together, in the order written.
+_EIGHT_DIGITS = re.compile(r"(?<!\d)(?<!\d[.,])\d{4}[ -]?\d{4}(?!\d|[.,]\d)")
+
+
+def _card_halves(text: str) -> Iterator[Span]:
+    runs = list(_EIGHT_DIGITS.finditer(text))
+    for first, second in itertools.pairwise(runs):
+        if _card(re.sub(r"\D", "", first.group() + second.group())):
+            yield first.start(), first.end(), "credit_card", P_STRUCT
+            yield second.start(), second.end(), "credit_card", P_STRUCT
 
 
 # A card's verification code under its name (CVV, CVC, CID, "security code" ...): three or four
@@ -309,6 +343,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         return
     shaped = list(_shaped(text))
     yield from shaped
+    if digits >= 16:
+        yield from _card_halves(text)
     yield from _named(text, lower)
     cards = [span for span in shaped if span[2] == "credit_card"]
     yield from _card_codes(text, lower, cards, digits)

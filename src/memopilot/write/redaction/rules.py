@@ -242,6 +242,19 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         not_after=frozenset(),
     ),
     _TokenRule(
+        "teams_webhook",
+        # a Microsoft Teams incoming webhook: the whole URL is the credential, as for Slack's
+        re.compile(r"(?:https?://)?[\w-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>`]+"),
+        ("webhook.office.com",),
+        not_after=frozenset(),
+    ),
+    _TokenRule(
+        "twitter_bearer_token",
+        # an app-only bearer token: 20+ "A"s, then random characters, URL-encoded ("%3D") inside
+        re.compile(r"A{20,}[A-Za-z0-9%]{30,}" + _E),
+        ("AAAAAAAAAAAAAAAAAAAA",),
+    ),
+    _TokenRule(
         "stripe_key", re.compile(r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}" + _E), ("k_live_", "k_test_")
     ),
     _TokenRule("stripe_webhook_secret", re.compile(r"whsec_[A-Za-z0-9]{24,}" + _E), ("whsec_",)),
@@ -816,6 +829,14 @@ _AFTER_NAME = re.compile(
 )
 # An assignment takes any non-space value (Django keys hold symbols); a query string ends at `&x=`.
 _AFTER_ASSIGN = re.compile(r"[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([^\s\"'`,;<>]{16,512})")
+# A value shorter than 16 after a name ending in "secret": letters of both cases and digits only.
+_SHORT_SECRET = re.compile(r"[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([A-Za-z0-9]{8,15})(?![\w-])")
+
+
+def _kinds_of_alnum(value: str) -> int:
+    return any(c.islower() for c in value) + any(c.isupper() for c in value) + any(c.isdigit() for c in value)
+
+
 _NEXT_PARAM = re.compile(r"&[A-Za-z_][\w.-]*=")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
@@ -867,6 +888,11 @@ def _entropy(text: str, lower: str) -> Iterator[Span]:
         while end > start and text[end - 1] in ".-":
             end -= 1
         assign = _AFTER_ASSIGN.match(text, end)
+        if assign is None and lower.endswith("secret", start, end):
+            short = _SHORT_SECRET.match(text, end)  # "X-Naver-Client-Secret: g2BkXpVubb"
+            if short is not None and _kinds_of_alnum(short.group(1)) == 3 and _secret_name(text[start:end]):
+                yield short.start(1), short.end(1), "secret", P_ENTROPY
+                continue
         m = assign or _AFTER_NAME.match(text, end)
         if m is None or not _secret_name(text[start:end]) or _previous_word(text, start) in _NOT_SECRET_PARTS:
             continue

@@ -55,7 +55,8 @@ _PASSWORD_NAMES = _typos("password") + word_list("""
     كلمة السر|رمز عبور|पासवर्ड|密码|密碼|口令|パスワード|비밀번호|비번|암호|패스워드|mật khẩu|mat khau|
     kata sandi|kata laluan|nenosiri|nywila|পাসওয়ার্ড|کلمه عبور|پاس ورڈ|கடவுச்சொல்|పాస్‌వర్డ్|
     รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
-    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi
+    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi|
+    memorable word|memorable information|memorable phrase
 """)
 # Words that link a name to its value in the languages above; a value of only two kinds of
 # character must follow one of them (or the name itself): "password is abc123", not "password
@@ -64,7 +65,7 @@ _LINKS = frozenset(
     word_list("""
     is|was|are|to|as|now|equals|reads|be|es|és|era|sea|est|était|c'est|ist|isch|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
-    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא
+    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -75,7 +76,10 @@ _CODE_NAMES = word_list("""
     alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination|keypad|padlock|lockbox|
     locker|gate|kode|kode brankas|رمز|رمز الخزنة|número secreto|numero secreto|secret number|
     geheimzahl|code secret|codice segreto|pincode|pin-kode|codi|koodi|ovikoodi|pin-koodi|पिन|
-    combo|lock combo|safe|bike lock|door lock
+    combo|lock combo|safe|bike lock|door lock|nip|пин|пін|otp|otp code|verification code|one-time code|
+    one-time password|sms code|login code|2fa code|auth code|קוד|הקוד|验证码|驗證碼|認証コード|
+    確認コード|인증번호|인증 번호|인증코드|код подтверждения|kod weryfikacyjny|código de verificación|
+    code de vérification|bestätigungscode|verificatiecode|doğrulama kodu
 """)
 # Words before "code" that make it a code of something public ("booking code", "VS Code").
 _PUBLIC_CODE_BEFORE = re.compile(
@@ -89,11 +93,19 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
+_POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code"))
+_POSTAL_CONTEXT = re.compile(
+    r"\b(?:area|address|post office|locality|district|city|delivery|courier|shipping|gpo)\b"
+)
 _OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
-_LIST_NAMES = word_list(
-    "backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes|backup verification codes"
-)
+_LIST_NAMES = word_list("""
+    backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes|backup verification codes|
+    herstelcodes|back-upcodes|backupcodes|wiederherstellungscodes|backup-codes|codes de récupération|
+    codes de secours|códigos de recuperación|códigos de respaldo|códigos de backup|códigos de recuperação|
+    codici di backup|codici di recupero|kody zapasowe|kody odzyskiwania|reservkoder|återställningskoder|
+    резервные коды|коды восстановления|バックアップコード|リカバリーコード|备用码|恢复码|백업 코드|복구 코드
+""")
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
 # them must look random (three kinds of character), unless ":" or "=" stands between.
 _WEAK_NAMES = word_list("pass|pw|pwd|psw|wifi|wi-fi|wlan|network")
@@ -102,6 +114,14 @@ _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
+_CODE_SECOND_HALF = re.compile(r"[ \u00a0](\d{2,4})(?![\w.,]\d)(?!\w)")
+# Names whose value is a word ("memorable word ... is HEDGEROW"): linked by "is" or ":", any word.
+_WORD_VALUE_NAMES = frozenset(
+    ("memorable word", "memorable information", "memorable phrase", "secret answer", "security answer")
+)
+_WORD_VALUE = re.compile(
+    r"(?:\s+[^\s:=.,;!?]+){0,5}?\s*(?:\bis\b|\bwas\b|:|=|→)\s*[\"'“«]?([^\W_][\w'’-]{3,40})"
+)
 # Names that are ordinary words too ("safe to share"): only digits can be their value.
 _DIGITS_ONLY = frozenset(("safe", "bike lock", "door lock"))
 _DIGIT_CODE = re.compile(r"[\d\s#*-]+")
@@ -128,7 +148,9 @@ _CODE_BEFORE = frozenset("$@._/")  # "/": a file ("./password.txt")
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
 _WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
 # The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
-_STRONG_CODE = re.compile(r"pin|cod|kod|kód|koodi|код|puk|暗|पिन|رمز")  # (cod: code, código, codi)
+_STRONG_CODE = re.compile(
+    r"pin|cod|kod|kód|koodi|код|пин|пін|puk|暗|पिन|رمز|otp|nip|קוד|验证|驗證|認証|確認|인증"
+)  # (cod: code, código, codi)
 # Words that introduce a name rather than a value.
 _NAMING_WORDS = frozenset(
     ("called", "named", "name", "ssid", "llamada", "llamado", "appelé", "appelée", "heißt")
@@ -158,6 +180,12 @@ _NUMBER_WORDS = frozenset(
     due|tre|quattro|cinque|sei|sette|otto|nove|um|uma|dois|duas|três|sete|oito|
     alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett|juliet|kilo|lima|mike|
     november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|xray|x-ray|yankee|zulu|
+    nul|een|twee|drie|vijf|zes|zeven|negen|noll|ett|två|fyra|fem|sju|åtta|nio|
+    seks|syv|otte|åtte|
+    jeden|dwa|trzy|cztery|pięć|sześć|siedem|osiem|dziewięć|
+    sıfır|bir|iki|üç|dört|beş|altı|yedi|sekiz|dokuz|
+    ноль|нуль|один|два|три|четыре|пять|шесть|семь|восемь|девять|
+    чотири|п'ять|п’ять|шість|сім|вісім|дев'ять|дев’ять|
     niner|capital|lowercase|uppercase|small
 """)
 )
@@ -172,7 +200,7 @@ _SPOKEN = _NUMBER_WORDS | frozenset(
     almohadilla|guion|guión|bajo|arroba|punto|signo|tiret|arobase|dièse|point
 """)
 )
-_SPELLED = re.compile(r"[A-Za-zÀ-ÿ]+|\d(?!\d)")  # words, or one digit said alone
+_SPELLED = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d(?!\d)")  # words ("п'ять"), or one digit said alone
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 # Product and recovery keys: five or more dashed groups of four to six capitals and digits
 # ("I2SC-FC6B-6LJ4-KTHP-1B3P-JON9-AAYP", "VK7JG-NPHTM-C97JM-9MPGT-3V66T").
@@ -185,7 +213,7 @@ _JSON_VALUE = re.compile(r"[\"']\s*:\s*[\"']([^\"'\n]{1,128})[\"']")  # a quoted
 _CLOSING_QUOTE = re.compile(r"\"|'(?![a-z])")  # not the apostrophe of "password's"
 _VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
-    r"(?<!\S)(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their)\s+(?:new\s+|current\s+|old\s+)?"
+    r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?"
     r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
@@ -203,7 +231,8 @@ def _seed_words() -> frozenset[str]:
 
     words: set[str] = set()
     for language in Mnemonic.list_languages():
-        words.update(w.lower() for w in Mnemonic(language).wordlist)
+        for word in Mnemonic(language).wordlist:  # (Japanese is stored decomposed: NFD)
+            words.update((word.lower(), unicodedata.normalize("NFC", word.lower())))
     return frozenset(words)
 
 
@@ -337,6 +366,10 @@ def _value_after(
         spaced_end = _spaced_run(text, start, end)
         next_to = words == 0 and not weak
         near = strong_code and words <= _WORDS_BEFORE_CODE
+        if code and spaced_end == end and value.isdigit() and (linked or next_to or near):
+            pair = _CODE_SECOND_HALF.match(text, end)
+            if pair and 5 <= len(value) + len(pair.group(1)) <= 8 and len(value) <= 4:
+                return start, pair.end()  # a one-time code in two halves: "482 913"
         candidate = text[start:spaced_end]
         if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
             return start, spaced_end
@@ -375,7 +408,8 @@ def _spaced_run(text: str, start: int, end: int) -> int:
 
 
 def _spelled_start(text: str, start: int, word: str) -> bool:
-    low = word.lower()
+    first = _SPELLED.match(text, start)  # "trois-deux-huit-zéro" is one token of four words
+    low = first.group().lower() if first else word.lower()
     return (len(low) == 1 or low in _SPOKEN) and bool(_spelled_run(text, start, spoken=True))
 
 
@@ -417,6 +451,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _CODES and _PUBLIC_CODE_AFTER.match(lower, name_end):
             continue  # "codice cliente", "code postal": a customer's or a place's number
+        if name in _POSTAL_PIN_NAMES and _POSTAL_CONTEXT.search(lower):
+            continue  # India's PIN code is its postcode: "the PIN code for the area is 560001"
         if (
             name == "code"
             and "{" in lower[:name_start]
@@ -428,8 +464,13 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
-        if name in _VALUE_FIRST_NAMES:
+        if name in _VALUE_FIRST_NAMES or name.endswith((" code", " password", " pin")):
             yield from _value_before(text, name_start)
+        if name in _WORD_VALUE_NAMES:
+            word = _WORD_VALUE.match(text, name_end)
+            if word is not None and _word_value(text, word):
+                yield word.start(1), word.end(1), "password", P_PROSE
+                continue
         strong_code = name in _CODES and _STRONG_CODE.search(name) is not None
         found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK, strong_code=strong_code)
         if (
@@ -438,8 +479,41 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             and not _DIGIT_CODE.fullmatch(text[found[0] : found[1]])
         ):
             continue  # "safe to share: age1...": only a code of digits follows such a name
+        if found is not None and name == "nip" and count_digits(text[found[0] : found[1]]) > 6:
+            continue  # a Polish company's tax number (NIP, ten digits), not a Quebec PIN (NIP)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
+
+
+# Compound words that name a code: German, Dutch, the Nordic languages and Turkish write a door's
+# or a bank's code as one word ("Portkoden är 5127", "BankID-säkerhetskoden", "Türcode",
+# "digicode"). Only first halves that make the code a secret are read, so a "Fehlercode",
+# "Rabattkod" or "barcode" stays what it is.
+_COMPOUND_CODE = re.compile(
+    r"(?<![^\W\d_])\w{0,12}?(?:port(?=k)|dør|dörr|tür|tor|garagen?|tresor|alarm|larm|säkerhets|"
+    r"sikkerheds|sikkerhets|sicherheits|bestätigungs|verifierings|bekräftelse|bekreftelse|engångs|sms|"
+    r"anmelde|zugangs|eingangs|zutritts|tilgangs|adgangs|toegangs|deur|poort|kluis|beveiligings|"
+    r"bevestigings|inlog|lås|kapı|güvenlik|doğrulama|onay|digi|bankid)-?"
+    r"(?:kod|kode|koden|koder|kodu|koodi|koodin|code|kód|kódot)(?![^\W\d_])"
+)
+_COMPOUND_HINT = re.compile(r"kod|code|kód")
+
+
+def _compound_code_names(text: str, lower: str) -> Iterator[Span]:
+    for m in _COMPOUND_CODE.finditer(lower):
+        found = _value_after(text, m.end(), code=True, strong_code=True)
+        if found is not None:
+            yield found[0], found[1], "password", P_PROSE
+
+
+def _word_value(text: str, word: re.Match[str]) -> bool:
+    """Whether the word after a memorable word's name is its value: a lowercase word only when a
+    quote or a colon sets it off ("memorable word: hedgerow", not "is something I picked")."""
+    value = word.group(1)
+    if value.lower() in _NOT_ANSWERS:
+        return False
+    before = text[: word.start(1)].rstrip()
+    return not value.islower() or before.endswith(('"', "'", "“", "«", ":", "=", "→"))
 
 
 def _value_before(text: str, name_start: int) -> Iterator[Span]:
@@ -453,12 +527,21 @@ def _value_before(text: str, name_start: int) -> Iterator[Span]:
         yield start, end, "password", P_PROSE
 
 
+_GROUPED_CODE = re.compile(
+    r"(?:\s+[^\s:]{1,20}){0,4}?[\s:=\-–—>]{0,4}((?:[a-z0-9]{4,5})(?: [a-z0-9]{4,5}){5,})(?![\w-])"
+)
+_WORD_IN_TOKEN = re.compile(r"[A-Za-z]{5}")
 _LIST_JOINS = frozenset(("and", "or", "y", "o", "et", "ou", "und", "oder", "e", "en", "i", "и", "или"))
 _LIST_NUMBER = re.compile(r"\d{1,2}[.)]|[-*•]")
 
 
 def _code_list(text: str, pos: int) -> Iterator[Span]:
-    """Every code of a list ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j"): tokens holding digits."""
+    """Every code of a list ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j"): tokens holding digits; or
+    one code written in groups ("recovery code: ymgr 9sl3 bwao hdwq dqzo 2n4d uh2l o3do")."""
+    grouped = _GROUPED_CODE.match(text, pos)
+    if grouped and sum(c.isdigit() for c in grouped.group(1)) >= 2:
+        yield grouped.start(1), grouped.end(1), "recovery_code", P_PROSE
+        return
     started = False
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
         start, end = _core(text, token.start(), token.end())
@@ -468,6 +551,8 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
         if started and value.lower() in _LIST_JOINS:
             continue  # "x8kq2m7ze4pw and ryt59bd3hq8s"
         digits = sum(c.isdigit() for c in value)
+        if not started and digits == 1 and _WORD_IN_TOKEN.search(value):
+            continue  # "in my 1Password vault": a name with a digit, not a code
         if (digits and len(value) >= 6) or digits >= 4:  # "8tn0t-2ylv9", "0433 1938" (each group)
             started = True
             yield start, end, "recovery_code", P_PROSE
@@ -509,7 +594,7 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
 
 
 # A vendor's prefix ("rzp_live_", "r8_", "re_", "sl.u.", "sk."), then the random part of a key.
-_KEY_PREFIX = re.compile(r"(?:[a-z][a-z0-9]{0,9}[_.-]){1,3}")
+_KEY_PREFIX = re.compile(r"(?:[A-Za-z][a-z0-9]{0,9}[_.-]){1,3}")
 _KEY_BODY = re.compile(r"[A-Za-z0-9_-]{16,200}")
 # Object ids of payment APIs are a short prefix and 14-27 random characters; keys run longer.
 _KEY_BODY_AFTER_SHORT_PREFIX = 28
@@ -522,7 +607,8 @@ def _prefixed_key(text: str, start: int, value: str) -> bool:
     if prefix is None or value.startswith("pk_"):
         return False
     body = value[prefix.end() :]
-    if len(body) < _KEY_BODY_AFTER_SHORT_PREFIX and value.count("_") + value.count(".") < 2:
+    separators = value.count("_") + value.count(".") + prefix.group().count("-")
+    if len(body) < _KEY_BODY_AFTER_SHORT_PREFIX and separators < 2:
         return False  # "sub_CPVwVtOFoy2n8Dp9x2zYEHlE", "evt_...": a Stripe object's public id
     if not _KEY_BODY.fullmatch(body):
         return False
@@ -689,9 +775,10 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 _SEED_RUN = 12
 _SEED_RUN_NAMED = 6
 _SEED_CUE = re.compile(
-    r"phrase|seed|mnemonic|words|recovery|wallet|助记词|シード|시드|фраз|frase|wörter|mots"
+    r"phrase|seed|mnemonic|words|recovery|wallet|助记词|助記詞|シード|フレーズ|ウォレット|시드|니모닉|지갑|фраз"
+    r"|frase|wörter|mots"
 )
-_CJK_LABEL = re.compile(rf"^[{_NO_SPACE_SCRIPTS}]+(?=[a-z])")
+_CJK_LABEL = re.compile(rf"^[{_NO_SPACE_SCRIPTS}]+(?=[a-z])|^[^:：]+[:：](?=\S)")
 
 
 _WHITESPACE_TOKEN = re.compile(r"\S+")
@@ -744,13 +831,23 @@ def _obfuscated(text: str, lower: str, found: list[str]) -> Iterator[Span]:
             yield m.start(), m.end(), "otp_secret", P_STRUCT
     if text.count("-") >= 2:
         yield from _dashed_keys(text)
-    if len(_NUMBER_WORDS.intersection(found)) < 2 or sum(w in _NUMBER_WORDS for w in found) < 6:
-        return  # six spelled digits or letters at least
+    # Six spelled digits at least; four where a password or a code is named anywhere in the
+    # message ("seven two nine nine three, that's the gate code").
+    spelled = sum(w in _NUMBER_WORDS for w in found)
+    if len(_NUMBER_WORDS.intersection(found)) < 2 or spelled < _SPELLED_NAMED:
+        return
+    least = _SPELLED_NAMED if next(_NAMES.find(lower), None) is not None else _SPELLED_ALONE
+    if spelled < least:
+        return
     for m in _SPELLED.finditer(text):
         if m.group().lower() in _NUMBER_WORDS:
-            end = _spelled_run(text, m.start(), least=6)
+            end = _spelled_run(text, m.start(), least=least)
             if end:
                 yield m.start(), end, "password", P_PROSE
+
+
+_SPELLED_ALONE = 6
+_SPELLED_NAMED = 4
 
 
 # Four one-character tokens in a row (cheap to find): where a spaced-out value can be.
@@ -799,6 +896,7 @@ _SECRET_CUE = re.compile(
     r"|password|passwort"
     r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
     r"|routing[ _-]key|webhook"
+    r"|シークレット|トークン|キー|秘密鍵|密钥|秘钥|密鑰|令牌|시크릿|토큰|비밀 ?키|секрет|токен|ключ"
 )
 _CUE_WINDOW = 80  # characters before the value, on its line
 _HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
@@ -832,24 +930,40 @@ _SECURITY_QUESTION = re.compile(  # searched in the lowercased text
     r"food|band|city|sports team)|(?:father|mother|dad|mom|mum)'?s middle name|city (?:i was|you were) "
     r"born in|childhood (?:best )?friend(?:'s name)?|(?:high school|school) mascot|security (?:answers?|"
     r"questions?)|secret (?:answer|question)|pregunta (?:secreta|de seguridad)|question secrète|"
-    r"sicherheitsfrage|geheimfrage|domanda (?:segreta|di sicurezza)|pergunta (?:secreta|de segurança))"
+    r"sicherheitsfrage|geheimfrage|domanda (?:segreta|di sicurezza)|pergunta (?:secreta|de segurança)|"
+    r"güvenlik soru\w*|nom de jeune fille|geburtsname|mädchenname|apellido de soltera|"
+    r"nome d[ae] solteira|cognome da nubile|meisjesnaam|nazwisko panieńskie|девичья фамилия|"
+    r"pytanie (?:bezpieczeństwa|pomocnicze)|säkerhetsfråga\w*|sikkerhedsspørgsmål\w*|"
+    r"sikkerhetsspørsmål\w*|veiligheidsvraag|beveiligingsvraag|контрольн\w* вопрос\w*|秘密の質問|"
+    r"安全问题|密保问题|보안 질문|answer to [\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
 )
+# What comes between a question and its answer: a few words ("... de la banque : X") before a
+# colon or an arrow, an aside in brackets, then the link and perhaps the word "answer".
 _ANSWER = re.compile(
-    r"[\s'\"»)\]]*(?:\((?:[^()\n]{0,40})\))?[\s'\"»)\]]*((?:(?:→|->|=>|=|:|—|\bis\b|\bwas\b|\bes\b|\best\b|"
-    r"\bist\b|\bè\b|\bé\b)\s*)+)(?:(?:the\s+)?answer\s*(?:is|:|=)?\s*)?[\"'«“]?"
-    r"((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-Z0-9À-Þ][\w'’-]*(?:[ ][A-Z0-9À-Þ][\w'’-]*){0,2})"
+    r"(?:[^.?!\n:：→=]{0,60}?(?=[\s'\"»)\]]*(?:\([^()\n]{0,40}\))?[\s'\"»)\]]*(?:→|->|=>|=|:|：)))?"
+    r"(?:[^.?!\n:：→=]{0,30}?(?=\s(?:is|was|es|est|ist)\s))?"
+    r"[\s'\"»)\]]*(?:\((?:[^()\n]{0,40})\))?[\s'\"»)\]]*((?:(?:→|->|=>|=|:|：|—|\bis\b|\bwas\b|\bes\b|"
+    r"\best\b|\bist\b|\bè\b|\bé\b)\s*)+)(?:(?:the\s+)?(?:answer|respuesta|réponse|antwort|risposta|"
+    r"resposta|antwoord|svar|odpowiedź|cevab\w*)\s*(?:is|es|est|ist|:|=)?\s*)?[\"'«“]?"
+    r"((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-Z0-9À-Þ][\w'’-]*"
+    r"(?:[ ](?:(?:de|del|la|le|da|di|du|dos|das|van|von|der|den|y)[ ])?[A-Z0-9À-Þ][\w'’-]*){0,4}"
+    r"|(?<=[:：→=] )[^\W\d_][\w'’-]{3,40})"
 )
 
 
 # Where a question is asked for an account, not told as a story ("my first car was a Honda").
-_SECURITY_CONTEXT = re.compile(r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline")
+_SECURITY_CONTEXT = re.compile(
+    r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline|segur|sécur|sicher|güvenlik"
+    r"|bezpiecz|säker|sikker|veilig|beveilig|контрольн|secrète|secreta|segreta|pytanie|fråga"
+)
 
 
 # A word every question above holds: found first (one cheap scan), the question is then looked
 # for around it only.
 _QUESTION_ANCHOR = re.compile(
     r"maiden|first|grew up|favou?rite|middle name|born in|childhood|mascot|secur|secret|pregunta|question"
-    r"|frage|domanda|pergunta"
+    r"|frage|domanda|pergunta|fille|geburts|mädchen|soltera|solteira|nubile|meisjes|panieńsk|девичь"
+    r"|pytanie|fråga|spørgsmål|spørsmål|vraag|вопрос|質問|问题|질문|soru|answer to"
 )
 
 
@@ -876,6 +990,8 @@ _NOT_ANSWERS = frozenset(("the", "i", "it", "my", "a", "an", "yes", "no", "what"
 
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
+    if _COMPOUND_HINT.search(lower):
+        yield from _compound_code_names(text, lower)
     if count_digits(text) >= _HEX_VALUE_DIGITS:
         yield from _named_random_values(text, lower)
     yield from _security_answers(text, lower)
