@@ -93,6 +93,7 @@ def main() -> None:
     files = {
         "messages": load_items(extraction / "messages.json"),
         "locomo": load_items(extraction / "locomo.json", args.locomo),
+        "messages_tune2": load_items(extraction / "messages_tune2.json"),
     }
     tune = {name: [i for i in items if i.split == "tune"] for name, items in files.items()}
     embedder, e5 = StaticEmbedder(), E5Cache()

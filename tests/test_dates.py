@@ -5,11 +5,18 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from memopilot.write.dates import FOR_NOW_DAYS, SESSION_HOURS, deadline_from, find_date, temporary_expiry
+from memopilot.write.dates import (
+    FOR_NOW_DAYS,
+    SESSION_HOURS,
+    deadline_from,
+    find_date,
+    range_end,
+    temporary_expiry,
+)
 
 # Wednesday, 4 March 2026, noon UTC.
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
@@ -292,3 +299,12 @@ def test_a_cjk_statement_names_a_date_in_its_own_language() -> None:
         assert names_cjk_date(dated, now), dated
     for undated in ("我妈妈住在成都。", "我家有一只柯基。", "東京で寿司を食べました。"):
         assert not names_cjk_date(undated, now), undated
+
+
+def test_a_span_of_dates_ends_on_its_second_date() -> None:
+    now = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    assert range_end("offline from the 3rd to the 10th, camping", now).date() == date(2026, 3, 10)
+    assert range_end("flights for Dec 20 - Jan 4", now).date() == date(2027, 1, 4)
+    assert temporary_expiry("in Lyon from Monday to Friday", now).date() == date(2026, 3, 6)
+    assert range_end("I work 9 to 5", now) is None
+    assert range_end("the score was 3 - 2", now) is None

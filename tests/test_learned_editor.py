@@ -298,3 +298,52 @@ def test_the_users_own_words_beside_a_quote_are_still_kept() -> None:
     assert [t for t, _ in typed('My favourite quote is "stay hungry, stay foolish"')] == ["preference"]
     assert typed("If it rains I prefer to stay in.")[0][0] == "preference"
     assert typed("As I said, I'm allergic to walnuts.") != []  # "as I said" quotes nobody
+
+
+# -- 2026-12-05 (third session): what the validation set messages_check5 and the helper-written
+# tune items showed (each written again in the team's phrasing)
+
+
+def test_a_question_after_a_statement_keeps_the_statement() -> None:
+    """ "My son Theo is 4, what toys are good?": the fact is kept, the question is not."""
+    for message, word in [
+        ("My daughter Ines is 7, what books would she like?", "Ines"),
+        ("I've got a greyhound called Pixel who hates rain — tips?", "Pixel"),
+    ]:
+        kept = typed(message)
+        assert any(word in content for _, content in kept), kept
+        assert not any("?" in content for _, content in kept), kept
+
+
+def test_a_state_with_a_stated_end_is_temporary() -> None:
+    """The learned type may give `temporary` when the statement says when the state ends."""
+    out = RuleEditor().edit(
+        "Working from home today because of the bus strike.", EditorContext(NOW, "u", "p", [])
+    ).output
+    (memory,) = out.new_memories
+    assert memory.type == "temporary" and memory.expires_at is not None
+    assert memory.expires_at.date() == NOW.date()
+
+
+def test_a_span_of_dates_is_no_deadline() -> None:
+    kept = typed("I'll be away from the 3rd to the 10th, hiking in the Tatras.")
+    assert "deadline" not in [t for t, _ in kept]
+
+
+def test_sayings_and_other_peoples_allergies_are_not_critical() -> None:
+    for message in [
+        "Never forget the Alamo lol",
+        "Always remember to stretch, everyone!",
+        "My neighbour's son is severely allergic to wasps, scary stuff",
+        "my kid has a nut allergy (not life threatening, just hives)",
+    ]:
+        assert "critical" not in [t for t, _ in typed(message)], message
+
+
+def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
+    kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
+    assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]
+
+
+def test_never_mind_is_not_an_instruction() -> None:
+    assert typed("never mind, ignore what I just asked") == []

@@ -56,6 +56,22 @@ SECRETS = [
     ("口座番号は 普通 4038217 です、みずほ銀行", "4038217"),
     ("redis: requirepass Ux82kqPa0Lw7 in the conf", "Ux82kqPa0Lw7"),
     ("2段階認証のキー：3UHB5ETX6JQTWDXR", "3UHB5ETX6JQTWDXR"),  # a 2FA seed named in Japanese
+    # 2026-12-05 (third session): families read from tune13's misses
+    ("what's the code for the shed?\nmaple2207", "maple2207"),  # the answer on the next line
+    ("—¿Y la clave del wifi?\n—girasol8812", "girasol8812"),
+    ("logins for the cabin:\n- router: Pine7cone-Lake\n- alarm: 6604", "Pine7cone-Lake"),  # a list
+    ("logins for the cabin:\n- router: Pine7cone-Lake\n- alarm: 6604", "6604"),
+    ("Marzipan. That's the password for the kids' tablet.", "Marzipan"),  # the value, then its name
+    ("Kirschbaum44 – das ist das Passwort vom NAS", "Kirschbaum44"),
+    ("Поменял пароль на «зелёный слон 77», с пробелами", "зелёный слон 77"),  # a quoted phrase
+    ("パスワードは「さくら餅2024」です", "さくら餅2024"),  # in corner brackets
+    ("I picked a passphrase and I used walnut-otter-mosaic-52 for the backup", "walnut-otter-mosaic-52"),
+    ("Sicherheitsfrage der Bank?\nAntwort: Brummbär", "Brummbär"),  # an answer under its label
+    ("Thẻ ATM: mã PIN là 7710 nhé", "7710"),
+    ("IBAN: DE89 3704 0044\n0532 0130 00", "0532 0130 00"),  # an IBAN on two lines
+    ("card 4539/1488/0343/6467 for the hotel", "4539/1488/0343/6467"),  # slashes between groups
+    ('variable "api_token" {\n  default = "tfvar-Zq81-Kx0pLm"\n}', "tfvar-Zq81-Kx0pLm"),
+    ("nomor rekening BRI saya 0347-01-021558-53-1", "0347-01-021558-53-1"),
     # passwords stated in other languages
     ("Mi contraseña nueva es Girasol#4471", "Girasol#4471"),
     ("Le mot de passe du wifi est Lune-Violette-2048", "Lune-Violette-2048"),
@@ -182,6 +198,16 @@ SECRETS = [
 ]  # fmt: skip
 
 LOOK_ALIKES = [
+    "Great. That's the password problem solved, thanks",
+    "Thanks. That's the password for the wifi then?",
+    'the password "must be at least 8 characters long"',
+    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEYiR1cW3b8nYx2pVfJ0K9hGm4tQaZ\n"
+    "-----END PUBLIC KEY-----",
+    "Card number: XXXX-XXXX-XXXX-9921  Exp: 08/27",  # a masked card
+    "SLACK_BOT_TOKEN=xoxb-your-bot-token-here",  # a template's placeholder
+    "log: user=alice token=eyJ***truncated***",
+    "Quiz question: capital of France? Answer: Paris",
+    "Meeting notes:\n- date: 2024-05-02\n- room: B12\n- attendees: 14",
     "Der Fehlercode 4711 kommt immer wieder",  # a compound code name of a public code
     "NIP firmy: 584-273-49-81",  # a Polish company's tax number, not a Quebec PIN
     "Courier says the PIN code for my area is 400001",  # India's postcode
@@ -307,6 +333,7 @@ def _measure():
         ("tests/data/redaction_tune10", 0.93, 0.01),
         ("tests/data/redaction_tune11", 0.92, 0.02),
         ("tests/data/redaction_tune12", 0.96, 0.01),
+        ("tests/data/redaction_tune13", 0.87, 0.04),  # written to hold what patterns miss
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),

@@ -217,6 +217,22 @@ def find_date(text: str, now: datetime) -> DateMatch | None:
     return DateMatch(_at(value, _END_OF_DAY), start, end, text[start:end], False)
 
 
+def range_end(text: str, now: datetime) -> datetime | None:
+    """The last day of a span of dates the text states ("from the 3rd to the 10th", "Dec 20 -
+    Jan 4"), or None when its first date is not followed by "to" or a dash and a second date."""
+    first = find_date(text, now)
+    if first is None:
+        return None
+    to = _RANGE_TO.match(text, first.end)
+    if to is None:
+        return None
+    for rest in (text[to.end() :], "until " + text[to.end() :]):  # (a bare "the 10th" needs a word)
+        second = find_date(rest, now)
+        if second is not None and second.start == 0:
+            return second.when
+    return None
+
+
 def temporary_expiry(text: str, now: datetime) -> datetime | None:
     """When a temporary note stated in ``text`` stops holding (UTC), or None when nothing says."""
     if not isinstance(text, str) or not text.strip():
@@ -228,6 +244,9 @@ def temporary_expiry(text: str, now: datetime) -> datetime | None:
     if duration:
         count = duration.group("n") or duration.group("n2") or "1"
         return now + _delta(_number(count), duration.group("unit"), now)
+    span_end = range_end(text, now)
+    if span_end is not None:
+        return span_end
     until = _UNTIL.search(text)
     if until and not _UNTIL_OPEN.match(text, until.end()):
         found = find_date(text[until.start() :], now)
@@ -256,6 +275,8 @@ _TEMP_DURATION = _rx(
     r"(?!\s+(?:ago|later))"
 )
 _UNTIL = _rx(r"\b(?:until|till|til|through|thru|up\s+to)\b")
+# A span of dates ("from the 3rd to the 10th", "Dec 20 - Jan 4"): the state holds until its end.
+_RANGE_TO = _rx(r"\s*(?:to|-|–|—)\s+(?=\S)")
 _UNTIL_OPEN = _rx(r"\s+(?:further\s+notice|i\s+say\s+otherwise|told\s+otherwise|then)\b")
 _TEMP_TODAY = _rx(
     r"\b(?:today\s+only|only\s+(?:for\s+)?today|just\s+(?:for\s+)?today|for\s+today|"

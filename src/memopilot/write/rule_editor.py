@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import numpy as np
@@ -34,6 +34,7 @@ from ..read.tokens import mostly_cjk
 from ..text import content_terms, query_words, stem
 from . import dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
+from .language import in_english
 from .sentences import clean_statement, is_question, split_sentences
 from .statement_classifier import LABELS, NONE, ShapeFlags, StatementClassifier, default_classifier
 
@@ -161,6 +162,8 @@ _STYLE_DURABLE = re.compile(
     _F,
 )
 _STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
+# "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
+_WITH_ME = re.compile(r"\bwith me\b", _F)
 _ONE_OFF = re.compile(
     r"\b(?:right now|this time|in this (?:answer|reply|response|one|snippet|message)|"
     r"for this (?:one|answer|reply|question|snippet|message))\b",
@@ -191,6 +194,11 @@ _CRITICAL = _rx(
     r"\bsever(?:e|ely)\s+(?:\w+\s+)?allerg\w*|\banaphyla\w*|\bepipen\b",
     # the same flags in Chinese: "never forget", "be sure to remember", a severe allergy, anaphylaxis
     r"千万(?:别|不要|不能)忘|(?:一定要|务必)记住|永远(?:别|不要)忘|严重过敏|过敏性休克",
+    # and in the other languages users write in: "nunca lo olvides", "n'oublie jamais", ...
+    r"\b(?:nunca lo olvides|no lo olvides nunca|recuerda siempre|n'oublie(?:z)? jamais|ne l'oublie jamais|"
+    r"vergiss (?:das |es )?(?:nie|niemals)|non dimenticar(?:lo|e)? mai|nunca (?:se )?esque[çc]a|"
+    r"vergeet (?:dit |het )?nooit|nigdy nie zapomnij|никогда не забывай)\b",
+    r"絶対(?:に)?忘れないで|決して忘れないで|절대 잊지 마",
 )
 _HEALTH = re.compile(
     r"\b(?:allerg\w*|anaphyla\w*|epipen|medical|medication|diabetic|diabetes|epilep\w*|celiac|coeliac|"
@@ -459,8 +467,31 @@ def _is_command(s: str) -> bool:
     """An imperative for this reply ("write a function"), unless meant to last or for a while."""
     if _COMMAND_START.match(s) is None:
         return False
-    lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
+    lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s) or _WITH_ME.search(s))
     return not (lasting or _TEMPORARY.search(s))
+
+
+# A flag said of someone else ("my coworker's cousin is severely allergic") or denied ("not life
+# threatening, just hives") is no flag of the user's.
+_SOMEONE_ELSES = re.compile(r"\bmy \w+(?:'s|s')\s", _F)
+_FLAG_INTRODUCES = re.compile(r"\s*(?:that\b|this\b|[:,—–-])", _F)
+_DENIED = re.compile(r"\b(?:not|isn't|is not|non|no)[\s-]+$", _F)
+
+
+def _critical_flag(s: str) -> bool:
+    """Whether ``s`` flags something as vital: "always remember" or "never forget" said of the
+    user's own life (in English, a first person must be there: not "Never forget the Alamo",
+    "Always remember to hydrate, folks!"), a severe allergy, anaphylaxis."""
+    flag = _CRITICAL.search(s)
+    if flag is None or _DENIED.search(s, max(0, flag.start() - 8), flag.start()):
+        return False
+    if _TERSE_FLAG.match(s) or not in_english(s):
+        return True
+    if _SOMEONE_ELSES.search(s):
+        return False
+    # "Always remember that the prod DB has no replica", "never forget: ...": the flag introduces
+    # what follows; "always remember to hydrate", "never forget the Alamo" are sayings.
+    return _FIRST_PERSON.search(s) is not None or _FLAG_INTRODUCES.match(s, flag.end()) is not None
 
 
 def _judge(s: str, now: datetime) -> _Judgement | None:
@@ -479,10 +510,12 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
         "user" if _HEALTH.search(s) and personal_scope == "user" else "project"
     )
 
-    if _CRITICAL_PREFIX.match(s) or _CRITICAL.search(s):
+    if _CRITICAL_PREFIX.match(s) or _critical_flag(s):
         return _Judgement(MemoryType.CRITICAL, 0.95, health_scope)
     if _MISTAKE.search(s):
         return _Judgement(MemoryType.MISTAKE, 0.85, "project")
+    if not command and _WITH_ME.search(s) and _COMMAND_START.match(s):
+        return _Judgement(MemoryType.PREFERENCE, 0.8, "user")  # "use metric units with me"
     if command:  # "write a function", "fix this bug": a request for this reply, unless it states a plan
         if _LEARNING.search(s):
             return _Judgement(MemoryType.LEARNING_GOAL, 0.85, "user")
@@ -541,8 +574,8 @@ def _date_in(s: str, now: datetime) -> dates.DateMatch | None:
 def _deadline(s: str, now: datetime) -> datetime | None:
     """The due date when ``s`` states a deadline: a date plus a deadline cue ("due", "by", "ships", ...)."""
     found = _date_in(s, now)
-    if found is None:
-        return None
+    if found is None or (dates.range_end(s, now) is not None and not _RESCHEDULED.search(s)):
+        return None  # (a span of dates, "offline from the 3rd to the 10th", is a state, not a due date)
     if not (
         _DEADLINE_CUE.search(s[: found.end])
         or _DEADLINE_BY.search(s[: found.start])
@@ -722,19 +755,25 @@ def read_statements(message: str, now: datetime) -> list[tuple[str, str | None, 
 
 _TERSE_FLAG = re.compile(
     r"^(?:please\s+)?(?:always remember|never forget|don't (?:ever )?forget|do not forget)\s+"
-    r"(?:this|that|it)\W*$",
+    r"(?:this|that|it)\W*$"
+    r"|^(?:nunca lo olvides|no lo olvides nunca|n'oublie(?:z)? jamais(?: ça| cela)?|ne l'oublie(?:z)? jamais|"
+    r"vergiss (?:das|es) (?:nie|niemals)|non dimenticar(?:lo|e) mai|nunca (?:se )?esque[çc]a(?: disso)?|"
+    r"vergeet (?:dit|het) nooit)\W*$",
     _F,
 )
 # A statement the cue rules typed is kept at this keep probability, whatever threshold the model
 # that judged it has (the rules' cue is evidence of its own, but not enough alone).
-_RULE_BACKED_KEEP = 0.6
+_RULE_BACKED_KEEP = 0.5
 _SECOND_MEMORY_KEEP = 0.9  # a message's second and later memories need this keep probability
 # (both chosen by five-fold runs on the tune items, scripts/cv_statement_classifier.py: from 0.45
 # and 0.85, messages 0.875 / 0.854 -> 0.896 / 0.842 and locomo 0.836 / 0.849 -> 0.873 / 0.833,
 # precision / recall; 0.3-0.7 and 0.75-1.0 tried). The second memory's bar went back to 0.9 with
 # the 2026-12-05 model (keep target 0.85): at 0.95 it dropped the third of "I prefer tabs. We
 # decided on PostgreSQL. The report is due 2026-03-06." (fold runs: messages 0.897 / 0.854 ->
-# 0.890 / 0.890, locomo 0.857 / 0.818 -> 0.844 / 0.818).
+# 0.890 / 0.890, locomo 0.857 / 0.818 -> 0.844 / 0.818). With the keep target raised to 0.88
+# (2026-12-05, third session: the keep model's own threshold went from 0.45 to 0.55-0.6), the fold
+# runs were the same at 0.45, 0.5 and 0.6 for the rules' bar; 0.5 keeps what the rules state
+# plainly ("For today only, answer in French.", kept at 0.56).
 # "[shares an image: ...]": an annotation of the turn, not something the user said
 _ANNOTATION = re.compile(r"^\[[^\]]*\]?$")
 # The rules' type stands when the type model finds it at least this likely (chosen on tune). A
@@ -752,6 +791,8 @@ _FIRST_PERSON = re.compile(
     _F,
 )
 _NEVER_LEARNED = frozenset({NONE, MemoryType.CRITICAL.value})  # critical needs the user's own flag
+# A learned temporary state needs an end the statement states, this soon at most.
+_LEARNED_TEMPORARY_HORIZON = timedelta(days=45)
 
 # Types the learned judgement may give a statement on its own; critical needs the user's flag.
 _LEARNED_SCOPE: dict[MemoryType, Literal["project", "user"]] = {
@@ -762,7 +803,7 @@ _LEARNED_SCOPE: dict[MemoryType, Literal["project", "user"]] = {
 }
 
 
-def _learned(statements: list[_Statement], classifier: StatementClassifier) -> None:
+def _learned(statements: list[_Statement], classifier: StatementClassifier, now: datetime) -> None:
     """Let the learned judgement decide whether each statement is kept, and its type.
 
     The rules keep the last word on what they are sure of: a user's critical flag is kept as
@@ -793,11 +834,14 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier) -> N
         kept.append((verdict.keep, st))
         if rule_type is not None and verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES:
             continue  # their type is plausible: keep the rules' judgement (with its date, if any)
-        ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st)]
+        ends = _temporary_end(st.text, now)
+        span = dates.range_end(st.text, now) is not None and not _RESCHEDULED.search(st.text)
+        ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, ends, span)]
         memory_type = MemoryType(ranked[0])
         personal = _LEARNED_SCOPE.get(memory_type, "project") if _FIRST_PERSON.search(st.text) else "project"
         scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
-        st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope)
+        until = ends if memory_type is MemoryType.TEMPORARY else None
+        st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope, until)
     # One message usually holds one thing worth keeping; the rest of what it says stays in its
     # episode. A second memory needs the judgement to be sure of it.
     kept.sort(key=lambda pair: -pair[0])
@@ -860,16 +904,28 @@ def _never_kept(st: _Statement, rule_type: str | None) -> bool:
     return flags.command and rule_type is None
 
 
-def _learnable(label: str, st: _Statement) -> bool:
+def _temporary_end(text: str, now: datetime) -> datetime | None:
+    """When a state the statement describes ends, if it says so and soon ("working from home
+    today", "fasting this month", "off sick tomorrow"): a later date is an event, not a state."""
+    until = dates.temporary_expiry(text, now)
+    if until is None or not now < until <= now + _LEARNED_TEMPORARY_HORIZON:
+        return None
+    return until
+
+
+def _learnable(label: str, st: _Statement, ends: datetime | None = None, span: bool = False) -> bool:
     """Whether the learned judgement may give ``st`` this type on its own: never critical (the
-    user's flag) or temporary (its end needs the rules' cues); a deadline needs a date, one the
-    rules can read as its due date: not in CJK text (a deadline without a due date never expires,
-    and its importance put it first in the search of every Chinese question: 30 of 40)."""
-    if label in _NEVER_LEARNED or label == MemoryType.TEMPORARY.value:
+    user's flag); temporary only with an end the statement states (``ends``); a deadline needs a
+    date, one the rules can read as its due date, and no span of dates (``span``: "offline from
+    the 3rd to the 10th"): not in CJK text (a deadline without a due date never expires, and its
+    importance put it first in the search of every Chinese question: 30 of 40)."""
+    if label in _NEVER_LEARNED:
         return False
+    if label == MemoryType.TEMPORARY.value:
+        return ends is not None
     if label != MemoryType.DEADLINE.value:
         return True
-    return bool(st.flags and st.flags.has_date) and not mostly_cjk(st.text)
+    return bool(st.flags and st.flags.has_date) and not span and not mostly_cjk(st.text)
 
 
 def _mistake_substance(s: str) -> bool:
@@ -965,7 +1021,7 @@ class RuleEditor(MemoryEditor):
         _drop_borrowed(statements, message)
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
-            _learned(statements, classifier)
+            _learned(statements, classifier, now)
         forgets: list[ForgetRequest] = []
         for st in statements:
             if st.forget is None:
@@ -1001,7 +1057,7 @@ def classify(text: str, *, learned: bool = True) -> MemoryType | None:
         types = [m.type for m in _memories(statements)]
         classifier = default_classifier() if learned and not types and not mostly_cjk(text) else None
         if classifier is not None:  # no cue: the learned judgement may still see a fact in it
-            _learned(statements, classifier)
+            _learned(statements, classifier, _REFERENCE_NOW)
             types = [m.type for m in _memories(statements)]
     except Exception:
         return None

@@ -37,6 +37,7 @@ _QUESTION_TAIL = re.compile(
 )
 _FILLER = re.compile(
     r"^(?:(?:btw|by the way|also|oh and|and also|and|plus|ok so|okay so|so yeah|anyway|anyways|fyi|just fyi|"
+    r"never ?mind|nvm|"
     r"jsyk|just so you know|hey|hi|hello|um+|uh+|oh)(?:\s*[,:;.!\-—–]+\s*|\s+)"
     r"|(?:so|ok|okay|well|actually|alright|right|note|nb|n\.b|ps|p\.s|for your information|one more thing|"
     r"another thing|quick note|side note|reminder|update|(?:please\s+)?(?:remind me|remember|don't forget)|"

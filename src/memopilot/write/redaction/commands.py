@@ -61,8 +61,11 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("@tcp(", re.compile(r"[\w.-]+:([^\s@/'\"]{4,128})@tcp\(")),  # Go's MySQL DSN
     ("define", re.compile(r"(?i)define\(\s*['\"]\w*pass\w*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
     # WordPress's keys and salts: define( 'AUTH_KEY', '...' ), 64 characters of anything
-    ("define", re.compile(r"(?i)define\(\s*['\"]\w*(?:_key|_salt|secret)\w*['\"]\s*,\s*"
+    ("define(", re.compile(r"(?i)define\(\s*['\"]\w*(?:_key|_salt|secret)\w*['\"]\s*,\s*"
                           r"['\"]([^'\"\s]{16,128})['\"]")),
+    # a Terraform variable named for a secret, with a default: variable "db_password" { default = "X" }
+    ("variable", re.compile(r"(?i)variable\s+\"\w*(?:pass\w*|secret|token|key)\w*\"\s*\{[^}]{0,200}?"
+                            r"\bdefault\s*=\s*\"([^\"\n]{4,128})\"")),
     # redis.conf: requirepass / masterauth X
     ("requirepass", re.compile(r"\brequirepass\s+['\"]?([^\s'\"`]{4,128})")),
     ("masterauth", re.compile(r"\bmasterauth\s+['\"]?([^\s'\"`]{4,128})")),
@@ -107,6 +110,9 @@ _CRYPT_HASH = re.compile(
 # Hints found in most texts: the place needs at least this many of them (a .pgpass line has four
 # colons, a Discord bot token two dots).
 _COUNTED_HINTS = {":": 4, ".": 2}
+# Places whose name says the value is a secret, whatever it looks like (Django's and WordPress's
+# keys are runs of symbols), and Terraform's default for a variable named for one.
+_NAMED_HINTS = frozenset(("env", "define(", "variable"))
 # INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...)
 _SQL_INSERT = re.compile(
     r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)", re.IGNORECASE
@@ -217,7 +223,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         for m in pattern.finditer(text):
             value = m.group(1)
             # (a default for a secret's variable is one whatever it looks like: Django's keys are symbols)
-            named = hint == "env" and " " not in value
+            named = hint in _NAMED_HINTS and " " not in value
             if (named or plausible_password(value, False, "")) and not value.startswith(("$", "<", "%")):
                 yield m.start(1), m.end(1), "password", P_PROSE
     if "insert" in present:

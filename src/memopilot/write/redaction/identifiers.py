@@ -37,9 +37,9 @@ __all__ = ["detect"]
 # message would cost ~10 µs per 300 characters each).
 _SHAPES = {
     # two letters, two check digits, then 11-30 letters and digits, in groups of up to 4 or not
-    "iban": r"\b[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{1,4}){3,8}\b",
+    "iban": r"\b[A-Za-z]{2}\d{2}(?:(?:[ ]|\r?\n)?[A-Za-z0-9]{1,4}){3,8}\b",  # (on two lines too)
     # 13-19 digits in groups separated by one space, dash, dot or line break (plain runs: rules.py)
-    "card": r"(?<![\d.])\d{4}(?:(?:[ .\-]|\r?\n)\d{2,4}){2,4}(?!\d)",
+    "card": r"(?<![\d.])\d{4}(?:(?:[ ./\-]|\r?\n)\d{2,4}){2,4}(?!\d)",
     "ssn": r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)|(?<!\d)\d{3} \d{2} \d{4}(?!\d)",
     "nino": r"\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
     "cpf": r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)",
@@ -108,7 +108,9 @@ _ID_WORDS = KeywordIndex(
     itin|individual taxpayer identification number|nas|numéro d'assurance sociale|
     member id|member number|membership number|subscriber id|policy number|mrn|medical record number|
     medical record|patient id|patient number|health insurance id|rodné číslo|rodného čísla|rodne cislo|
-    תעודת הזהות|ת.ז|ת"ז|계좌번호|계좌|账号|帳號|账户|帳戶|口座|普通|当座
+    תעודת הזהות|ת.ז|ת"ז|계좌번호|계좌|账号|帳號|账户|帳戶|口座|普通|当座|số tài khoản|so tai khoan|
+    nomor rekening|no rek|no. rek|rekening|číslo účtu|numer rachunku|hesap numarası|iban numarası|
+    رقم الحساب|номер счета|номер счёта|पैन|पैन नंबर|पैन कार्ड|pan number
     """)
     + list(_DOCUMENT_KIND),
     suffix_letters=6,
@@ -128,6 +130,7 @@ _WORDS_BEFORE_LABELLED = 9  # words read past before a colon and the number
 def _iban(candidate: str) -> int:
     """The length of the valid IBAN ``candidate`` starts with (a trailing word may have joined
     its last group), or 0."""
+    candidate = candidate.replace("\r\n", " ").replace("\n", " ")  # (same length: "\r\n" is never inside)
     while len(candidate) >= 15:
         if iban.is_valid(candidate):
             return len(candidate)
@@ -257,6 +260,8 @@ def _id_code(code: str, passport: bool) -> bool:
     digits = _digits(code)
     if len(code.replace("-", "")) == digits:
         return False  # digits alone (with dashes: a date) are _ID_NUMBER's, checked there
+    if sum(c in "xX*•" for c in code) >= 4:
+        return False  # a masked number: "XXXX-XXXX-XXXX-9921"
     if passport:
         return digits >= 2
     letters = len(code) - digits

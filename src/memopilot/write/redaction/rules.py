@@ -158,7 +158,7 @@ _EXAMPLE_WORD = re.compile(
 )
 
 
-def _is_placeholder(value: str) -> bool:
+def is_placeholder(value: str) -> bool:
     """Env references, templates, masks and example words stand where a secret would go."""
     v = value.strip().strip("\"'`")
     if not v:
@@ -170,10 +170,16 @@ def _is_placeholder(value: str) -> bool:
         return True  # also the opening of a template cut off by a space: "${{ secrets.X }}"
     if _MASK.fullmatch(v) or v.startswith(_FILE_REFERENCE) or _SECRET_VARIABLE.fullmatch(low):
         return True  # "guest:**@host", "password=./pg-password.txt", "PASSWORD :'new_password'"
+    if _PLACEHOLDER_PHRASE.search(v):
+        return True  # "xoxb-your-bot-token-here", "eyJ***truncated***"
     return bool(_EXAMPLE_WORD.fullmatch(v)) and not any(c.isdigit() for c in v)
 
 
 _MASK = re.compile(r"[*•●xX]{2,}")
+# Words of a template or a cut-off value: "your-signing-secret", "...-here", "***", "truncated".
+_PLACEHOLDER_PHRASE = re.compile(
+    r"(?i)(?:^|[-_ ])your[-_ ]|[-_]here$|\*{3}|…|truncated|redacted|changeme|replace[-_]?me"
+)
 # Where a secret is kept rather than the secret: a file (kubectl's --from-file, curl's @file).
 _FILE_REFERENCE = ("./", "../", "@/", "@./", "~/", "/dev/", "/run/secrets/", "file:")
 # The name of a variable or a secret holding it ("pg_password", "new_password", "db_secret").
@@ -461,6 +467,9 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
             continue
         digits = m.group().replace(" ", "").replace("-", "")
         if 13 <= len(digits) <= 19 and _card_network(digits) and _luhn(digits):
+            # (payment providers' test numbers, 4242 4242 4242 4242, are taken out too: some
+            # corpora call them look-alikes, but users give them as their cards, and a card
+            # left in is worse than a test number taken out)
             yield m.start(), m.end(), "credit_card", P_STRUCT
 
 
@@ -478,7 +487,7 @@ def _url_passwords(text: str, lower: str) -> Iterator[Span]:
     if "://" not in text or "@" not in text:
         return
     for m in _URL_CRED.finditer(text):
-        if not _is_placeholder(m.group(1)):
+        if not is_placeholder(m.group(1)):
             yield m.start(1), m.end(1), "url_password", P_CONTEXT
 
 
@@ -516,6 +525,16 @@ _CREDS_PAIR = re.compile(
     r"[\"'`]?([^\s:/@\"'`]{1,64})([:/])([^\s@/\"'`]{1,128})"
 )
 _PIN = re.compile(r"(?:pin|passcode)(?:\s+code)?\s*(?:\bis\b|:|=)\s*([0-9]{4,8})(?![0-9]|[.,:/-][0-9])")
+# Words that make a "PIN code" India's postal code: "the PIN code for the area is 560001".
+_POSTAL_CONTEXT = re.compile(
+    r"\b(?:area|address|post office|locality|district|city|delivery|courier|shipping|gpo)\b"
+)
+
+
+def postal_pin_code(lower: str) -> bool:
+    return _POSTAL_CONTEXT.search(lower) is not None
+
+
 _HASH_NAMES = _words("argon2 argon2id argon2i bcrypt scrypt pbkdf2 sha1 sha256 sha512 md5 ntlm")
 
 # Words that follow "password is" / "password:" in prose, not as a value.
@@ -548,7 +567,7 @@ _VAR_NAME = re.compile(
 def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -> bool:
     """``value`` was written where a password goes; is it one (and not code, prose, a path)?"""
     v = value.strip()
-    if len(v) < 3 or _is_placeholder(v):
+    if len(v) < 3 or is_placeholder(v):
         return False
     low = v.lower()
     if quoted:
@@ -647,19 +666,21 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
                 yield s, e, "password", P_CONTEXT
     if "pin" in lower or "passcode" in lower:
         for m in _PIN.finditer(lower):
+            if " code" in m.group() and postal_pin_code(lower):
+                continue  # India's PIN code is its postcode
             if _word_start(lower, m.start()):
                 yield m.start(1), m.end(1), "password", P_CONTEXT
     if "mysql" in lower:
         for m in _PW_MYSQL.finditer(text):
-            if not _is_placeholder(m.group(2)):
+            if not is_placeholder(m.group(2)):
                 yield m.start(2), m.end(2), "password", P_CONTEXT
     if "redis-cli" in lower or "sshpass" in lower:
         for m in _PW_CLI_FLAG.finditer(text):
-            if not _is_placeholder(m.group(2)):
+            if not is_placeholder(m.group(2)):
                 yield m.start(2), m.end(2), "password", P_CONTEXT
     if "-u" in text:
         for m in _PW_USER_FLAG.finditer(text):
-            if not _is_placeholder(m.group(2)):
+            if not is_placeholder(m.group(2)):
                 yield m.start(2), m.end(2), "password", P_CONTEXT
 
 
@@ -690,7 +711,7 @@ def _auth_headers(text: str, lower: str) -> Iterator[Span]:
             scheme = (m.group(1) or "").lower()
             s, e = m.start(2), m.end(2)
             value = text[s:e]
-            if _is_placeholder(value) or value.lower().startswith(("your", "<", "$")):
+            if is_placeholder(value) or value.lower().startswith(("your", "<", "$")):
                 continue
             if not scheme and not (_mixed(value) and len(value) >= 12):
                 continue
@@ -859,7 +880,7 @@ def _entropy_value(text: str, s: int, e: int) -> int:
     while e > s and text[e - 1] in ".,-_~":
         e -= 1
     value = text[s:e]
-    if not looks_random(value) or _is_placeholder(value):
+    if not looks_random(value) or is_placeholder(value):
         return -1
     if value.startswith("eyJ") and "." not in value:
         return -1  # one base64 JSON object: a pagination cursor or state blob, not a key

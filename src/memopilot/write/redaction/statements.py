@@ -29,9 +29,21 @@ import string
 import unicodedata
 from collections.abc import Iterator
 
+import ahocorasick
+
 from .identifiers import base58check
 from .keywords import KeywordIndex, word_list
-from .rules import P_PROSE, P_STRUCT, Span, count_digits, looks_random, plausible_password, shannon
+from .rules import (
+    P_PROSE,
+    P_STRUCT,
+    Span,
+    count_digits,
+    is_placeholder,
+    looks_random,
+    plausible_password,
+    postal_pin_code,
+    shannon,
+)
 
 __all__ = ["detect"]
 
@@ -51,12 +63,13 @@ _PASSWORD_NAMES = _typos("password") + word_list("""
     contraseña|contrasena|contrasenya|clave|senha|palavra-passe|parola d'ordine|mot de passe|mdp|
     mk|kennwort|wachtwoord|lösenord|losenord|passord|kodeord|adgangskode|salasana|tunnussana|
     lykilorð|hasło|haslo|heslo|jelszó|jelszo|jelszav|lozinka|geslo|slaptažodis|parole|parola|
-    parolă|пароль|парола|κωδικός|κωδικος|συνθηματικό|şifre|sifre|סיסמה|סיסמא|كلمة المرور|
+    parolă|пароль|парол|парола|κωδικός|κωδικος|συνθηματικό|şifre|sifre|סיסמה|סיסמא|كلمة المرور|
     كلمة السر|رمز عبور|पासवर्ड|密码|密碼|口令|パスワード|비밀번호|비번|암호|패스워드|mật khẩu|mat khau|
     kata sandi|kata laluan|nenosiri|nywila|পাসওয়ার্ড|کلمه عبور|پاس ورڈ|கடவுச்சொல்|పాస్‌వర్డ్|
     รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
     wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi|
-    memorable word|memorable information|memorable phrase
+    memorable word|memorable information|memorable phrase|code word|codeword|кодовое слово|słowo kodowe|
+    mot de code|palabra clave|palavra-chave
 """)
 # Words that link a name to its value in the languages above; a value of only two kinds of
 # character must follow one of them (or the name itself): "password is abc123", not "password
@@ -65,7 +78,7 @@ _LINKS = frozenset(
     word_list("""
     is|was|are|to|as|now|equals|reads|be|es|és|era|sea|est|était|c'est|ist|isch|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
-    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא
+    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא|used|using|chose|picked|на|в
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -78,6 +91,7 @@ _CODE_NAMES = word_list("""
     geheimzahl|code secret|codice segreto|pincode|pin-kode|codi|koodi|ovikoodi|pin-koodi|पिन|
     combo|lock combo|safe|bike lock|door lock|nip|пин|пін|otp|otp code|verification code|one-time code|
     one-time password|sms code|login code|2fa code|auth code|קוד|הקוד|验证码|驗證碼|認証コード|
+    कोड|पिन कोड|รหัส|الرقم السري|الرمز السري|كود|
     確認コード|인증번호|인증 번호|인증코드|код подтверждения|kod weryfikacyjny|código de verificación|
     code de vérification|bestätigungscode|verificatiecode|doğrulama kodu
 """)
@@ -94,9 +108,6 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
 _POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code"))
-_POSTAL_CONTEXT = re.compile(
-    r"\b(?:area|address|post office|locality|district|city|delivery|courier|shipping|gpo)\b"
-)
 _OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("""
@@ -114,13 +125,17 @@ _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
+_PASSWORD_NAME_SET = frozenset(_PASSWORD_NAMES)
 _CODE_SECOND_HALF = re.compile(r"[ \u00a0](\d{2,4})(?![\w.,]\d)(?!\w)")
 # Names whose value is a word ("memorable word ... is HEDGEROW"): linked by "is" or ":", any word.
 _WORD_VALUE_NAMES = frozenset(
-    ("memorable word", "memorable information", "memorable phrase", "secret answer", "security answer")
+    word_list("""
+    memorable word|memorable information|memorable phrase|secret answer|security answer|code word|codeword|
+    кодовое слово|słowo kodowe|mot de code|palabra clave|palavra-chave
+    """)
 )
 _WORD_VALUE = re.compile(
-    r"(?:\s+[^\s:=.,;!?]+){0,5}?\s*(?:\bis\b|\bwas\b|:|=|→)\s*[\"'“«]?([^\W_][\w'’-]{3,40})"
+    r"(?:\s+[^\s:=.,;!?]+){0,5}?\s*(?:\bis\b|\bwas\b|:|=|→|—|–)\s*[\"'“«]?([^\W_][\w'’-]{3,40})"
 )
 # Names that are ordinary words too ("safe to share"): only digits can be their value.
 _DIGITS_ONLY = frozenset(("safe", "bike lock", "door lock"))
@@ -136,9 +151,14 @@ _NOT_A_VALUE_AFTER = re.compile(
 )
 # A token: a quoted string, a run of a script written without spaces, or a run of anything else.
 _NO_SPACE_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
+# (the same without the corner brackets 「」『』, which quote a value inside a run of Japanese)
+_NO_SPACE_UNQUOTED = (
+    "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u300b\u3010-\u303f"
+)
 _TOKEN = re.compile(
     rf"\"[^\"\n]{{1,80}}\"|'[^'\n]{{1,80}}'|`[^`\n]{{1,80}}`|«[^»\n]{{1,80}}»|“[^”\n]{{1,80}}”"
-    rf"|[{_NO_SPACE_SCRIPTS}]+|[^\s{_NO_SPACE_SCRIPTS}]+"
+    rf"|「[^」\n]{{1,80}}」|『[^』\n]{{1,80}}』|„[^“”\n]{{1,80}}[“”]"
+    rf"|[{_NO_SPACE_UNQUOTED}]+|[^\s{_NO_SPACE_SCRIPTS}]+"
 )
 _NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
 _EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*—–→-"
@@ -149,7 +169,7 @@ _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and it
 _WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
 # The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
 _STRONG_CODE = re.compile(
-    r"pin|cod|kod|kód|koodi|код|пин|пін|puk|暗|पिन|رمز|otp|nip|קוד|验证|驗證|認証|確認|인증"
+    r"pin|cod|cód|kod|kód|koodi|код|пин|пін|कोड|รหัส|الرقم|الرمز|puk|暗|पिन|رمز|otp|nip|קוד|验证|驗證|認証|確認|인증"
 )  # (cod: code, código, codi)
 # Words that introduce a name rather than a value.
 _NAMING_WORDS = frozenset(
@@ -212,6 +232,24 @@ _KEY_OF_VALUE = re.compile(r"\s*[:=]")  # after a quoted key: "password": "..."
 _JSON_VALUE = re.compile(r"[\"']\s*:\s*[\"']([^\"'\n]{1,128})[\"']")  # a quoted key's quoted value
 _CLOSING_QUOTE = re.compile(r"\"|'(?![a-z])")  # not the apostrophe of "password's"
 _VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
+# The name ends its clause ("That's the password." / "... das Passwort vom Router"), unlike "that's
+# the password problem solved".
+_INTERJECTIONS = frozenset(
+    word_list("""
+    thanks|thank|great|okay|sure|cool|perfect|right|done|exactly|correct|wrong|true|nope|yeah|yes|
+    oops|sorry|alright|fine|good|nice|awesome|well|hmm|wait|also|then|anyway|ugh|damn|finally|again
+    """)
+)
+_CLAUSE_ENDS = re.compile(
+    r"\s*(?:[.,!;:)\n—–-]|$|(?:for|from|of|to|on|at|vom|von|für|del|de|du|der|des|da|di|do)\b)", re.IGNORECASE
+)
+_THATS_HINTS = ("that", "this is", "das ist", "esa es", "ese es", "c'est", "questa", "это")
+_VALUE_THEN_THATS = re.compile(
+    r"(?:^|(?<=[\s\"'“«]))([^\s.,;:!?]{4,64})[\"'”»]?\s*[.!,]?\s*[-—–]?\s*"
+    r"(?:that's|that is|thats|this is|das ist|esa es|ese es|c'est|questa è|это)\b"
+    r"(?:\s+\w+){0,2}?\s+(?:the|my|our|das|la|le|el|il|o|a|мой)?\s*(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
     r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?"
     r"(?:\w+\s+){0,3}?$",
@@ -221,6 +259,22 @@ _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
 # character is >= 0x80 and stays as it is).
 _NOT_LETTERS_CHARS = b"0123456789.,;:!?()[]{}<>\"'`/\\|@#$%^&*+=~_-"
 _NOT_LETTERS = bytes.maketrans(_NOT_LETTERS_CHARS, b" " * len(_NOT_LETTERS_CHARS))
+
+
+def _substrings(words: list[str]) -> ahocorasick.Automaton:
+    """An automaton finding any of ``words`` inside a text, in one C pass."""
+    automaton = ahocorasick.Automaton()
+    for word in words:
+        automaton.add_word(word, len(word))
+    automaton.make_automaton()
+    return automaton
+
+
+def _first_of(automaton: ahocorasick.Automaton, lower: str) -> int:
+    """Where the first of the automaton's words found in ``lower`` starts, or -1."""
+    for end, length in automaton.iter(lower):
+        return end - length + 1
+    return -1
 
 
 @functools.cache
@@ -291,6 +345,8 @@ def _secret_value(
     a PIN's or a code's name ("PIN do karty 6130", "код от домофона 3417")."""
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
         return False
+    if is_placeholder(value):
+        return False
     if "\\" in value or _WINDOWS_PATH.match(value) or "@sha256:" in value:
         return False  # (a path; a container image pinned to its digest)
     if code and value[-1] in "#*" and value[:-1].isdigit():
@@ -314,6 +370,8 @@ def _secret_value(
         return True
     if not plausible_password(value, quoted, ""):
         return False  # code, a placeholder or a word of prose
+    if quoted and " " in value.strip():
+        return linked and _quoted_passphrase(value)  # "must be at least 8 characters": a rule
     if quoted:
         return (linked and not value.isalpha()) or (linked and len(value) >= 8)
     if value.isalpha():  # a word, unless long (a passphrase run together)
@@ -330,18 +388,24 @@ def _value_after(
     After a weak name only ":" or "=" links it to its value. After a PIN's or a code's name
     (``strong_code``), digits a few words on are its value."""
     words, linked = 0, not weak
-    for token in _TOKEN.finditer(text, pos, min(len(text), pos + 160)):
+    stop = min(len(text), pos + 160)
+    question = _ANSWERED.search(text, pos, stop) if "\n" in text else None
+    answered = question.end() if question else stop + 1
+    for token in _TOKEN.finditer(text, pos, stop):
         raw = token.group()
         if "[REDACTED:" in raw:
             return None  # its value is taken out already
-        if raw[0] in "\"'`«“" and len(raw) >= 3:  # quoted: the value, whatever it holds
+        if raw[0] in "\"'`«“「『„" and len(raw) >= 3:  # quoted: the value, whatever it holds
             start, end = token.start() + 1, token.end() - 1
-            found = _secret_value(text[start:end], quoted=True, code=code, linked=linked)
-            return (start, end) if found else None
+            value = text[start:end]
+            found = _secret_value(value, quoted=True, code=code, linked=linked)
+            return (start, end) if found or (linked and _quoted_passphrase(value)) else None
         if raw.startswith("--") and raw[2:3].isalpha():
             return None  # a command's next flag ("db-creds --from-file=./password.txt")
         if words and _next_item(text[pos : token.start()]):
             return None  # words after the name, then a new line: another item of a list
+        if token.start() >= answered:
+            linked = True  # "what's the wifi?\nsunflowerfield2020": the answer on the next line
         start, end = _core(text, token.start(), token.end())
         if start >= end or not any(c.isalnum() for c in text[start:end]):
             linked = linked or raw.strip() in _LINKS
@@ -381,10 +445,30 @@ def _value_after(
     return None
 
 
+_PHRASE_WORD = re.compile(r"[^\W_][\w'’!.-]*")
+_PHRASE_FILLER = frozenset(word_list("the|a|an|is|be|at|least|must|your|my|to|of|and|or|not|with|in|for|it"))
+
+
+def _quoted_passphrase(value: str) -> bool:
+    """A password of words, quoted after its name ("«синий трактор 12»", "'lantern ostrich velvet
+    quarry'"): two to five words with a digit, or three to five words none of them filler ("'must
+    be at least 8 characters'" is a rule, not a password)."""
+    words = value.split()
+    if not 2 <= len(words) <= 5 or len(value) < 8 or not all(_PHRASE_WORD.fullmatch(w) for w in words):
+        return False  # ("{{ vault_db_password }}" is a template)
+    if any(c.isdigit() for c in value):
+        return True
+    return len(words) >= 3 and not any(w.lower() in _PHRASE_FILLER for w in words)
+
+
+# A question, then a new line: what follows answers it.
+_ANSWERED = re.compile(r"[?？؟]\s*\n")
+
+
 def _next_item(gap: str) -> bool:
     """Whether ``gap`` crosses into a new line that does not answer a label or a question."""
     line_break = gap.rfind("\n")
-    return line_break >= 0 and not gap[:line_break].rstrip().endswith((":", "?", "：", "？"))
+    return line_break >= 0 and not gap[:line_break].rstrip().endswith((":", "?", "：", "？", "؟"))
 
 
 def _core(text: str, start: int, end: int) -> tuple[int, int]:
@@ -401,15 +485,15 @@ def _spaced_run(text: str, start: int, end: int) -> int:
         return end
     pos, groups = end, 1
     for m in re.finditer(r"[ \t]([^\s]{1,4})", text[end:]):
-        if end + m.start() != pos or (_is_plain_word(m.group(1)) and len(m.group(1)) > 1):
+        group = m.group(1)
+        if end + m.start() != pos or (_is_plain_word(group) and len(group) > 1) or not group.isascii():
             break
         pos, groups = end + m.end(), groups + 1
     return pos if groups >= 4 else end
 
 
 def _spelled_start(text: str, start: int, word: str) -> bool:
-    first = _SPELLED.match(text, start)  # "trois-deux-huit-zéro" is one token of four words
-    low = first.group().lower() if first else word.lower()
+    low = word.lower().partition("-")[0]  # "trois-deux-huit-zéro" is one token of four words
     return (len(low) == 1 or low in _SPOKEN) and bool(_spelled_run(text, start, spoken=True))
 
 
@@ -425,7 +509,7 @@ def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False)
         word = m.group().lower()
         if word in _NUMBER_WORDS or (spoken and word.isdigit()):
             said += 1
-        elif not (spoken and (len(word) == 1 or word in _SPOKEN)):
+        elif not (spoken and ((len(word) == 1 and word.isascii()) or word in _SPOKEN)):
             break
         count, end, pos = count + 1, m.end(), m.end()
     return end if count >= least and (said >= 2 or not spoken) else 0
@@ -451,7 +535,7 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _CODES and _PUBLIC_CODE_AFTER.match(lower, name_end):
             continue  # "codice cliente", "code postal": a customer's or a place's number
-        if name in _POSTAL_PIN_NAMES and _POSTAL_CONTEXT.search(lower):
+        if name in _POSTAL_PIN_NAMES and postal_pin_code(lower):
             continue  # India's PIN code is its postcode: "the PIN code for the area is 560001"
         if (
             name == "code"
@@ -464,8 +548,9 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
-        if name in _VALUE_FIRST_NAMES or name.endswith((" code", " password", " pin")):
-            yield from _value_before(text, name_start)
+        stated = name in _VALUE_FIRST_NAMES or name.endswith((" code", " pin", " password"))
+        if stated or name in _PASSWORD_NAME_SET:
+            yield from _value_before(text, name_start, name_end, stated)
         if name in _WORD_VALUE_NAMES:
             word = _WORD_VALUE.match(text, name_end)
             if word is not None and _word_value(text, word):
@@ -490,18 +575,29 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
 # "digicode"). Only first halves that make the code a secret are read, so a "Fehlercode",
 # "Rabattkod" or "barcode" stays what it is.
 _COMPOUND_CODE = re.compile(
-    r"(?<![^\W\d_])\w{0,12}?(?:port(?=k)|dør|dörr|tür|tor|garagen?|tresor|alarm|larm|säkerhets|"
+    r"\w{0,12}?(?:port(?=k)|dør|dörr|tür|tor|garagen?|tresor|alarm|larm|säkerhets|"
     r"sikkerheds|sikkerhets|sicherheits|bestätigungs|verifierings|bekräftelse|bekreftelse|engångs|sms|"
     r"anmelde|zugangs|eingangs|zutritts|tilgangs|adgangs|toegangs|deur|poort|kluis|beveiligings|"
-    r"bevestigings|inlog|lås|kapı|güvenlik|doğrulama|onay|digi|bankid)-?"
-    r"(?:kod|kode|koden|koder|kodu|koodi|koodin|code|kód|kódot)(?![^\W\d_])"
+    r"bevestigings|inlog|lås|kapı|güvenlik|doğrulama|onay|digi|bankid)[^\W\d_]{0,8}?-?"
+    r"(?:kod|kode|koden|koder|kodu|koodi|koodin|code|kód|kódot)"
 )
 _COMPOUND_HINT = re.compile(r"kod|code|kód")
+_WORD_AROUND = re.compile(r"[^\W\d_]+")
 
 
 def _compound_code_names(text: str, lower: str) -> Iterator[Span]:
-    for m in _COMPOUND_CODE.finditer(lower):
-        found = _value_after(text, m.end(), code=True, strong_code=True)
+    """The word around each "kod"/"code" is read whole: a regular expression that tried every
+    start of every word for the first halves would cost ~8 µs a message."""
+    done = -1
+    for hint in _COMPOUND_HINT.finditer(lower):
+        start = hint.start()
+        while start > 0 and lower[start - 1].isalpha():
+            start -= 1
+        word = _WORD_AROUND.match(lower, start)
+        if word is None or word.end() <= done or not _COMPOUND_CODE.fullmatch(word.group()):
+            continue
+        done = word.end()
+        found = _value_after(text, word.end(), code=True, strong_code=True)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
 
@@ -516,10 +612,50 @@ def _word_value(text: str, word: re.Match[str]) -> bool:
     return not value.islower() or before.endswith(('"', "'", "“", "«", ":", "=", "→"))
 
 
-def _value_before(text: str, name_start: int) -> Iterator[Span]:
-    """ "Tr0ub4dor&3 is my password": a value stated before the name."""
+# One login per line ("- Gmail: Harbor!Lights09", "portão: 1590") under a header that names
+# passwords or codes ("Password di tutti gli account:", "Senhas de acesso do escritório:"), or
+# beside a line whose own label names one ("bank app PIN: 558203").
+_LIST_ITEM = re.compile(
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40})[:：][ \t]*(\S[^\n]{0,80})$", re.M
+)
+_LIST_VALUE = re.compile(r"\S+")
+
+
+def _credential_list(text: str, lower: str) -> Iterator[Span]:
+    items = list(_LIST_ITEM.finditer(text))
+    if len(items) < 2:
+        return
+    header = lower[: items[0].start()]
+    labels = " ".join(lower[m.start(1) : m.end(1)] for m in items)
+    if next(_NAMES.find(header), None) is None and next(_NAMES.find(labels), None) is None:
+        return
+    for item in items:
+        first = _LIST_VALUE.match(text, item.start(2))
+        if first is None:
+            continue
+        start, end = _core(text, first.start(), first.end())
+        if start < end and _secret_value(text[start:end], quoted=False, code=True, linked=True):
+            yield start, end, "password", P_PROSE
+
+
+def _value_before(text: str, name_start: int, name_end: int, stated: bool = True) -> Iterator[Span]:
+    """ "Tr0ub4dor&3 is my password": a value stated before the name; or "Hunter. That's the
+    password", "Schneckenhaus77 – das ist übrigens das Passwort": a value, then a clause naming it."""
     window_start = max(0, name_start - 100)
-    m = _VALUE_FIRST.search(text, window_start, name_start)
+    window = text[window_start:name_start].lower()
+    thats = (
+        _VALUE_THEN_THATS.search(text, window_start, name_start)
+        if any(hint in window for hint in _THATS_HINTS)
+        else None
+    )
+    if thats is not None and _CLAUSE_ENDS.match(text, name_end):
+        start, end = _core(text, thats.start(1), thats.end(1))
+        value = text[start:end]
+        word = value.isalpha() and value[0].isupper() and value.lower() not in _INTERJECTIONS
+        if len(value) >= 4 and (word or _secret_value(value, quoted=False, code=False, linked=True)):
+            yield start, end, "password", P_PROSE
+            return
+    m = _VALUE_FIRST.search(text, window_start, name_start) if stated else None
     if m is None:
         return
     start, end = _core(text, m.start(1), m.end(1))
@@ -703,8 +839,17 @@ def _bitcoin_address(value: str) -> bool:
     return 26 <= len(value) <= 35 and value[0] in "13" and base58check(value)
 
 
+def _inside_public_pem(text: str, start: int) -> bool:
+    """Whether ``start`` lies inside a PEM block of public material (a public key, a certificate)."""
+    begin = text.rfind("-----BEGIN", 0, start)
+    if begin < 0 or text.find("-----END", begin, start) >= 0:
+        return False
+    header = text[begin : text.find("-----", begin + 10) + 5]
+    return "PUBLIC" in header or "CERTIFICATE" in header
+
+
 def _random_secret(text: str, start: int, value: str) -> bool:
-    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value):
+    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value) or _inside_public_pem(text, start):
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
@@ -827,7 +972,10 @@ def _obfuscated(text: str, lower: str, found: list[str]) -> Iterator[Span]:
     for m in _BASE32_GROUPS.finditer(lower):
         value = text[m.start() : m.end()]
         one_case = value.isupper() or value.islower()  # a key is shown in one case
-        if one_case and sum(c.isdigit() for c in value) >= 2 and not _touches_word(text, m.start(), m.end()):
+        digits = sum(c.isdigit() for c in value)
+        groups = value.split()
+        lettered = sum(any(c.isalpha() for c in g) for g in groups) * 2 >= len(groups)  # not "4242 4242 ..."
+        if one_case and digits >= 2 and lettered and not _touches_word(text, m.start(), m.end()):
             yield m.start(), m.end(), "otp_secret", P_STRUCT
     if text.count("-") >= 2:
         yield from _dashed_keys(text)
@@ -935,7 +1083,8 @@ _SECURITY_QUESTION = re.compile(  # searched in the lowercased text
     r"nome d[ae] solteira|cognome da nubile|meisjesnaam|nazwisko panieńskie|девичья фамилия|"
     r"pytanie (?:bezpieczeństwa|pomocnicze)|säkerhetsfråga\w*|sikkerhedsspørgsmål\w*|"
     r"sikkerhetsspørsmål\w*|veiligheidsvraag|beveiligingsvraag|контрольн\w* вопрос\w*|秘密の質問|"
-    r"安全问题|密保问题|보안 질문|answer to [\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
+    r"安全问题|密保问题|보안 질문|câu hỏi bảo mật|bezpečnostní otázk\w*|street did you grow up on|"
+    r"answer to [\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
 )
 # What comes between a question and its answer: a few words ("... de la banque : X") before a
 # colon or an arrow, an aside in brackets, then the link and perhaps the word "answer".
@@ -943,8 +1092,9 @@ _ANSWER = re.compile(
     r"(?:[^.?!\n:：→=]{0,60}?(?=[\s'\"»)\]]*(?:\([^()\n]{0,40}\))?[\s'\"»)\]]*(?:→|->|=>|=|:|：)))?"
     r"(?:[^.?!\n:：→=]{0,30}?(?=\s(?:is|was|es|est|ist)\s))?"
     r"[\s'\"»)\]]*(?:\((?:[^()\n]{0,40})\))?[\s'\"»)\]]*((?:(?:→|->|=>|=|:|：|—|\bis\b|\bwas\b|\bes\b|"
-    r"\best\b|\bist\b|\bè\b|\bé\b)\s*)+)(?:(?:the\s+)?(?:answer|respuesta|réponse|antwort|risposta|"
-    r"resposta|antwoord|svar|odpowiedź|cevab\w*)\s*(?:is|es|est|ist|:|=)?\s*)?[\"'«“]?"
+    r"\best\b|\bist\b|\bè\b|\bé\b|\bje\b|\blà\b)\s*)+)(?:(?:the\s+)?(?:answer|respuesta|réponse|antwort|risposta|"
+    r"resposta|antwoord|svar|odpowiedź|cevab\w*|odpověď|trả lời(?: là)?)\s*(?:is|es|est|ist|je|là|:|=)?\s*)?"
+    r"[\"'«“]?"
     r"((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-Z0-9À-Þ][\w'’-]*"
     r"(?:[ ](?:(?:de|del|la|le|da|di|du|dos|das|van|von|der|den|y)[ ])?[A-Z0-9À-Þ][\w'’-]*){0,4}"
     r"|(?<=[:：→=] )[^\W\d_][\w'’-]{3,40})"
@@ -954,25 +1104,59 @@ _ANSWER = re.compile(
 # Where a question is asked for an account, not told as a story ("my first car was a Honda").
 _SECURITY_CONTEXT = re.compile(
     r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline|segur|sécur|sicher|güvenlik"
-    r"|bezpiecz|säker|sikker|veilig|beveilig|контрольн|secrète|secreta|segreta|pytanie|fråga"
+    r"|bezpiecz|säker|sikker|veilig|beveilig|контрольн|secrète|secreta|segreta|pytanie|fråga|bezpečn|bảo mật"
 )
 
 
 # A word every question above holds: found first (one cheap scan), the question is then looked
 # for around it only.
-_QUESTION_ANCHOR = re.compile(
-    r"maiden|first|grew up|favou?rite|middle name|born in|childhood|mascot|secur|secret|pregunta|question"
-    r"|frage|domanda|pergunta|fille|geburts|mädchen|soltera|solteira|nubile|meisjes|panieńsk|девичь"
-    r"|pytanie|fråga|spørgsmål|spørsmål|vraag|вопрос|質問|问题|질문|soru|answer to"
+_QUESTION_ANCHOR = _substrings(
+    word_list("""
+    maiden|first|grew up|favorite|favourite|middle name|born in|childhood|mascot|secur|secret|pregunta|
+    question|frage|domanda|pergunta|fille|geburts|mädchen|soltera|solteira|nubile|meisjes|panieńsk|
+    девичь|pytanie|fråga|spørgsmål|spørsmål|vraag|вопрос|質問|问题|질문|soru|answer to|câu hỏi|otázk|grow up
+    """)
 )
 
 
+# An answer given under its own label, in a message about a security question: "Antwort (von
+# mir damals eingegeben): Krümel", "Mình trả lời là Trưng Vương", "-> Larchmont Ave".
+_ANSWER_LABEL = re.compile(
+    r"(?i)(?:\b(?:answer|antwort|respuesta|réponse|risposta|resposta|odpověď|ответ|cevab\w*|jawaban|trả lời)"
+    r"\b[^\n:：?]{0,50}?(?:\bis\b|\bje\b|\bes\b|\best\b|\bist\b|\blà\b|:|：|->|→|=)|[?？]\s*(?:->|→|=>))"
+    r"\s*[«\"'“]?([^\W_][^\n\"'”»,.;:()!?]{1,40})"
+)
+
+
+_SECURITY_WORDS = re.compile(
+    r"secur|secret|bank|recover|verif|login|sign[ -]?in|sicher|segur|sécur|güvenlik|bezpiecz|bezpečn"
+    r"|bảo mật|säker|sikker|veilig|контрольн"
+)
+
+
+_ANSWER_HINTS = (
+    "answer", "antwort", "respuesta", "réponse", "risposta", "resposta", "odpověď", "ответ", "cevab",
+    "jawaban", "trả lời", "->", "→", "=>",
+)  # fmt: skip
+
+
+def _labelled_answers(text: str) -> Iterator[Span]:
+    for m in _ANSWER_LABEL.finditer(text):
+        words = m.group(1).split()[:4]
+        value = " ".join(words)
+        if len(value) >= 3 and words[0].lower() not in _NOT_ANSWERS:
+            yield m.start(1), m.start(1) + len(value), "security_answer", P_PROSE
+
+
 def _security_answers(text: str, lower: str) -> Iterator[Span]:
-    anchor = _QUESTION_ANCHOR.search(lower)
-    if anchor is None:
+    anchor = _first_of(_QUESTION_ANCHOR, lower)
+    if anchor < 0:
         return
     about_accounts = _SECURITY_CONTEXT.search(lower) is not None
-    for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor.start() - 30)):
+    labelled = any(hint in lower for hint in _ANSWER_HINTS)
+    if labelled and (_SECURITY_WORDS.search(lower) or _SECURITY_QUESTION.search(lower, max(0, anchor - 30))):
+        yield from _labelled_answers(text)
+    for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor - 30)):
         answer = _ANSWER.match(text, m.end())
         if answer is None:
             continue
@@ -990,6 +1174,8 @@ _NOT_ANSWERS = frozenset(("the", "i", "it", "my", "a", "an", "yes", "no", "what"
 
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
+    if text.count("\n") >= 2:
+        yield from _credential_list(text, lower)
     if _COMPOUND_HINT.search(lower):
         yield from _compound_code_names(text, lower)
     if count_digits(text) >= _HEX_VALUE_DIGITS:
