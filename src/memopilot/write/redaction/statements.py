@@ -78,7 +78,7 @@ _LINKS = frozenset(
     word_list("""
     is|was|are|to|as|now|equals|reads|be|es|és|era|sea|est|était|c'est|ist|isch|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
-    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא|used|using|chose|picked|на|в
+    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא|used|using|chose|picked|на|в|إلى|الى
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -251,7 +251,7 @@ _VALUE_THEN_THATS = re.compile(
     re.IGNORECASE,
 )
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
-    r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?"
+    r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=|as)\s+(?:my|the|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?"
     r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
@@ -432,6 +432,9 @@ def _value_after(
         near = strong_code and words <= _WORDS_BEFORE_CODE
         if code and spaced_end == end and value.isdigit() and (linked or next_to or near):
             pair = _CODE_SECOND_HALF.match(text, end)
+            third = _CODE_SECOND_HALF.match(text, pair.end()) if pair else None
+            if third and len(value) == len(pair.group(1)) == len(third.group(1)) == 2:
+                return start, third.end()  # a passcode in pairs: "83 91 02"
             if pair and 5 <= len(value) + len(pair.group(1)) <= 8 and len(value) <= 4:
                 return start, pair.end()  # a one-time code in two halves: "482 913"
         candidate = text[start:spaced_end]
@@ -619,22 +622,30 @@ _LIST_ITEM = re.compile(
     r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40})[:：][ \t]*(\S[^\n]{0,80})$", re.M
 )
 _LIST_VALUE = re.compile(r"\S+")
+_JOINED_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+\d*")
 
 
 def _credential_list(text: str, lower: str) -> Iterator[Span]:
     items = list(_LIST_ITEM.finditer(text))
     if len(items) < 2:
         return
-    header = lower[: items[0].start()]
-    labels = " ".join(lower[m.start(1) : m.end(1)] for m in items)
-    if next(_NAMES.find(header), None) is None and next(_NAMES.find(labels), None) is None:
+    header_named = next(_NAMES.find(lower[: items[0].start()]), None) is not None
+    labels = [next(_NAMES.find(lower[m.start(1) : m.end(1)]), None) is not None for m in items]
+    if not header_named and not any(labels):
         return
-    for item in items:
+    for item, label_named in zip(items, labels, strict=True):
         first = _LIST_VALUE.match(text, item.start(2))
         if first is None:
             continue
         start, end = _core(text, first.start(), first.end())
-        if start < end and _secret_value(text[start:end], quoted=False, code=True, linked=True):
+        value = text[start:end]
+        # Under a header that names passwords or codes, every item is one ("portão: 1590"); in a
+        # config that only holds one ("host: db.local", "port: 5432"), the others are settings.
+        named = header_named or label_named
+        joined = named and len(value) >= 8 and _JOINED_WORDS.fullmatch(value) is not None  # "lungomare_ospiti"
+        if value.isdigit() and not named:
+            continue
+        if start < end and (joined or _secret_value(value, quoted=False, code=named, linked=True)):
             yield start, end, "password", P_PROSE
 
 
@@ -1043,7 +1054,7 @@ _SECRET_CUE = re.compile(
     r"token|secret|\bapi\b|api[ _-]?key|apikey|private[ _-]?key|auth\b|totp|2fa|authenticator|authorization"
     r"|password|passwort"
     r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
-    r"|routing[ _-]key|webhook"
+    r"|routing[ _-]key|webhook|\.key\b|master[ _-]?key"
     r"|シークレット|トークン|キー|秘密鍵|密钥|秘钥|密鑰|令牌|시크릿|토큰|비밀 ?키|секрет|токен|ключ"
 )
 _CUE_WINDOW = 80  # characters before the value, on its line
@@ -1084,6 +1095,7 @@ _SECURITY_QUESTION = re.compile(  # searched in the lowercased text
     r"pytanie (?:bezpieczeństwa|pomocnicze)|säkerhetsfråga\w*|sikkerhedsspørgsmål\w*|"
     r"sikkerhetsspørsmål\w*|veiligheidsvraag|beveiligingsvraag|контрольн\w* вопрос\w*|秘密の質問|"
     r"安全问题|密保问题|보안 질문|câu hỏi bảo mật|bezpečnostní otázk\w*|street did you grow up on|"
+    r"erst\w* haustier\w*|primera mascota|premier animal|primo animale|primeiro animal|"
     r"answer to [\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
 )
 # What comes between a question and its answer: a few words ("... de la banque : X") before a
