@@ -317,9 +317,11 @@ def test_a_question_after_a_statement_keeps_the_statement() -> None:
 
 def test_a_state_with_a_stated_end_is_temporary() -> None:
     """The learned type may give `temporary` when the statement says when the state ends."""
-    out = RuleEditor().edit(
-        "Working from home today because of the bus strike.", EditorContext(NOW, "u", "p", [])
-    ).output
+    out = (
+        RuleEditor()
+        .edit("Working from home today because of the bus strike.", EditorContext(NOW, "u", "p", []))
+        .output
+    )
     (memory,) = out.new_memories
     assert memory.type == "temporary" and memory.expires_at is not None
     assert memory.expires_at.date() == NOW.date()

@@ -36,7 +36,14 @@ from . import dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
 from .language import in_english
 from .sentences import clean_statement, is_question, split_sentences
-from .statement_classifier import LABELS, NONE, ShapeFlags, StatementClassifier, default_classifier
+from .statement_classifier import (
+    LABELS,
+    NONE,
+    RuleBars,
+    ShapeFlags,
+    StatementClassifier,
+    default_classifier,
+)
 
 __all__ = ["RuleEditor", "classify"]
 
@@ -824,7 +831,10 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     if not judged:
         return
     rule_types = [st.judgement.type.value if st.judgement else None for st in judged]
-    verdicts = classifier.judge([st.text for st in judged], rule_types, [st.flags for st in judged])
+    # (the bars tell the classifier which verdicts e5's vector could change: a second memory's too)
+    keep_bars = (_RULE_BACKED_KEEP, _SECOND_MEMORY_KEEP) if len(judged) > 1 else (_RULE_BACKED_KEEP,)
+    bars = RuleBars(keep_bars, _RULE_TYPE_AGREES)
+    verdicts = classifier.judge([st.text for st in judged], rule_types, [st.flags for st in judged], bars)
     kept: list[tuple[float, _Statement]] = []
     for st, rule_type, verdict in zip(judged, rule_types, verdicts, strict=True):
         threshold = verdict.keep_threshold if rule_type is None else _RULE_BACKED_KEEP

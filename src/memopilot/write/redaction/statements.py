@@ -642,7 +642,9 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
         # Under a header that names passwords or codes, every item is one ("portão: 1590"); in a
         # config that only holds one ("host: db.local", "port: 5432"), the others are settings.
         named = header_named or label_named
-        joined = named and len(value) >= 8 and _JOINED_WORDS.fullmatch(value) is not None  # "lungomare_ospiti"
+        joined = (
+            named and len(value) >= 8 and _JOINED_WORDS.fullmatch(value) is not None
+        )  # "lungomare_ospiti"
         if value.isdigit() and not named:
             continue
         if start < end and (joined or _secret_value(value, quoted=False, code=named, linked=True)):
