@@ -72,6 +72,7 @@ SECRETS = [
     ("card 4539/1488/0343/6467 for the hotel", "4539/1488/0343/6467"),  # slashes between groups
     ('variable "api_token" {\n  default = "tfvar-Zq81-Kx0pLm"\n}', "tfvar-Zq81-Kx0pLm"),
     ("nomor rekening BRI saya 0347-01-021558-53-1", "0347-01-021558-53-1"),
+    ("pw for the shed tablet is bluebird77, the kids know bluebird77 already", "bluebird77"),  # said twice
     # passwords stated in other languages
     ("Mi contraseña nueva es Girasol#4471", "Girasol#4471"),
     ("Le mot de passe du wifi est Lune-Violette-2048", "Lune-Violette-2048"),

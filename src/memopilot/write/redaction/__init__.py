@@ -124,6 +124,7 @@ def _scan(text: str) -> list[Finding]:
         if not spans:
             return []
     spans.extend(_same_shape_numbers(text, spans))
+    spans.extend(_repeated_values(text, spans))
     spans.sort(key=lambda sp: (sp[0], -sp[1]))
     merged: list[Span] = []
     for span in spans:
@@ -164,6 +165,27 @@ def _same_shape_numbers(text: str, spans: list[Span]) -> list[Span]:
         kind = shapes.get(m.group().translate(_SHAPE))
         if kind is not None and not any(m.start() < sp[1] and sp[0] < m.end() for sp in spans):
             found.append((m.start(), m.end(), kind, _SAME_SHAPE_PRIORITY))
+    return found
+
+
+# A secret said twice in one message is taken out twice ("Hunter. That's the password. Just Hunter,
+# capital H"): each further occurrence of a found value, as a whole word, of six characters or more.
+_REPEAT_MIN_CHARS = 6
+
+
+def _repeated_values(text: str, spans: list[Span]) -> list[Span]:
+    found: list[Span] = []
+    for start, end, kind, _ in spans:
+        value = text[start:end]
+        if len(value) < _REPEAT_MIN_CHARS or "\n" in value:
+            continue
+        at = text.find(value)
+        while at >= 0:
+            stop = at + len(value)
+            whole = not (at and text[at - 1].isalnum()) and not (stop < len(text) and text[stop].isalnum())
+            if whole and not any(at < sp[1] and sp[0] < stop for sp in spans):
+                found.append((at, stop, kind, _SAME_SHAPE_PRIORITY))
+            at = text.find(value, stop)
     return found
 
 
