@@ -40,9 +40,15 @@ def typed(message: str) -> list[tuple[str, str]]:
         "Write a function that reverses a list.",
         "Thanks, that helped a lot.",
         "Family is everything.",
+        "never mind, ignore what I just asked",
+        # wishes and quotations, however much they sound like a fact or a flag
+        "“The only way to do great work is to love what you do.” — Steve Jobs",
+        "Never forget what you're fighting for. — that's a line from a movie I watched",
+        "If I had a million dollars I'd buy a lighthouse",
+        "What if we moved to Mars, lol",
     ],
 )
-def test_chatter_questions_and_commands_store_nothing_typed(message: str) -> None:
+def test_chatter_questions_commands_and_wishes_store_nothing_typed(message: str) -> None:
     assert typed(message) == []
 
 
@@ -281,19 +287,6 @@ def test_statements_in_other_languages_are_judged_by_the_multilingual_models(
     assert typed("Qué bonito día hace hoy.") == []  # small talk, in any language
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "“The only way to do great work is to love what you do.” — Steve Jobs",
-        "Never forget what you're fighting for. — that's a line from a movie I watched",
-        "If I had a million dollars I'd buy a lighthouse",
-        "What if we moved to Mars, lol",
-    ],
-)
-def test_wishes_and_quotations_store_nothing_typed(message: str) -> None:
-    assert typed(message) == []
-
-
 def test_the_users_own_words_beside_a_quote_are_still_kept() -> None:
     assert [t for t, _ in typed('My favourite quote is "stay hungry, stay foolish"')] == ["preference"]
     assert typed("If it rains I prefer to stay in.")[0][0] == "preference"
@@ -345,7 +338,3 @@ def test_sayings_and_other_peoples_allergies_are_not_critical() -> None:
 def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
     kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
     assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]
-
-
-def test_never_mind_is_not_an_instruction() -> None:
-    assert typed("never mind, ignore what I just asked") == []

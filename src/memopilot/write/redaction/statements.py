@@ -57,7 +57,14 @@ def _typos(word: str) -> list[str]:
     return sorted(out - {word})
 
 
-_PASSWORD_NAMES = _typos("password") + word_list("""
+# Names whose value is a word ("memorable word ... is HEDGEROW"): linked by "is" or ":", any word.
+_WORD_VALUE_NAME_LIST = word_list("""
+    memorable word|memorable information|memorable phrase|code word|codeword|кодовое слово|słowo kodowe|
+    mot de code|palabra clave|palavra-chave
+""")
+_PASSWORD_NAMES = (
+    _typos("password")
+    + word_list("""
     password|passwort|passwd|passcode|passphrase|pass phrase|credentials|creds|login|
     wifi key|wi-fi key|network key|wpa key|wpa2 key|secret answer|security answer|
     contraseña|contrasena|contrasenya|clave|senha|palavra-passe|parola d'ordine|mot de passe|mdp|
@@ -67,10 +74,10 @@ _PASSWORD_NAMES = _typos("password") + word_list("""
     كلمة السر|رمز عبور|पासवर्ड|密码|密碼|口令|パスワード|비밀번호|비번|암호|패스워드|mật khẩu|mat khau|
     kata sandi|kata laluan|nenosiri|nywila|পাসওয়ার্ড|کلمه عبور|پاس ورڈ|கடவுச்சொல்|పాస్‌వర్డ్|
     รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
-    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi|
-    memorable word|memorable information|memorable phrase|code word|codeword|кодовое слово|słowo kodowe|
-    mot de code|palabra clave|palavra-chave
+    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi
 """)
+    + _WORD_VALUE_NAME_LIST
+)
 # Words that link a name to its value in the languages above; a value of only two kinds of
 # character must follow one of them (or the name itself): "password is abc123", not "password
 # is stored as an argon2id hash".
@@ -127,13 +134,7 @@ _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808t
 _CODES = frozenset(_CODE_NAMES)
 _PASSWORD_NAME_SET = frozenset(_PASSWORD_NAMES)
 _CODE_SECOND_HALF = re.compile(r"[ \u00a0](\d{2,4})(?![\w.,]\d)(?!\w)")
-# Names whose value is a word ("memorable word ... is HEDGEROW"): linked by "is" or ":", any word.
-_WORD_VALUE_NAMES = frozenset(
-    word_list("""
-    memorable word|memorable information|memorable phrase|secret answer|security answer|code word|codeword|
-    кодовое слово|słowo kodowe|mot de code|palabra clave|palavra-chave
-    """)
-)
+_WORD_VALUE_NAMES = frozenset((*_WORD_VALUE_NAME_LIST, "secret answer", "security answer"))
 _WORD_VALUE = re.compile(
     r"(?:\s+[^\s:=.,;!?]+){0,5}?\s*(?:\bis\b|\bwas\b|:|=|→|—|–)\s*[\"'“«]?([^\W_][\w'’-]{3,40})"
 )
@@ -150,11 +151,11 @@ _NOT_A_VALUE_AFTER = re.compile(
     r"|speed|signal|router|coverage|outage|card|adapter|settings|calls?)\b"
 )
 # A token: a quoted string, a run of a script written without spaces, or a run of anything else.
-_NO_SPACE_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
-# (the same without the corner brackets 「」『』, which quote a value inside a run of Japanese)
+# (without the corner brackets 「」『』, U+300C-300F, which quote a value inside a run of Japanese)
 _NO_SPACE_UNQUOTED = (
     "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u300b\u3010-\u303f"
 )
+_NO_SPACE_SCRIPTS = _NO_SPACE_UNQUOTED + "\u300c-\u300f"
 _TOKEN = re.compile(
     rf"\"[^\"\n]{{1,80}}\"|'[^'\n]{{1,80}}'|`[^`\n]{{1,80}}`|«[^»\n]{{1,80}}»|“[^”\n]{{1,80}}”"
     rf"|「[^」\n]{{1,80}}」|『[^』\n]{{1,80}}』|„[^“”\n]{{1,80}}[“”]"
@@ -399,7 +400,7 @@ def _value_after(
             start, end = token.start() + 1, token.end() - 1
             value = text[start:end]
             found = _secret_value(value, quoted=True, code=code, linked=linked)
-            return (start, end) if found or (linked and _quoted_passphrase(value)) else None
+            return (start, end) if found else None
         if raw.startswith("--") and raw[2:3].isalpha():
             return None  # a command's next flag ("db-creds --from-file=./password.txt")
         if words and _next_item(text[pos : token.start()]):
@@ -465,13 +466,14 @@ def _quoted_passphrase(value: str) -> bool:
 
 
 # A question, then a new line: what follows answers it.
-_ANSWERED = re.compile(r"[?？؟]\s*\n")
+_QUESTION_MARKS = "?？؟"
+_ANSWERED = re.compile(rf"[{_QUESTION_MARKS}]\s*\n")
 
 
 def _next_item(gap: str) -> bool:
     """Whether ``gap`` crosses into a new line that does not answer a label or a question."""
     line_break = gap.rfind("\n")
-    return line_break >= 0 and not gap[:line_break].rstrip().endswith((":", "?", "：", "？", "؟"))
+    return line_break >= 0 and not gap[:line_break].rstrip().endswith((":", "：", *_QUESTION_MARKS))
 
 
 def _core(text: str, start: int, end: int) -> tuple[int, int]:
@@ -1116,10 +1118,14 @@ _ANSWER = re.compile(
 
 
 # Where a question is asked for an account, not told as a story ("my first car was a Honda").
-_SECURITY_CONTEXT = re.compile(
-    r"secur|secret|bank|account|answer|recover|verif|login|sign[ -]?in|airline|segur|sécur|sicher|güvenlik"
-    r"|bezpiecz|säker|sikker|veilig|beveilig|контрольн|secrète|secreta|segreta|pytanie|fråga|bezpečn|bảo mật"
+_SECURITY_WORDS_PATTERN = (
+    r"secur|secret|bank|recover|verif|login|sign[ -]?in|segur|sécur|sicher|güvenlik|bezpiecz|bezpečn"
+    r"|bảo mật|säker|sikker|veilig|beveilig|контрольн|secrète|secreta|segreta"
 )
+# Words that make a label such as "Answer:" a security answer's ("Quiz question ... Answer: Paris"
+# is not one).
+_SECURITY_WORDS = re.compile(_SECURITY_WORDS_PATTERN)
+_SECURITY_CONTEXT = re.compile(_SECURITY_WORDS_PATTERN + r"|account|answer|airline|pytanie|fråga")
 
 
 # A word every question above holds: found first (one cheap scan), the question is then looked
@@ -1139,12 +1145,6 @@ _ANSWER_LABEL = re.compile(
     r"(?i)(?:\b(?:answer|antwort|respuesta|réponse|risposta|resposta|odpověď|ответ|cevab\w*|jawaban|trả lời)"
     r"\b[^\n:：?]{0,50}?(?:\bis\b|\bje\b|\bes\b|\best\b|\bist\b|\blà\b|:|：|->|→|=)|[?？]\s*(?:->|→|=>))"
     r"\s*[«\"'“]?([^\W_][^\n\"'”»,.;:()!?]{1,40})"
-)
-
-
-_SECURITY_WORDS = re.compile(
-    r"secur|secret|bank|recover|verif|login|sign[ -]?in|sicher|segur|sécur|güvenlik|bezpiecz|bezpečn"
-    r"|bảo mật|säker|sikker|veilig|контрольн"
 )
 
 
