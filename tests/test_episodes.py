@@ -168,3 +168,16 @@ def test_a_typed_memory_stands_in_for_its_turn_in_the_context(mp: MemoPilot) -> 
     assert f"[{typed.type.value}, " in result.text and "Melanie]" in result.text
     (episode_item,) = [i for i in result.trace.skipped if i.memory_id == outcome.episodes[0].id]
     assert episode_item.reason.startswith("redundant")
+
+
+def test_a_memory_that_says_part_of_its_turn_gives_way_to_the_turn(mp: MemoPilot) -> None:
+    """The turn's other words are not hidden behind the one sentence taken from it."""
+    outcome = mp.remember(
+        "Heads up on where I am: it's Portland now. We relocated in August for my wife's job."
+    )
+    (typed,) = outcome.created
+    assert "Portland" not in typed.content
+    result = mp.build_context("Is it going to be rainy where I live this time of year?")
+    assert "Portland" in result.text
+    (item,) = [i for i in result.trace.skipped if i.memory_id == typed.id]
+    assert item.reason.startswith("its turn says more")

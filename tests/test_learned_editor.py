@@ -320,6 +320,20 @@ def test_a_state_with_a_stated_end_is_temporary() -> None:
     assert memory.expires_at.date() == NOW.date()
 
 
+def test_a_deadline_needs_a_date_ahead_said_as_one() -> None:
+    """A birth date is past, "finished on Friday" and "every second Friday" name no due date, and
+    a weekday said in passing ends no state ("second Sunday afternoons")."""
+    for message in [
+        "Born August 9th 1991, if that matters for the insurance quote thing",
+        "Our data lives in PostgreSQL 16 now, the migration finished on Friday.",
+        "For the club newsletter, we'll send it through Mailchimp every second Friday.",
+        "Book club is at the library now, second Sunday afternoons.",
+    ]:
+        kept = typed(message)
+        assert not {"deadline", "temporary"} & {t for t, _ in kept}, (message, kept)
+    assert [t for t, _ in typed("The survey closes on 2027-03-05.")] == ["deadline"]
+
+
 def test_a_span_of_dates_is_no_deadline() -> None:
     kept = typed("I'll be away from the 3rd to the 10th, hiking in the Tatras.")
     assert "deadline" not in [t for t, _ in kept]

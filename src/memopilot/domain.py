@@ -31,6 +31,7 @@ __all__ = [
     "TimelineEvent",
     "jsonable",
     "new_id",
+    "speaker_of",
 ]
 
 
@@ -114,6 +115,16 @@ DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
 DEFAULT_USER = "local"  # the CLI's, the local-mode server's and MCP's user
 DEFAULT_PROJECT = "default"
 SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
+
+
+def speaker_of(memory: Memory) -> str | None:
+    """Who said ``memory`` in a conversation of several speakers (its speaker tag), else None."""
+    for tag in memory.tags:
+        if tag.lower().startswith(SPEAKER_TAG) and tag[len(SPEAKER_TAG) :].strip():
+            return tag[len(SPEAKER_TAG) :].strip()
+    return None
+
+
 SUMMARY_TAG = "consolidation-summary"
 
 

@@ -2,7 +2,9 @@
 
 Matching is case-insensitive on word boundaries: ``"tabs"`` is found in ``"Use tabs."`` but not in
 ``"establishment"``. A boundary is only required on a side where the phrase itself starts or ends
-with a word character, so phrases such as ``"C++"`` or ``"$50"`` still match.
+with a word character, so phrases such as ``"C++"`` or ``"$50"`` still match; and never beside a
+Chinese, Japanese or Korean character, since those scripts run words together (``"杭州"`` is found in
+``"搬到杭州了"``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
+
+from ..read.tokens import has_cjk
 
 __all__ = [
     "contains_phrase",
@@ -25,8 +29,8 @@ __all__ = [
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     words = phrase.strip().split()
     body = r"\s+".join(re.escape(w) for w in words)
-    start = r"(?<!\w)" if words and re.match(r"\w", words[0]) else ""
-    end = r"(?!\w)" if words and re.search(r"\w$", words[-1]) else ""
+    start = r"(?<!\w)" if words and _bounded(words[0][0]) else ""
+    end = r"(?!\w)" if words and _bounded(words[-1][-1]) else ""
     return re.compile(start + body + end, re.IGNORECASE)
 
 
@@ -57,6 +61,11 @@ def percentile(values: Iterable[float], q: float) -> float:
     rank = (len(items) - 1) * q / 100.0
     low, high = math.floor(rank), math.ceil(rank)
     return float(items[low] + (items[high] - items[low]) * (rank - low))
+
+
+def _bounded(char: str) -> bool:
+    """Whether a phrase starting or ending with ``char`` needs a word boundary there."""
+    return re.match(r"\w", char) is not None and not has_cjk(char)
 
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)

@@ -9,8 +9,11 @@ score in which recency and importance weigh as much as the question does, and th
 the budget (relevance floor, no top-k). Their lines carry the day they happened and are shown in
 the order they happened. A typed memory taken from a turn (it cites the turn's episode) is ranked
 with the turns, just before its own turn, and once it is in, that turn is skipped as redundant: it
-says the turn's point in fewer tokens. Consolidation summaries are considered last and skipped when all
-their sources are already in. Every decision becomes a :class:`TraceItem`.
+says the turn's point in fewer tokens. A memory that says only part of its turn ("We relocated in
+August" from "It's Portland now. We relocated in August") gives way to the turn, which is ranked
+next: the turn's other words would otherwise be hidden behind it. Consolidation summaries are
+considered last and skipped when all their sources are already in. Every decision becomes a
+:class:`TraceItem`.
 
 Memory text is rendered as quoted data: each memory is one line whose content is a
 JSON string literal (:func:`~memopilot.quoting.quote`), so quotes and newlines inside a memory
@@ -24,10 +27,11 @@ import functools
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..domain import Memory, MemoryState, MemoryType
+from ..domain import Memory, MemoryState, MemoryType, speaker_of
 from ..quoting import quote, was_neutralised
 from ..settings import Settings
-from .retriever import Candidate, EpisodeRelevance, episode_relevance, speaker_of
+from ..text import content_terms
+from .retriever import Candidate, EpisodeRelevance, episode_relevance
 from .scorer import Score
 from .tokens import cjk_language, count_tokens, mostly_cjk, token_pieces, tokens_from
 from .trace import TraceItem
@@ -237,6 +241,7 @@ def pack_context(
         neighbor_share=settings.episode_neighbor_share,
         speaker_bonus=settings.episode_speaker_bonus,
     )
+    state.turns = {c.memory.id: c.memory for c, _ in scored if c.memory.id in relevance}
     for candidate, score in _packing_order(scored, relevance):
         rel = relevance.get(candidate.memory.id)
         explain = len(state.skipped) < listed
@@ -331,6 +336,7 @@ class _Packing:
     # the episodes that included typed memories were taken from, and those with one left out
     cited_ids: set[str] = field(default_factory=set)
     left_out_sources: set[str] = field(default_factory=set)
+    turns: dict[str, Memory] = field(default_factory=dict)  # the ranked episodes, by id
     taken_ranked: int = 0
     taken_episodes: int = 0
     pieces: int = 0  # token pieces of the lines taken
@@ -410,6 +416,8 @@ def _refusal(
         return f"summary redundant: all {count} of its sources are included" if explain else ""
     if episode and memory.id in state.cited_ids and memory.id not in state.left_out_sources:
         return "redundant: every memory taken from this message is included" if explain else ""
+    if not episode and not score.priority and _turn_says_more(memory, state.turns):
+        return "its turn says more than it does, and is ranked next" if explain else ""
     if not score.priority:
         if candidate.similarity < settings.context_min_similarity:
             if not explain:
@@ -421,6 +429,32 @@ def _refusal(
         if not episode and state.taken_ranked >= settings.context_max_items:  # episodes have no top-k
             return f"beyond the top {settings.context_max_items} memories" if explain else ""
     return None
+
+
+# A memory says its turn when the turn's topic terms it leaves out are at most this many.
+UNSAID_TERMS = 1
+# A deadline or a temporary state shows the date it resolved ("next Friday": due 2026-12-11).
+_DATED = frozenset({MemoryType.DEADLINE, MemoryType.TEMPORARY})
+
+
+def _turn_says_more(memory: Memory, turns: dict[str, Memory]) -> bool:
+    """Whether a turn ``memory`` was taken from is a candidate and says more than ``memory``."""
+    if memory.is_summary or not memory.source_ids or memory.type in _DATED:
+        return False
+    said = content_terms(memory.content)
+    for source in memory.source_ids:
+        turn = turns.get(source)
+        if turn is not None and len(content_terms(_words_of(turn)) - said) > UNSAID_TERMS:
+            return True
+    return False
+
+
+def _words_of(turn: Memory) -> str:
+    """A turn's text without the "Speaker: " a group chat's turn starts with."""
+    speaker = speaker_of(turn)
+    if speaker and turn.content.startswith(f"{speaker}: "):
+        return turn.content[len(speaker) + 2 :]
+    return turn.content
 
 
 def _inclusion_reason(memory: Memory, score: Score, taken_ranked: int) -> str:

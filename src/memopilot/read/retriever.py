@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..domain import SPEAKER_TAG, Memory, MemoryType
+from ..domain import SPEAKER_TAG, Memory, MemoryType, speaker_of
 from ..settings import Settings
 from ..text import content_terms
 from .index import MemoryIndex
@@ -141,13 +141,6 @@ class EpisodeRelevance:
     value: float  # what the context builder ranks episodes by
     neighbor: float  # the part that came from an adjacent turn
     speaker: float  # the part that came from the question naming the speaker
-
-
-def speaker_of(memory: Memory) -> str | None:
-    for tag in memory.tags:
-        if tag.lower().startswith(SPEAKER_TAG) and tag[len(SPEAKER_TAG) :].strip():
-            return tag[len(SPEAKER_TAG) :].strip()
-    return None
 
 
 def _names(query: str, name: str) -> bool:

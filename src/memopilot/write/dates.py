@@ -130,8 +130,8 @@ _END_OF = _rx(
 )
 _END_OF_MONTH_NAME = _rx(rf"\b(?:the\s+)?end\s+of\s+(?P<mon>{_MONTH})(?:\s+(?P<year>{_YEAR}))?\b")
 _WEEKDAY = _rx(
-    rf"\b(?:(?P<mod>next|this|coming|the\s+coming|last|past|previous|every|"
-    rf"each)\s+)?(?P<wd>{_WEEKDAY_FULL})(?!s\b)"
+    rf"\b(?:(?P<mod>next|this|coming|the\s+coming|last|past|previous|"
+    rf"(?:every|each)(?:\s+(?:other|second|third|fourth|2nd|3rd|4th))?)\s+)?(?P<wd>{_WEEKDAY_FULL})(?!s\b)"
     r"(?:\s+(?P<wk>next|this)\s+week)?"
 )
 _WEEKDAY_AFTER_WEEK = _rx(rf"\b(?P<wk>next|this)\s+week(?:\s+on)?,?\s+(?P<wd>{_WEEKDAY_FULL})(?!s\b)")
@@ -233,8 +233,16 @@ def range_end(text: str, now: datetime) -> datetime | None:
     return None
 
 
-def temporary_expiry(text: str, now: datetime) -> datetime | None:
-    """When a temporary note stated in ``text`` stops holding (UTC), or None when nothing says."""
+_STATED_SOON = timedelta(days=2)
+
+
+def temporary_expiry(text: str, now: datetime, *, any_date: bool = True) -> datetime | None:
+    """When a temporary note stated in ``text`` stops holding (UTC), or None when nothing says.
+
+    ``any_date=False``: only an end the text states as one ("until Friday", "for two weeks",
+    "this week", "today") or a date within two days ("sick tomorrow"), not any date it names
+    ("second Sunday afternoons", "finished on Friday"), for a text nothing else marks as
+    temporary."""
     if not isinstance(text, str) or not text.strip():
         return None
     now = _utc(now)
@@ -263,7 +271,7 @@ def temporary_expiry(text: str, now: datetime) -> datetime | None:
     if _TEMP_MONTH.search(text):
         return _at(_month_end(today.year, today.month), _END_OF_DAY)
     found = find_date(text, now)
-    if found is not None:
+    if found is not None and (any_date or found.when <= now + _STATED_SOON):
         return found.when
     if _TEMP_FOR_NOW.search(text):
         return now + timedelta(days=FOR_NOW_DAYS)
@@ -385,7 +393,7 @@ def _end_of_month_name(m: re.Match[str], now: datetime, today: date) -> Any:
 
 def _weekday(m: re.Match[str], now: datetime, today: date) -> Any:
     mod = " ".join((m.groupdict().get("mod") or "").lower().split())
-    if mod in {"last", "past", "previous", "every", "each"}:
+    if mod.split(" ")[0] in {"last", "past", "previous", "every", "each"}:  # "every other Friday" too
         return None
     target = _WEEKDAYS[m["wd"].lower()[:3]]
     week = (m.groupdict().get("wk") or "").lower()

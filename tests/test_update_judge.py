@@ -1,0 +1,119 @@
+"""The learned supersession judgement: changes the contradiction rules cannot read, end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memopilot import MemoPilot, MemoryState
+from memopilot.embedding import StaticEmbedder
+from memopilot.evaluation.scenarios import load_scenarios
+from memopilot.evaluation.strategies import run_scenarios
+from memopilot.write.update_judge import default_judge
+
+ROOT = Path(__file__).resolve().parent.parent
+PAIRS = ROOT / "eval" / "supersession"
+
+# (earlier memory, later message): said in other words than the rules read, or in another language
+CHANGES = [
+    (
+        "I drive a 2012 Honda Civic, silver.",
+        "We finally bought a Skoda Octavia estate; the old car went to my nephew.",
+    ),
+    (
+        "My GP is Dr. Okafor at the Elm Park surgery.",
+        "I switched practices after the move. I'm registered with Dr. Lindqvist at Riverside Health now.",
+    ),
+    (
+        "J'habite à Bordeaux, près de la gare.",
+        "En fait, on a déménagé à Nantes le mois dernier, on est sur l'île de Nantes maintenant.",
+    ),
+]
+# (earlier memory, later message): the same subject, but nothing the earlier one says changes
+COMPATIBLE = [
+    ("I go to the gym on Monday mornings.", "I started climbing twice a week too."),
+    ("My sister lives in Leeds.", "My brother just moved to York."),
+    ("The budget for the sofa is 900 euros.", "The budget for the rug is 200 euros."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES)
+def test_a_change_in_other_words_is_judged_an_update(old: str, new: str) -> None:
+    judge = default_judge()
+    assert judge is not None
+    (verdict,) = judge.judge(new, [old])
+    assert verdict.updates, verdict
+
+
+@pytest.mark.parametrize(("old", "new"), COMPATIBLE)
+def test_a_compatible_statement_is_not(old: str, new: str) -> None:
+    judge = default_judge()
+    assert judge is not None
+    (verdict,) = judge.judge(new, [old])
+    assert not verdict.updates, verdict
+
+
+def test_the_shipped_judge_holds_on_the_check_pairs() -> None:
+    """update_pairs_check.json was written after the tune pairs and never trained on; measured
+    0.985 precision and 0.566 recall with the shipped judge (scripts/train_update_judge.py)."""
+    judge = default_judge()
+    assert judge is not None and judge.embedder_model == StaticEmbedder().model_id  # retrain if it changed
+    pairs = json.loads((PAIRS / "update_pairs_check.json").read_text(encoding="utf-8"))
+    kept = [judge.judge(p["new"], [p["old"]])[0].updates for p in pairs]
+    hits = sum(k and p["label"] == "update" for k, p in zip(kept, pairs, strict=True))
+    assert hits / max(1, sum(kept)) >= 0.93
+    assert hits / sum(p["label"] == "update" for p in pairs) >= 0.5
+
+
+def test_the_write_path_supersedes_what_the_message_changes(mp: MemoPilot) -> None:
+    (car,) = mp.remember("I drive a 2012 Honda Civic, silver, with a dent in the back door.").created
+    (jazz,) = mp.remember("I like jazz music.").created
+    outcome = mp.remember("We finally bought a Skoda Octavia estate. The old car went to my nephew.")
+    assert [s["id"] for s in outcome.superseded if s["rule"] == "learned"] == [car.id]
+    assert mp.get(car.id).state is MemoryState.SUPERSEDED
+    assert mp.get(jazz.id).state is MemoryState.ACTIVE
+    context = mp.build_context("What make and model is my car?").text
+    assert "Skoda" in context and "Civic" not in context  # its turn left the context with it
+
+
+def test_a_passing_state_replaces_nothing(mp: MemoPilot) -> None:
+    (car,) = mp.remember("I drive to work in a blue Mazda 3, about 40 minutes each way.").created
+    outcome = mp.remember("Car's in the garage until Thursday for a new clutch, so I'm taking the bus.")
+    assert outcome.superseded == []
+    assert mp.get(car.id).state is MemoryState.ACTIVE
+
+
+def test_another_speakers_memory_is_not_theirs_to_change(mp: MemoPilot) -> None:
+    (car,) = mp.remember("I drive a 2012 Honda Civic, silver.", speaker="Ana").created
+    outcome = mp.remember("We finally bought a Skoda Octavia estate; the old car is gone.", speaker="Ben")
+    assert outcome.superseded == []
+    assert mp.get(car.id).state is MemoryState.ACTIVE
+
+
+def test_the_tune_scenarios_of_outdated_information_hold() -> None:
+    """eval/scenarios_tune_outdated.json (50 scenarios a helper wrote for tuning): 0.42
+    outdated-avoidance and 0.82 context recall before the judge; 0.96 and 1.00 with it."""
+    run = run_scenarios(load_scenarios(ROOT / "eval" / "scenarios_tune_outdated.json"), strategies=["memory"])
+    metrics = run.summary()["strategies"]["memory"]
+    assert metrics["outdated_avoidance"] >= 0.95
+    assert metrics["context_recall"] >= 0.95
+
+
+def test_training_is_reproducible(tmp_path: Path) -> None:
+    from memopilot.write.update_judge import WEIGHTS_PATH
+
+    out = tmp_path / "weights.npz"
+    script = ROOT / "scripts" / "train_update_judge.py"
+    subprocess.run(
+        [sys.executable, str(script), "--out", str(out)], check=True, capture_output=True, cwd=ROOT
+    )
+    with np.load(out) as fresh, np.load(WEIGHTS_PATH) as shipped:
+        assert json.loads(str(fresh["meta"])) == json.loads(str(shipped["meta"]))
+        for name in shipped.files:
+            if name != "meta":  # (solvers stop at a tolerance: BLAS builds differ in far decimals)
+                np.testing.assert_allclose(fresh[name], shipped[name], atol=2e-3, err_msg=name)
