@@ -196,6 +196,15 @@ SECRETS = [
     ("Visa 4111 1111 1111 1111, sec code 829", "829"),
     ("new gmail password: qT7m-Fern-Ridge-58", "qT7m-Fern-Ridge-58"),
     ("BACKUP VERIFICATION CODES\n1. 4419 0372\n2. 8815 6630", "4419 0372"),
+    # families read from tune14's misses (2026-12-05, fourth session), in my own phrasing
+    ("Гугл выдал пароль приложения: qzme hwtr vbnk lspa, вставь его в Thunderbird", "qzme hwtr vbnk lspa"),
+    ("gmail app password for the printer: rtvw kqhz mnsb ydxe", "rtvw kqhz mnsb ydxe"),
+    (
+        "我的以太坊私钥：0x7a91c3e5f02b4d6a8c1e3f5a7b9d2c4e6f8a0b1c3d5e7f9a2b4c6d8e0f1a3b5c7d",
+        "0x7a91c3e5f02b4d6a8c1e3f5a7b9d2c4e6f8a0b1c3d5e7f9a2b4c6d8e0f1a3b5c7d",
+    ),
+    ("Переведи на мой счёт 40817810570000123456 до пятницы", "40817810570000123456"),
+    ("मेरा खाता संख्या 30291847561 है, पैसे भेज दो", "30291847561"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -276,6 +285,13 @@ LOOK_ALIKES = [
     "secrets:\n  db_password:\n    file: ./secrets/db_password.txt",
     "todo\n- change the wifi password\n- return the drill (receipt nr. 20250318)",
     "{ ok: 0, errmsg: 'bad auth : Authentication failed.', code: 8000 }",
+    # families read from tune14's look-alikes (2026-12-05, fourth session), in my own phrasing
+    "yarn fails with code ENOENT while resolving lodash@4.17.21, any idea?",  # an error's name
+    "Notre réseau wifi s'appelle 'Villa_Mar_2G', comment le renommer ?",  # a network's name
+    "मेरे गाँव का पिन कोड 302017 है, पार्सल कहाँ भेजूँ?",  # India's postcode, in Hindi
+    "Track & trace code 4QWERX118822334 says it left the depot",
+    "Put your key in the header: X-Api-Key: YOUR_API_KEY",  # a placeholder's name
+    "The sheet id in the share link is 1Qp7ZrT2xWv9LmN4bK8sY3dH6gF0jC5aE1uR7iO2pX; is that private?",
 ]
 
 
@@ -335,9 +351,12 @@ def _measure():
         ("tests/data/redaction_tune11", 0.92, 0.02),
         ("tests/data/redaction_tune12", 0.96, 0.01),
         ("tests/data/redaction_tune13", 0.87, 0.04),  # written to hold what patterns miss
+        ("tests/data/redaction_tune14", 0.92, 0.01),  # look-alikes above all (2026-12-05, fourth)
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),
+        # redaction_check11 (2026-12-05, fourth session): 94.1% / 4.7% on arrival, 93.8% / 4.2% now
+        ("tests/data/redaction_check11", 0.92, 0.05),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

@@ -189,12 +189,19 @@ def _repeated_values(text: str, spans: list[Span]) -> list[Span]:
     return found
 
 
+# A placeholder the reader fills in: "YOUR_API_KEY", "<your-token>", "MY_SECRET_HERE".
+_PLACEHOLDER_NAME = re.compile(r"(?:YOUR|MY)_[A-Z0-9_]+|<[A-Za-z][\w -]*>|[A-Z_]+_HERE")
+
+
 def _documentation_example(value: str) -> bool:
     """A documented example rather than a secret: ``x`` or ``*`` repeated after its prefix
-    (``ghp_xxxxxxxx...``), or AWS's documented keys (``AKIAIOSFODNN7EXAMPLE``,
-    ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``): a generated key never spells EXAMPLE."""
+    (``ghp_xxxxxxxx...``), AWS's documented keys (``AKIAIOSFODNN7EXAMPLE``,
+    ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``: a generated key never spells EXAMPLE), or a
+    placeholder's name (``YOUR_API_KEY``)."""
     tail = value[-16:]
     if len(value) >= 12 and value.endswith(("EXAMPLE", "EXAMPLEKEY")):
+        return True
+    if _PLACEHOLDER_NAME.fullmatch(value):
         return True
     return len(value) >= 12 and max(tail.count(c) for c in "xX*") >= 13
 

@@ -110,7 +110,9 @@ _ID_WORDS = KeywordIndex(
     medical record|patient id|patient number|health insurance id|rodné číslo|rodného čísla|rodne cislo|
     תעודת הזהות|ת.ז|ת"ז|계좌번호|계좌|账号|帳號|账户|帳戶|口座|普通|当座|số tài khoản|so tai khoan|
     nomor rekening|no rek|no. rek|rekening|číslo účtu|numer rachunku|hesap numarası|iban numarası|
-    رقم الحساب|номер счета|номер счёта|पैन|पैन नंबर|पैन कार्ड|pan number
+    رقم الحساب|номер счета|номер счёта|पैन|पैन नंबर|पैन कार्ड|pan number|счёт|счет|мой счёт|мой счет|
+    рахунок|номер рахунку|खाता|खाता संख्या|खाता नंबर|حساب|حسابي|רקם|מספר חשבון|חשבון|เลขที่บัญชี|บัญชี|
+    hesap|hesap no|konto|kontonr|tilinumero|tili|λογαριασμός|αριθμός λογαριασμού
     """)
     + list(_DOCUMENT_KIND),
     suffix_letters=6,

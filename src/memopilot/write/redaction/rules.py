@@ -527,7 +527,8 @@ _CREDS_PAIR = re.compile(
 _PIN = re.compile(r"(?:pin|passcode)(?:\s+code)?\s*(?:\bis\b|:|=)\s*([0-9]{4,8})(?![0-9]|[.,:/-][0-9])")
 # Words that make a "PIN code" India's postal code: "the PIN code for the area is 560001".
 _POSTAL_CONTEXT = re.compile(
-    r"\b(?:area|address|post office|locality|district|city|delivery|courier|shipping|gpo)\b"
+    r"\b(?:area|address|post office|locality|district|city|delivery|courier|shipping|gpo|parcel)\b"
+    r"|पता|पार्सल|डाक"  # address, parcel, post in Hindi
 )
 
 

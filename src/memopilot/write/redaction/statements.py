@@ -107,14 +107,14 @@ _PUBLIC_CODE_BEFORE = re.compile(
     r"(?:reservation|booking|confirmation|promo|discount|coupon|voucher|gift|tracking|postal|zip|area|"
     r"country|error|status|exit|return|source|reference|product|item|sku|color|colour|dress|friend|"
     r"referral|invite|invitation|qr|bar|morse|tax|billing|course|class|flight|fare|vs|sort|swift|bic|"
-    r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd)[\s-]*$"
+    r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd|trace)[\s-]*$"
 )
 _PUBLIC_CODE_AFTER = re.compile(
     r"\s+(?:de rastreio|de rastreamento|de seguimiento|de suivi|pocztowy|pocztowa|"
     r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
-_POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code"))
+_POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code", "पिन कोड"))
 _OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("""
@@ -174,7 +174,11 @@ _STRONG_CODE = re.compile(
 )  # (cod: code, código, codi)
 # Words that introduce a name rather than a value.
 _NAMING_WORDS = frozenset(
-    ("called", "named", "name", "ssid", "llamada", "llamado", "appelé", "appelée", "heißt")
+    (
+        *("called", "named", "name", "ssid", "llamada", "llamado", "llama", "appelé", "appelée"),
+        *("appelle", "heißt", "heisst", "chiama", "chama", "heet", "nazywa", "называется", "kallas"),
+        *("heter", "hedder", "jmenuje", "adı", "s'appelle", "s’appelle"),
+    )
 )
 # Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
 _NOT_A_SECRET = re.compile(
@@ -412,6 +416,8 @@ def _value_after(
             linked = linked or raw.strip() in _LINKS
             continue  # punctuation alone (":", "=", "->", "#")
         value = text[start:end]
+        if code and words == 0 and _ERROR_NAME.fullmatch(value):
+            return None  # "npm ERR! code ERESOLVE": the code is an error's name, said right after
         if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
@@ -449,6 +455,7 @@ def _value_after(
     return None
 
 
+_ERROR_NAME = re.compile(r"E[A-Z]{3,}|[A-Z]+(?:_[A-Z]+)+")  # ENOENT, ERESOLVE, ERR_SSL_PROTOCOL
 _PHRASE_WORD = re.compile(r"[^\W_][\w'’!.-]*")
 _PHRASE_FILLER = frozenset(word_list("the|a|an|is|be|at|least|must|your|my|to|of|and|or|not|with|in|for|it"))
 
@@ -826,6 +833,7 @@ _WORD_STYLE = re.compile(
     r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]?\d{2,}|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}"
 )
 # What public identifiers are called: a random-looking token right after one of these is an id.
+_ID_IS_BEFORE = re.compile(r"(?i)\b(?:id|ids|identifier)\b(?:\s+[a-z]+){0,4}\s+(?:is|are)\s*$")
 _PUBLIC_ID_BEFORE = re.compile(
     r"(?i)\b(?:ids?|playlists?|tracks?|albums?|videos?|files?|folders?|docs?|documents?|sheets?"
     r"|spreadsheets?|commits?|builds?|orders?|tickets?|invoices?|requests?|traces?|issues?|ref"
@@ -870,6 +878,8 @@ def _random_secret(text: str, start: int, value: str) -> bool:
         return False  # "SHA256:nThbg6k..." is a fingerprint
     if text.endswith(";base64,", max(0, start - 8), start):
         return False  # a data: URI's content (an inline image)
+    if _ID_IS_BEFORE.search(text, max(0, start - 40), start):
+        return False  # "the doc id in the link is 1W1jdH...": an identifier, said to be one
     return not _PUBLIC_ID_BEFORE.search(text, max(0, start - 24), start)
 
 
@@ -1059,7 +1069,9 @@ _SECRET_CUE = re.compile(
     r"|password|passwort"
     r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
     r"|routing[ _-]key|webhook|\.key\b|master[ _-]?key"
-    r"|シークレット|トークン|キー|秘密鍵|密钥|秘钥|密鑰|令牌|시크릿|토큰|비밀 ?키|секрет|токен|ключ"
+    r"|シークレット|トークン|キー|秘密鍵|密钥|秘钥|密鑰|私钥|私鑰|令牌|시크릿|토큰|비밀 ?키|개인 ?키"
+    r"|секрет|токен|ключ"
+    r"|clé privée|chave privada|clave privada|chiave privata|privater schlüssel|klucz prywatny"
 )
 _CUE_WINDOW = 80  # characters before the value, on its line
 _HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
@@ -1186,8 +1198,26 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
 _NOT_ANSWERS = frozenset(("the", "i", "it", "my", "a", "an", "yes", "no", "what", "which", "who", "how"))
 
 
+# An app password as Google and Apple show it: four groups of four small letters, after its name.
+_APP_PASSWORD = re.compile(r"(?<![\w-])[a-z]{4}(?: [a-z]{4}){3}(?![\w-])")
+_APP_PASSWORD_CUE_CHARS = 40
+
+
+_APP_PASSWORD_CUE = re.compile(
+    r"pass|пароль|contraseña|mot de passe|passwort|senha|parola|wachtwoord|hasło|heslo|şifre|密码|密碼"
+    r"|パスワード|비밀번호"
+)
+
+
+def _app_passwords(text: str, lower: str) -> Iterator[Span]:
+    for m in _APP_PASSWORD.finditer(text):
+        if _APP_PASSWORD_CUE.search(lower, max(0, m.start() - _APP_PASSWORD_CUE_CHARS), m.start()):
+            yield m.start(), m.end(), "password", P_PROSE
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
+    yield from _app_passwords(text, lower)
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
     if _COMPOUND_HINT.search(lower):
