@@ -16,8 +16,9 @@ Data (tune only; the check halves are never read for training):
   Spanish, French, German, Portuguese, Italian, Japanese and Korean, written by a helper as native
   speakers write): for the multilingual pair only (the static pairs read English alone);
 - the items with "split": "tune" of eval/extraction/messages.json, eval/extraction/locomo.json
-  (the LoCoMo turns' text comes from --locomo) and eval/extraction/messages_tune2.json (260 items a
-  helper wrote for tuning, 2026-12-05): each message is split into the statements the
+  (the LoCoMo turns' text comes from --locomo), eval/extraction/messages_tune2.json (260 items a
+  helper wrote for tuning, 2026-12-05) and messages_tune3.json (320 more, 45% hard negatives:
+  world facts, advice, sayings, plans only considered): each message is split into the statements the
   rule editor reads; a statement that meets an expectation's words is labelled with that
   expectation's first type, every other statement "none".
 
@@ -38,7 +39,11 @@ multilingual statements with every statement not in English routed to the multil
 of eval/extraction/train_sentences_third.json were not (LoCoMo 0.873 -> 0.800: its past-tense
 mistakes made a friend's news a "mistake"), and are kept for the next try; so are the 800 of
 train_sentences_types.json (2026-12-05, third session: messages 0.890 -> 0.879 precision in the
-folds). The keep target went to 0.87 with messages_tune2 (README: Extraction sets).
+folds). The keep target went to 0.87 with messages_tune2 (README: Extraction sets), and to 0.90
+with messages_tune3 (2026-12-05, fourth session; five-fold runs: messages_tune2 0.857 -> 0.883
+precision and 0.141 -> 0.091 stored-when-none, messages_tune3 0.734 -> 0.761 and 0.174 -> 0.132,
+messages unchanged, LoCoMo turns 0.897 / 0.788 -> 0.882 / 0.682 precision / recall: friends'
+chat loses typed memories it kept, which its episodes still hold).
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ from memopilot.write.statement_classifier import (  # noqa: E402
 SEED = 20261203
 C = 2.0
 
-TARGET_PRECISION = 0.87
+TARGET_PRECISION = 0.90
 EXTRACTION = ROOT / "eval" / "extraction"
 Example = tuple[str, str | None, ShapeFlags, str]  # text, rules' type, shape, label
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from memopilot.cli import app
 from memopilot.domain import Memory, MemoryType
 from memopilot.embedding import StaticEmbedder
-from memopilot.evaluation.extraction import Expectation, load_items, match
+from memopilot.evaluation.extraction import Expectation, ExtractionItem, ItemResult, load_items, match
 from memopilot.write.editor import EditorContext
 from memopilot.write.rule_editor import RuleEditor
 from memopilot.write.statement_classifier import LABELS, WEIGHTS_PATH, StatementClassifier
@@ -169,6 +169,18 @@ def test_matching_pairs_expectations_and_memories_one_to_one() -> None:
     assert match(expect, [both, tea]) == [(0, both.id), (1, tea.id)]  # not greedy: both get a match
     assert match(expect, [_memory("My daughter Lina", "task")]) == []  # wrong type
     assert match(expect, [_memory("x" * 201 + " Lina", "fact")]) == []  # over 200 characters
+
+
+def test_a_critical_memory_an_expectation_allows_is_not_false() -> None:
+    """SPEC: false_critical counts critical memories that no expectation allows, whatever the
+    one-to-one matching gave each expectation."""
+    peanut = Expectation(("critical", "constraint"), (("peanut",),))
+    item = ExtractionItem("c", "CRITICAL: peanut allergy. Never suggest peanuts.", (peanut,), NOW)
+    flagged = _memory("CRITICAL: I'm severely allergic to peanuts.", "critical")
+    rule = _memory("Never suggest anything with peanuts.", "constraint")
+    shellfish = _memory("CRITICAL: shellfish allergy.", "critical")
+    assert ItemResult(item, [rule, flagged], [(0, rule.id)], "rules").false_critical == 0
+    assert ItemResult(item, [rule, shellfish], [(0, rule.id)], "rules").false_critical == 1
 
 
 def test_eval_extraction_command(tmp_path: Path) -> None:

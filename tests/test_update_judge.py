@@ -88,10 +88,12 @@ def test_a_passing_state_replaces_nothing(mp: MemoPilot) -> None:
     assert mp.get(car.id).state is MemoryState.ACTIVE
 
 
-def test_another_speakers_memory_is_not_theirs_to_change(mp: MemoPilot) -> None:
+def test_a_conversation_of_several_speakers_is_left_to_the_rules(mp: MemoPilot) -> None:
+    """Friends telling each other their news read to the judgement as changes (LoCoMo dev: evidence
+    recall 0.82 -> 0.42 when it ran there), so a turn with a speaker is left to the rules."""
     (car,) = mp.remember("I drive a 2012 Honda Civic, silver.", speaker="Ana").created
-    outcome = mp.remember("We finally bought a Skoda Octavia estate; the old car is gone.", speaker="Ben")
-    assert outcome.superseded == []
+    outcome = mp.remember("We finally bought a Skoda Octavia estate; the old car is gone.", speaker="Ana")
+    assert [s for s in outcome.superseded if s["rule"] == "learned"] == []
     assert mp.get(car.id).state is MemoryState.ACTIVE
 
 

@@ -79,8 +79,16 @@ class ItemResult:
 
     @property
     def false_critical(self) -> int:
-        allowed = {m for _, m in self.matched}
-        return sum(1 for m in self.stored if m.type is MemoryType.CRITICAL and m.id not in allowed)
+        """Stored critical memories that no expectation allows (SPEC's words): none lists
+        `critical` among its types with words the memory holds. One that does counts as allowed
+        even when the one-to-one matching gave that expectation to another memory of the message
+        ("CRITICAL: I'm severely allergic to peanuts." beside "Never suggest peanuts.")."""
+        return sum(
+            1
+            for m in self.stored
+            if m.type is MemoryType.CRITICAL
+            and not any(e.allows_critical and e.matches(m) for e in self.item.expect)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         matched = dict(self.matched)

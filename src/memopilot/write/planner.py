@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import transitions
-from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, speaker_of
+from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
 from ..errors import InvalidInputError, MemoryLimitError
 from ..settings import Settings
 from ..store import ChangeSet
@@ -267,17 +267,19 @@ class WritePath:
         """A change the rules did not read ("We finally bought a Skoda; the old car went to my
         nephew"): the learned judgement picks the earlier memory the message most likely updates,
         if it is sure enough. Only one: a message seldom changes two things, and a wrong pick hides
-        a memory that still holds. Another speaker's memories are not the speaker's to change."""
+        a memory that still holds.
+
+        Not in a conversation of several speakers (``speaker``): the judgement learned from what a
+        user tells an assistant, and friends telling each other their news ("I went to a pride
+        parade", then "I went to a poetry reading") read to it as changes. On LoCoMo dev it
+        superseded so much that evidence recall fell from 0.82 to 0.42 at 1,000 tokens."""
         judge = default_judge()
-        if judge is None or _states_a_passing_state(text, created, plan.now):
+        if judge is None or plan.speaker is not None or _states_a_passing_state(text, created, plan.now):
             return
         candidates = [
             m
             for m in plan.earlier_live()
-            if m.type is not MemoryType.EPISODE
-            and not m.is_summary
-            and not m.is_critical
-            and speaker_of(m) == plan.speaker
+            if m.type is not MemoryType.EPISODE and not m.is_summary and not m.is_critical
         ]
         verdicts = judge.judge(text, [m.content for m in candidates])
         sure = [(v.probability, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]

@@ -39,6 +39,7 @@ from .sentences import clean_statement, is_question, split_sentences
 from .statement_classifier import (
     LABELS,
     NONE,
+    Judged,
     RuleBars,
     ShapeFlags,
     StatementClassifier,
@@ -843,7 +844,8 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     verdicts = classifier.judge([st.text for st in judged], rule_types, [st.flags for st in judged], bars)
     kept: list[tuple[float, _Statement]] = []
     for st, rule_type, verdict in zip(judged, rule_types, verdicts, strict=True):
-        threshold = verdict.keep_threshold if rule_type is None else _RULE_BACKED_KEEP
+        backed = rule_type is not None or _dated_ahead(st, verdict, now)
+        threshold = _RULE_BACKED_KEEP if backed else verdict.keep_threshold
         if verdict.keep < threshold:
             st.judgement = None
             continue
@@ -864,6 +866,18 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     for keep, st in kept[1:]:
         if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st):
             st.judgement = None
+
+
+def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
+    """A statement the type model reads as a deadline with a date ahead written out ("The survey
+    closes on 2026-03-05."), or as a temporary state with the end it states ("Working from home
+    today"): its date is evidence of its own, as a rule's cue is."""
+    likeliest = LABELS[int(np.argmax(verdict.types))]
+    if likeliest == MemoryType.TEMPORARY.value:
+        return _temporary_end(st.text, now) is not None
+    if likeliest != MemoryType.DEADLINE.value:
+        return False
+    return _learnable(likeliest, st, now, span=_span_of_dates(st.text, now))
 
 
 def _dated_by_rules(st: _Statement) -> bool:
@@ -909,6 +923,8 @@ def _drop_borrowed(statements: list[_Statement], message: str) -> None:
             following = statements[i + 1].text if i + 1 < len(statements) else ""
             borrowed = (
                 any(text and text in q for q in quoted)  # inside the quotation
+                # the quotation and its source in one sentence: '"..." - that's a line from a play'
+                or (any(q in text for q in quoted) and _ATTRIBUTION.search(st.text) is not None)
                 or (bool(text) and text in source and len(text.split()) <= _SOURCE_WORDS)  # its source
                 or _ATTRIBUTION.search(following) is not None  # the line before "— that's a line from"
                 or _ATTRIBUTION.match(st.text) is not None
