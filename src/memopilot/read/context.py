@@ -438,8 +438,14 @@ _DATED = frozenset({MemoryType.DEADLINE, MemoryType.TEMPORARY})
 
 
 def _turn_says_more(memory: Memory, turns: dict[str, Memory]) -> bool:
-    """Whether a turn ``memory`` was taken from is a candidate and says more than ``memory``."""
-    if memory.is_summary or not memory.source_ids or memory.type in _DATED:
+    """Whether a turn ``memory`` was taken from is a candidate and says more than ``memory``.
+
+    Not in a conversation of several speakers: there a memory says its turn's point beside the
+    chatter around it, and giving way cost evidence (LoCoMo dev, both modes: 0.846 / 0.915 evidence
+    recall at 1,000 / 2,500 tokens with it kept to messages to the assistant, 0.826 / 0.893 with
+    it everywhere, 0.825 / 0.902 for the turns alone; answer words shown 0.394 / 0.511 against
+    0.459 / 0.571)."""
+    if memory.is_summary or not memory.source_ids or memory.type in _DATED or speaker_of(memory):
         return False
     said = content_terms(memory.content)
     for source in memory.source_ids:
