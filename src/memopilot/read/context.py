@@ -9,9 +9,10 @@ score in which recency and importance weigh as much as the question does, and th
 the budget (relevance floor, no top-k). Their lines carry the day they happened and are shown in
 the order they happened. A typed memory taken from a turn (it cites the turn's episode) is ranked
 with the turns, just before its own turn, and once it is in, that turn is skipped as redundant: it
-says the turn's point in fewer tokens. A memory that says only part of its turn ("We relocated in
-August" from "It's Portland now. We relocated in August") gives way to the turn, which is ranked
-next: the turn's other words would otherwise be hidden behind it. Consolidation summaries are
+says the turn's point in fewer tokens. In a message to the assistant, a memory that says only part
+of its turn ("We relocated in August" from "It's Portland now. We relocated in August") gives way
+to the turn, which is ranked next: the turn's other words would otherwise be hidden behind it (in a
+conversation of several speakers it stands in as before). Consolidation summaries are
 considered last and skipped when all their sources are already in. Every decision becomes a
 :class:`TraceItem`.
 
