@@ -97,13 +97,21 @@ def test_a_conversation_of_several_speakers_is_left_to_the_rules(mp: MemoPilot) 
     assert mp.get(car.id).state is MemoryState.ACTIVE
 
 
-def test_the_tune_scenarios_of_outdated_information_hold() -> None:
-    """eval/scenarios_tune_outdated.json (50 scenarios a helper wrote for tuning): 0.42
-    outdated-avoidance and 0.82 context recall before the judge; 0.96 and 1.00 with it."""
-    run = run_scenarios(load_scenarios(ROOT / "eval" / "scenarios_tune_outdated.json"), strategies=["memory"])
+@pytest.mark.parametrize(
+    ("suite", "recall", "outdated"),
+    [
+        # 50 scenarios a helper wrote for tuning: 0.82 / 0.42 before the judge, 1.00 / 0.96 with it
+        ("scenarios_tune_outdated.json", 0.95, 0.95),
+        # 45 scenarios another helper wrote from SPEC.md alone, held out until one choice was made
+        # on its overall figures (README): 0.911 / 0.500 on arrival, 0.933 / 1.000 now
+        ("scenarios_outside2.json", 0.90, 0.95),
+    ],
+)
+def test_scenarios_written_outside_the_team_hold(suite: str, recall: float, outdated: float) -> None:
+    run = run_scenarios(load_scenarios(ROOT / "eval" / suite), strategies=["memory"])
     metrics = run.summary()["strategies"]["memory"]
-    assert metrics["outdated_avoidance"] >= 0.95
-    assert metrics["context_recall"] >= 0.95
+    assert metrics["context_recall"] >= recall
+    assert metrics["outdated_avoidance"] >= outdated
 
 
 def test_training_is_reproducible(tmp_path: Path) -> None:
