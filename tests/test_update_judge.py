@@ -127,3 +127,22 @@ def test_training_is_reproducible(tmp_path: Path) -> None:
         for name in shipped.files:
             if name != "meta":  # (solvers stop at a tolerance: BLAS builds differ in far decimals)
                 np.testing.assert_allclose(fresh[name], shipped[name], atol=2e-3, err_msg=name)
+
+
+def test_a_memory_the_message_restates_is_not_replaced_by_it(
+    mp: MemoPilot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even a judgement that reads every pair as a change leaves alone what the message itself
+    just restated (or changed otherwise): only memories it has not touched are candidates."""
+    from memopilot.write import planner
+    from memopilot.write.update_judge import Verdict
+
+    class SeesChangeEverywhere:
+        def judge(self, new: str, olds: list[str]) -> list[Verdict]:
+            return [Verdict(1.0, 0.5) for _ in olds]
+
+    (tea,) = mp.remember("I drink green tea every morning.").created
+    monkeypatch.setattr(planner, "default_judge", SeesChangeEverywhere)
+    outcome = mp.remember("I drink green tea every morning!")
+    assert [m.id for m in outcome.updated] == [tea.id]  # restated, not replaced
+    assert outcome.superseded == [] and mp.get(tea.id).state is MemoryState.ACTIVE

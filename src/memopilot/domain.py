@@ -32,6 +32,7 @@ __all__ = [
     "jsonable",
     "new_id",
     "speaker_of",
+    "words_said",
 ]
 
 
@@ -117,6 +118,9 @@ DEFAULT_PROJECT = "default"
 SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
 
 
+SUMMARY_TAG = "consolidation-summary"
+
+
 def speaker_of(memory: Memory) -> str | None:
     """Who said ``memory`` in a conversation of several speakers (its speaker tag), else None."""
     for tag in memory.tags:
@@ -125,7 +129,12 @@ def speaker_of(memory: Memory) -> str | None:
     return None
 
 
-SUMMARY_TAG = "consolidation-summary"
+def words_said(memory: Memory) -> str:
+    """A turn's words without the "Speaker: " a group chat's turn starts with."""
+    speaker = speaker_of(memory)
+    if speaker and memory.content.startswith(f"{speaker}: "):
+        return memory.content[len(speaker) + 2 :]
+    return memory.content
 
 
 def new_id() -> str:

@@ -28,7 +28,7 @@ import functools
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..domain import Memory, MemoryState, MemoryType, speaker_of
+from ..domain import Memory, MemoryState, MemoryType, speaker_of, words_said
 from ..quoting import quote, was_neutralised
 from ..settings import Settings
 from ..text import content_terms
@@ -451,17 +451,9 @@ def _turn_says_more(memory: Memory, turns: dict[str, Memory]) -> bool:
     said = content_terms(memory.content)
     for source in memory.source_ids:
         turn = turns.get(source)
-        if turn is not None and len(content_terms(_words_of(turn)) - said) > UNSAID_TERMS:
+        if turn is not None and len(content_terms(words_said(turn)) - said) > UNSAID_TERMS:
             return True
     return False
-
-
-def _words_of(turn: Memory) -> str:
-    """A turn's text without the "Speaker: " a group chat's turn starts with."""
-    speaker = speaker_of(turn)
-    if speaker and turn.content.startswith(f"{speaker}: "):
-        return turn.content[len(speaker) + 2 :]
-    return turn.content
 
 
 def _inclusion_reason(memory: Memory, score: Score, taken_ranked: int) -> str:

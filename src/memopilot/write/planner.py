@@ -278,7 +278,7 @@ class WritePath:
             return
         candidates = [
             m
-            for m in plan.earlier_live()
+            for m in plan.untouched_earlier()
             if m.type is not MemoryType.EPISODE and not m.is_summary and not m.is_critical
         ]
         verdicts = judge.judge(text, [m.content for m in candidates])
@@ -390,6 +390,11 @@ class _Plan:
         """What a new memory may supersede: live memories from earlier messages (two things one
         message says never replace each other)."""
         return [m for m in self.live.values() if m.id not in self._new_ids and m.in_context_state]
+
+    def untouched_earlier(self) -> list[Memory]:
+        """Live memories from earlier messages that this message has not changed yet (restated,
+        edited or superseded): what a learned judgement of the message may still replace."""
+        return [m for m in self.earlier_live() if m.id not in self._changed]
 
     def make_room(self, adding: int) -> None:
         """Refuse ``adding`` more new memories past the user's limit (MEMOPILOT_MAX_MEMORIES_PER_USER)."""

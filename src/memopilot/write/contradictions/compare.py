@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...domain import CONTEXT_STATES, SPEAKER_TAG, Memory, MemoryType
+from ...domain import CONTEXT_STATES, Memory, MemoryType, words_said
 from ...text import stem, text_ratio
 from ..sentences import split_sentences
 from .analysis import _Analysis, _Phrase, _Slot, _Stance
@@ -55,7 +55,7 @@ def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int 
     for episode in episodes:
         if episode.type is not MemoryType.EPISODE or episode.state not in CONTEXT_STATES:
             continue
-        said = _without_speaker(episode)
+        said = words_said(episode)
         if len(said) > max_chars:
             continue
         if len(split_sentences(said)) > 1:
@@ -63,16 +63,6 @@ def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int 
         if _compare(new, _analyse(said), new_content, said) is not None:
             out.append(episode)
     return out
-
-
-def _without_speaker(episode: Memory) -> str:
-    """An episode's words without the "Speaker: " its content starts with in a group chat."""
-    for tag in episode.tags:
-        if tag.startswith(SPEAKER_TAG):
-            prefix = f"{tag[len(SPEAKER_TAG) :]}: "
-            if episode.content.startswith(prefix):
-                return episode.content[len(prefix) :]
-    return episode.content
 
 
 def find_supersessions(
