@@ -245,6 +245,26 @@ def test_a_stated_end_only() -> None:
     assert temporary_expiry("the migration finished on Monday", NOW, any_date=False) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the club has moved the group run to Thursday mornings, starting this month",
+        "Starting today, the gym opens at 6.",
+        "As of tomorrow I work from the Leeds office.",
+        "from this week on the bins go out on Tuesdays",
+    ],
+)
+def test_when_a_change_starts_is_no_end(text: str) -> None:
+    """ "Starting this month" says when a change begins: the new state does not end with the month."""
+    assert temporary_expiry(text, NOW, any_date=False) is None
+
+
+def test_a_stated_end_beside_a_start_still_counts() -> None:
+    assert temporary_expiry(
+        "Starting today I'm in Berlin for the rest of the week", NOW, any_date=False
+    ) == eod(2026, 3, 8)
+
+
 @pytest.mark.parametrize("text", ["", "I prefer tabs", "we use Postgres", "🙂", "for sure", "for real"])
 def test_temporary_expiry_none(text: str) -> None:
     assert temporary_expiry(text, NOW) is None

@@ -84,14 +84,16 @@ SMALL_SUITE = [
 def test_matching_is_case_insensitive_on_word_boundaries() -> None:
     assert contains_phrase("Use TABS, please.", "tabs")
     assert not contains_phrase("the establishment", "tab")
-    assert not contains_phrase("tabsy", "tabs")
+    assert contains_phrase("she loves horses", "horse")  # a stem finds its inflections
+    assert contains_phrase("Ich bin laktoseintolerant", "laktose")
+    assert not contains_phrase("vocabulary", "cab")
     assert contains_phrase("we moved to  Fly.io\nlast week", "fly.io last")
     assert contains_phrase("written in C++ mostly", "C++")
     assert contains_phrase("costs $50 a month", "$50")
     # scripts that run words together need no boundary: "Hangzhou" inside "moved to Hangzhou"
     assert contains_phrase("我们上个月搬到杭州了", "杭州")
     assert contains_phrase("今は東京に住んでいます", "東京")
-    assert not contains_phrase("Rustacean", "Rust")
+    assert not contains_phrase("Trust me", "rust")
     assert not contains_phrase("anything", "")
     assert groups_present("tabs and 2 spaces", [["tabs"], ["two", "2"], ["four"]]) == [True, True, False]
 

@@ -364,3 +364,18 @@ def test_sayings_and_other_peoples_allergies_are_not_critical() -> None:
 def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
     kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
     assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]
+
+
+def test_the_users_work_stays_in_its_project_and_their_life_does_not() -> None:
+    """ "My supervisor", "my book": the user's work, said in a project, belongs to it; "my
+    daughter" is about the user, wherever it is said."""
+
+    def scopes(message: str) -> list[str]:
+        return [
+            m.scope for m in RuleEditor().edit(message, EditorContext(NOW, "u", "p", [])).output.new_memories
+        ]
+
+    assert scopes("Title agreed with my supervisor: 'Amber Routes of the Early Baltic'.") == ["project"]
+    assert scopes("My daughter Ines turns seven in May and she's completely obsessed with horses.") == [
+        "user"
+    ]

@@ -13,6 +13,20 @@ from memopilot.write.redaction import redact
 _SEPARATORS = re.compile(r"[\s\-]+")
 
 SECRETS = [
+    # 2026-12-05 (fifth session): families read from tune15's misses (check12 until check13 arrived)
+    ("IBAN pour le loyer : ES91-2100-0418-4502-0005-1332", "ES91-2100-0418-4502-0005-1332"),  # dashed
+    ("wire it to RO49 AAAA 1B31 0075 9384 0000, thanks", "RO49 AAAA 1B31 0075 9384 0000"),  # lettered
+    ("UAE ID on the lease: 784-1987-1234567-1", "784-1987-1234567-1"),
+    ("cartão de cidadão 15102832 2 ZW7, por favor", "15102832 2 ZW7"),
+    (
+        "wallet private key:\n0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+        "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    ),
+    ("nostr: nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5", "nsec1vl029mgpspedva04g90v"),
+    ("the vault's master password: kettle orchard pebble lantern\nwritten nowhere", "kettle orchard pebble"),
+    ("bank security questions: mother's maiden name Okonkwo, first school Ridgeway Primary", "Okonkwo"),
+    ("Signing Mum up for the bank app. Q: first pet? A: Biscuit the hamster", "Biscuit the hamster"),
+    ("club logins:\nsite | login | password\nforum | treasurer | velvetmoose77\n", "velvetmoose77"),
     # 2026-12-05: families read from tune8-10's misses, each written again in the team's phrasing
     ("PIN do karty to 5521, nie zapomnij", "5521"),  # digits a few words after a PIN's name
     ("replicate token r8_Hq2ZpL9xWm4TbK7vNc3YdR6sFj1GuA5eXo0 for the demo", "r8_Hq2ZpL9xWm4TbK7vNc3Yd"),
@@ -208,6 +222,13 @@ SECRETS = [
 ]  # fmt: skip
 
 LOOK_ALIKES = [
+    # 2026-12-05 (fifth session)
+    "The password is changed every ninety days.",
+    "ORA-01017: invalid username/password; the password is right, the account is locked",
+    "Q: what is a good bank for students? A: Monzo is popular.",
+    "| Field | Type |\n|---|---|\n| password | string |\n| user | string |",
+    "tx hash 0x7bd3a3d3b3649425a003d1c321c45f8c0f3d02ef17cf49be8e974ec873b7245d confirmed",
+    "The WireGuard *public* key for the peer: NBzJMVG7ZEDN1Pe4uvkUicVeKjgpb+95TrpVlJjWyAo=",
     "Great. That's the password problem solved, thanks",
     "Thanks. That's the password for the wifi then?",
     'the password "must be at least 8 characters long"',
@@ -352,6 +373,8 @@ def _measure():
         ("tests/data/redaction_tune12", 0.96, 0.01),
         ("tests/data/redaction_tune13", 0.87, 0.04),  # written to hold what patterns miss
         ("tests/data/redaction_tune14", 0.92, 0.01),  # look-alikes above all (2026-12-05, fourth)
+        # redaction_check12 on arrival (2026-12-05, fifth): 92.5% / 2.8%; its misses then read
+        ("tests/data/redaction_tune15", 0.95, 0.01),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),

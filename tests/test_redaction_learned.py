@@ -59,7 +59,8 @@ def test_the_shipped_model_was_trained_on_tune_corpora_only() -> None:
     assert data["trained_on"], "the model names its training data"
     assert not [name for name in data["trained_on"] if "check" in name]
     assert 0.5 <= data["threshold"] < 1.0
-    assert data["positives"] > 1000 and data["tokens"] > data["positives"] * 10
+    # mostly tokens of text that holds no secret (the tune corpora are secret-heavy; conversation is not)
+    assert data["positives"] > 1000 and data["tokens"] > data["positives"] * 8
 
 
 def test_the_own_features_floor_changes_no_decision() -> None:

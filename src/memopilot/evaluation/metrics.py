@@ -1,10 +1,12 @@
 """Small, exact metric helpers shared by the scenario suite and the LoCoMo benchmark.
 
-Matching is case-insensitive on word boundaries: ``"tabs"`` is found in ``"Use tabs."`` but not in
-``"establishment"``. A boundary is only required on a side where the phrase itself starts or ends
-with a word character, so phrases such as ``"C++"`` or ``"$50"`` still match; and never beside a
-Chinese, Japanese or Korean character, since those scripts run words together (``"杭州"`` is found in
-``"搬到杭州了"``).
+Matching is case-insensitive and starts at a word's start: ``"tabs"`` is found in ``"Use tabs."``
+but ``"tab"`` is not in ``"establishment"``. The phrase may end inside a word, so a stem finds its
+inflections (``"horse"`` in ``"horses"``, ``"laktose"`` in ``"laktoseintolerant"``): suites written
+outside the team give short stems and call their rule a substring match. The start boundary is only
+required when the phrase starts with a word character, so ``"$50"`` still matches; and never beside
+a Chinese, Japanese or Korean character, since those scripts run words together (``"杭州"`` is found
+in ``"搬到杭州了"``).
 """
 
 from __future__ import annotations
@@ -30,12 +32,11 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     words = phrase.strip().split()
     body = r"\s+".join(re.escape(w) for w in words)
     start = r"(?<!\w)" if words and _bounded(words[0][0]) else ""
-    end = r"(?!\w)" if words and _bounded(words[-1][-1]) else ""
-    return re.compile(start + body + end, re.IGNORECASE)
+    return re.compile(start + body, re.IGNORECASE)
 
 
 def contains_phrase(text: str, phrase: str) -> bool:
-    """True when ``phrase`` occurs in ``text`` as whole words, ignoring case and spacing."""
+    """True when ``phrase`` occurs in ``text`` from a word's start, ignoring case and spacing."""
     if not phrase or not phrase.strip() or not text:
         return False
     return _phrase_pattern(phrase).search(text) is not None

@@ -132,6 +132,7 @@ _END_OF_MONTH_NAME = _rx(rf"\b(?:the\s+)?end\s+of\s+(?P<mon>{_MONTH})(?:\s+(?P<y
 _WEEKDAY = _rx(
     rf"\b(?:(?P<mod>next|this|coming|the\s+coming|last|past|previous|"
     rf"(?:every|each)(?:\s+(?:other|second|third|fourth|2nd|3rd|4th))?)\s+)?(?P<wd>{_WEEKDAY_FULL})(?!s\b)"
+    r"(?!\s+(?:mornings|afternoons|evenings|nights)\b)"  # "Thursday mornings": every Thursday
     r"(?:\s+(?P<wk>next|this)\s+week)?"
 )
 _WEEKDAY_AFTER_WEEK = _rx(rf"\b(?P<wk>next|this)\s+week(?:\s+on)?,?\s+(?P<wd>{_WEEKDAY_FULL})(?!s\b)")
@@ -260,22 +261,38 @@ def temporary_expiry(text: str, now: datetime, *, any_date: bool = True) -> date
         found = find_date(text[until.start() :], now)
         if found is not None:
             return found.when
-    if _TEMP_TODAY.search(text):
+    if _bounds(_TEMP_TODAY, text):
         return _at(today, _END_OF_DAY)
-    if _TEMP_TOMORROW.search(text):
+    if _bounds(_TEMP_TOMORROW, text):
         return _at(today + timedelta(days=1), _END_OF_DAY)
     if _TEMP_SESSION.search(text):
         return now + timedelta(hours=SESSION_HOURS)
-    if _TEMP_WEEK.search(text):
+    if _bounds(_TEMP_WEEK, text):
         return _at(today + timedelta(days=6 - today.weekday()), _END_OF_DAY)
-    if _TEMP_MONTH.search(text):
+    if _bounds(_TEMP_MONTH, text):
         return _at(_month_end(today.year, today.month), _END_OF_DAY)
     found = find_date(text, now)
-    if found is not None and (any_date or found.when <= now + _STATED_SOON):
+    if found is not None and (
+        any_date or (found.when <= now + _STATED_SOON and not _starts_at(text, found.start))
+    ):
         return found.when
     if _TEMP_FOR_NOW.search(text):
         return now + timedelta(days=FOR_NOW_DAYS)
     return None
+
+
+# "Starting this month", "as of today", "from this week on": when a change begins, not when a
+# state ends.
+_STARTS_AT = _rx(r"\b(?:starting|starts|started|from|as\s+of|beginning|begins|effective|since)\s+$")
+
+
+def _starts_at(text: str, position: int) -> bool:
+    return _STARTS_AT.search(text, max(0, position - 16), position) is not None
+
+
+def _bounds(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` names, somewhere in ``text``, the time a state lasts (not when it starts)."""
+    return any(not _starts_at(text, m.start()) for m in pattern.finditer(text))
 
 
 _TEMP_DURATION = _rx(

@@ -804,6 +804,20 @@ _FIRST_PERSON = re.compile(
     r"|我(?!们)|私|僕|俺|저(?:는|의|가|도)|제가|나(?:는|의|도)|내가",  # I / my in Chinese, Japanese, Korean
     _F,
 )
+# "My supervisor", "my editor", "my book": the user's work, which belongs to the project it is said in.
+_MY_WORK = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?:supervisor|advisor|adviser|manager|boss|colleagues?|co-?workers?|"
+    r"client|clients|editor|agent|publisher|reviewers?|thesis|dissertation|manuscript|novel|book|paper|"
+    rf"chapter|draft|{_PROJECT_NOUN})\b",
+    _F,
+)
+
+
+def _about_the_user(text: str) -> bool:
+    """Whether a statement speaks of the user themself (user-wide) rather than of their work."""
+    return _FIRST_PERSON.search(text) is not None and _MY_WORK.search(text) is None
+
+
 _NEVER_LEARNED = frozenset({NONE, MemoryType.CRITICAL.value})  # critical needs the user's own flag
 # A learned temporary state needs an end the statement states, this soon at most.
 _LEARNED_TEMPORARY_HORIZON = timedelta(days=45)
@@ -856,7 +870,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         span = _span_of_dates(st.text, now)
         ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
-        personal = _LEARNED_SCOPE.get(memory_type, "project") if _FIRST_PERSON.search(st.text) else "project"
+        personal = _LEARNED_SCOPE.get(memory_type, "project") if _about_the_user(st.text) else "project"
         scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
         until = ends if memory_type is MemoryType.TEMPORARY else None
         st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope, until)

@@ -25,6 +25,7 @@ from stdnum.fi import hetu
 from stdnum.in_ import aadhaar
 from stdnum.it import codicefiscale
 from stdnum.kr import rrn
+from stdnum.pt import cc as pt_cc
 from stdnum.se import personnummer
 from stdnum.us import ssn
 
@@ -37,7 +38,7 @@ __all__ = ["detect"]
 # message would cost ~10 µs per 300 characters each).
 _SHAPES = {
     # two letters, two check digits, then 11-30 letters and digits, in groups of up to 4 or not
-    "iban": r"\b[A-Za-z]{2}\d{2}(?:(?:[ ]|\r?\n)?[A-Za-z0-9]{1,4}){3,8}\b",  # (on two lines too)
+    "iban": r"\b[A-Za-z]{2}\d{2}(?:(?:[ -]|\r?\n)?[A-Za-z0-9]{1,4}){3,8}\b",  # (on two lines too)
     # 13-19 digits in groups separated by one space, dash, dot or line break (plain runs: rules.py)
     "card": r"(?<![\d.])\d{4}(?:(?:[ ./\-]|\r?\n)\d{2,4}){2,4}(?!\d)",
     "ssn": r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)|(?<!\d)\d{3} \d{2} \d{4}(?!\d)",
@@ -50,19 +51,24 @@ _SHAPES = {
     "rrn": r"(?<![\d-])\d{6}-\d{7}(?![\d-])",
     "pnr": r"(?<![\d-])(?:\d{2})?\d{6}[-+]\d{4}(?![\d-])",
     "aadhaar": r"(?<!\d)(?<!\d )(?<!\d-)[2-9]\d{3} \d{4} \d{4}(?![ -]?\d)",
+    # the United Arab Emirates' identity number: 784, the year of birth, seven digits, a Luhn digit
+    "emirates": r"(?<![\d-])784-?\d{4}-?\d{7}-?\d(?![\d-])",
+    # Portugal's Cartão de Cidadão: eight digits, a check digit, two letters and a digit
+    "pt_cc": r"(?<![\w-])\d{8} ?\d ?[A-Z]{2}\d(?![\w-])",
 }
 _SHAPE_PATTERNS = {name: re.compile(pattern) for name, pattern in _SHAPES.items()}
 # What a window must hold for a shape to be worth looking for: (digits at least, letters needed).
 _NEEDS = {
     "iban": (6, True), "card": (13, False), "ssn": (9, False), "nino": (6, True), "cpf": (11, False),
     "dni": (8, True), "nie": (7, True), "codice": (7, True), "hetu": (9, True), "rrn": (13, False),
-    "pnr": (10, False), "aadhaar": (12, False),
+    "pnr": (10, False), "aadhaar": (12, False), "emirates": (15, False), "pt_cc": (9, True),
 }  # fmt: skip
 _NAMED_KIND = {"iban": "iban", "card": "credit_card", "ssn": "us_ssn", "nino": "uk_nino"}
 _VALID: dict[str, Callable[[str], bool]] = {
     "ssn": ssn.is_valid, "nino": lambda _: True, "cpf": cpf.is_valid, "dni": dni.is_valid,
     "nie": nie.is_valid, "codice": codicefiscale.is_valid, "hetu": hetu.is_valid, "rrn": rrn.is_valid,
     "pnr": personnummer.is_valid, "aadhaar": aadhaar.is_valid,
+    "emirates": lambda value: luhn.is_valid(value.replace("-", "")), "pt_cc": pt_cc.is_valid,
 }  # fmt: skip
 # A character the shape cannot do without (a CPF's dot, a HETU's or personnummer's sign ...).
 _NEEDS_CHARS = {
@@ -136,8 +142,22 @@ def _iban(candidate: str) -> int:
     while len(candidate) >= 15:
         if iban.is_valid(candidate):
             return len(candidate)
-        candidate = candidate.rpartition(" ")[0]
+        candidate = candidate[: max(candidate.rfind(" "), candidate.rfind("-"), 0)]
     return 0
+
+
+# Where an IBAN starts: its country code in capitals and two check digits, then a group. Its
+# letters may keep the digits further apart than a number window allows ("RO73 BRDE RON2 ...").
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9]{4})")
+
+
+def _lettered_ibans(text: str) -> Iterator[Span]:
+    iban_shape = _SHAPE_PATTERNS["iban"]
+    for start in _IBAN_START.finditer(text):
+        m = iban_shape.match(text, start.start())
+        length = _iban(m.group()) if m else 0
+        if length:
+            yield m.start(), m.start() + length, "iban", P_STRUCT
 
 
 def _card(candidate: str) -> bool:
@@ -343,13 +363,14 @@ def _cheque_line(text: str) -> Iterator[Span]:
 def detect(text: str, lower: str) -> Iterator[Span]:
     if "⑆" in text or "⑈" in text:
         yield from _cheque_line(text)
-    if len(text) >= 51 and max(map(len, text.split())) >= 51:
+    if len(text) >= 51 and max(map(len, text.split())) >= 51:  # (a hex key and "0x": 64 or 66)
         yield from _crypto_keys(text)
     digits = _digits(text)
     if digits < 2:  # every identifier here holds two digits at least (most hold six)
         return
     shaped = list(_shaped(text))
     yield from shaped
+    yield from _lettered_ibans(text)
     if digits >= 16:
         yield from _card_halves(text)
     yield from _named(text, lower)
@@ -385,7 +406,20 @@ _EXTENDED_KEY = re.compile(r"(?<![1-9A-Za-z])[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100
 _BASE58_SECRET = re.compile(r"(?<![1-9A-Za-z])[1-9A-HJ-NP-Za-km-z]{86,88}(?![1-9A-Za-z])")
 
 
+# A Nostr secret key (NIP-19: "nsec1" and 58 bech32 characters); an Ethereum-style private key
+# (64 hex digits, "0x" or not) where the message speaks of a private key: 64 hex digits alone are
+# more often a hash.
+_NOSTR_SECRET = re.compile(r"(?<![0-9a-z])nsec1[02-9ac-hj-np-z]{58}(?![0-9a-z])")
+_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+_PRIVATE_KEY_WORDS = re.compile(r"(?i)private[ _-]?key|priv[ _-]?key|wallet key")
+
+
 def _crypto_keys(text: str) -> Iterator[Span]:
+    for m in _NOSTR_SECRET.finditer(text):
+        yield m.start(), m.end(), "private_key", P_STRUCT
+    if _PRIVATE_KEY_WORDS.search(text):
+        for m in _HEX_KEY.finditer(text):
+            yield m.start(), m.end(), "private_key", P_STRUCT
     for m in _WIF.finditer(text):
         if base58check(m.group()):
             yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT

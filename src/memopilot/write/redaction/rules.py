@@ -543,7 +543,7 @@ _PROSE_WORDS = _words(
     """
     a an the at in on of to for by with and or but not no is are was be been being must should
     can cannot can't will would may might needs need has have had do does did min max minimum maximum
-    least most only also just still now already never always too very so same different wrong
+    least most only also just still now already never always too very so same different wrong right
     incorrect invalid valid expired required optional correct weak strong short long secure insecure
     hashed stored saved set changed reset rotated empty blank missing ok okay fine visible hidden
     encrypted plaintext plain mine yours new old compromised leaked locked unlocked ignored case

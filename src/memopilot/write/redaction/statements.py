@@ -418,6 +418,10 @@ def _value_after(
         value = text[start:end]
         if code and words == 0 and _ERROR_NAME.fullmatch(value):
             return None  # "npm ERR! code ERESOLVE": the code is an error's name, said right after
+        if not code and _PHRASE_LINK.fullmatch(text, pos, start):
+            phrase = _unquoted_passphrase(text, start)
+            if phrase:
+                return start, phrase  # "master password is badger maple raven juniper sunflower"
         if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
@@ -470,6 +474,33 @@ def _quoted_passphrase(value: str) -> bool:
     if any(c.isdigit() for c in value):
         return True
     return len(words) >= 3 and not any(w.lower() in _PHRASE_FILLER for w in words)
+
+
+# A password of words said without quotes: four to six small words that end the line or the
+# sentence, right after the name and a colon or "is". Prose says more than nouns in a row: a
+# word of grammar, a verb's "-ed" or "-ing", or an adverb's "-ly" makes it a sentence ("the password
+# is changed every ninety days").
+_PHRASE_LINK = re.compile(r"\s*(?:[:：=]|is|was|now)?\s*(?:[:：=]|is|was|now)\s*")
+_UNQUOTED_PHRASE = re.compile(r"[a-z]{3,12}(?:[ -][a-z]{3,12}){3,5}(?=[ \t]*(?:$|\n|[.;!(]))")
+_PROSE_WORDS = frozenset(
+    word_list("""
+    the|a|an|is|be|at|least|must|your|my|to|of|and|or|not|with|in|for|it|that|this|was|are|have|has|
+    will|can|should|just|really|very|so|but|if|when|because|from|on|by|as|like|something|every|
+    still|too|also|some|any|all|about|into|our|their|his|her|its|then|than|there|here|what|which|
+    who|how|why|where|one|two|three|four|five|six|seven|eight|nine|ten|same|again|now|never|always
+    """)
+)
+
+
+def _unquoted_passphrase(text: str, start: int) -> int:
+    """The end of a password of words starting at ``start`` (see ``_UNQUOTED_PHRASE``), or 0."""
+    phrase = _UNQUOTED_PHRASE.match(text, start)
+    if phrase is None:
+        return 0
+    for word in re.split(r"[ -]", phrase.group()):
+        if word in _PROSE_WORDS or word.endswith(("ed", "ing", "ly")):
+            return 0
+    return phrase.end()
 
 
 # A question, then a new line: what follows answers it.
@@ -778,7 +809,7 @@ def _prefixed_key(text: str, start: int, value: str) -> bool:
 _BASE64_KEY = re.compile(r"[A-Za-z0-9+/]{38,}={0,2}")
 # Public material that is base64 too: certificates, public keys, images, subresource hashes.
 _PUBLIC_BASE64 = re.compile(
-    r"begin certificate|public key|publickey|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|base64,|sha(?:256|384|512)-"
+    r"begin certificate|public[*_ ]{0,4}key|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|base64,|sha(?:256|384|512)-"
 )
 
 
@@ -1182,9 +1213,14 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
     labelled = any(hint in lower for hint in _ANSWER_HINTS)
     if labelled and (_SECURITY_WORDS.search(lower) or _SECURITY_QUESTION.search(lower, max(0, anchor - 30))):
         yield from _labelled_answers(text)
+    if about_accounts and _QUESTION_LABEL.search(text):
+        yield from _qa_answers(text)
     for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor - 30)):
         answer = _ANSWER.match(text, m.end())
         if answer is None:
+            bare = _BARE_ANSWER.match(text, m.end()) if about_accounts else None
+            if bare is not None:  # "mother's maiden name Brannigan, first school École Jules Ferry"
+                yield bare.start(1), bare.end(1), "security_answer", P_PROSE
             continue
         if not about_accounts and not any(c in answer.group(1) for c in "=:→>—"):
             continue  # "my first car was a Corolla": a story, unless set as an answer
@@ -1192,6 +1228,21 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
         value = text[start:end].strip()
         if len(value) >= 3 and value.lower() not in _NOT_ANSWERS:
             yield start, end, "security_answer", P_PROSE
+
+
+# A name right after the question, with no link, where the message is about an account's questions.
+_BARE_ANSWER = re.compile(r"[ \t]+((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-ZÀ-Þ][\w'’-]+(?:[ ][A-ZÀ-Þ][\w'’-]+){0,3})")
+# Questions and answers under the labels "Q:" and "A:" ("Q: first car? A: rusty Fiat Panda").
+_QUESTION_LABEL = re.compile(r"(?<!\w)Q\s?[:：.]")
+_ANSWER_UNDER_A = re.compile(
+    r"(?<!\w)A\s?[:：]\s*([^\W_][^\n\"'”»,.;:()!?]{1,40}?)(?=\s*(?:$|[\n.;,!]|Q\s?[:：.]))"
+)
+
+
+def _qa_answers(text: str) -> Iterator[Span]:
+    for m in _ANSWER_UNDER_A.finditer(text):
+        if m.group(1).split()[0].lower() not in _NOT_ANSWERS:
+            yield m.start(1), m.end(1), "security_answer", P_PROSE
 
 
 # Words that may follow a question without being its answer ("security question: I", "... is The").
@@ -1215,11 +1266,55 @@ def _app_passwords(text: str, lower: str) -> Iterator[Span]:
             yield m.start(), m.end(), "password", P_PROSE
 
 
+# A table whose header names a column of passwords or codes ("site | user | password", a CSV's
+# "name,login,pwd"): that column of every row below holds one.
+_CELL_SEPARATORS = ("|", "\t", ",", ";")
+
+
+def _password_columns(text: str, lower: str) -> Iterator[Span]:
+    lines = lower.split("\n")
+    offset = 0
+    for index, line in enumerate(lines):
+        column, separator = _secret_column(line)
+        if column is not None and not (index and separator in lines[index - 1]):  # a header is first
+            yield from _column_cells(text, offset + len(line) + 1, lines[index + 1 :], column, separator)
+            return
+        offset += len(line) + 1
+
+
+def _secret_column(header: str) -> tuple[int | None, str]:
+    for separator in _CELL_SEPARATORS:
+        cells = [cell.strip() for cell in header.strip().strip("|").split(separator)]
+        if len(cells) < 2:
+            continue
+        for column, cell in enumerate(cells):
+            if cell in _PASSWORD_NAME_SET or cell in _CODES or cell in ("pwd", "pass", "pw"):
+                return column, separator
+    return None, ""
+
+
+def _column_cells(text: str, offset: int, lines: list[str], column: int, separator: str) -> Iterator[Span]:
+    for line in lines:
+        row = text[offset : offset + len(line)]
+        lead = len(row) - len(row.lstrip().lstrip("|")) if separator == "|" else 0
+        cells = row[lead:].split(separator)
+        if len(cells) > column and not set(row.strip()) <= set("|-: \t"):
+            at = offset + lead + sum(len(cell) + 1 for cell in cells[:column])
+            cell = cells[column]
+            start = at + len(cell) - len(cell.lstrip())
+            start, end = _core(text, start, start + len(cell.strip()))
+            value = text[start:end]
+            if len(value) >= 4 and " " not in value and not is_placeholder(value):
+                yield start, end, "password", P_PROSE
+        offset += len(line) + 1
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
     yield from _app_passwords(text, lower)
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
+        yield from _password_columns(text, lower)
     if _COMPOUND_HINT.search(lower):
         yield from _compound_code_names(text, lower)
     if count_digits(text) >= _HEX_VALUE_DIGITS:
