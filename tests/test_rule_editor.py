@@ -558,3 +558,13 @@ def test_sentences_end_at_cjk_stops_and_not_at_a_middle_initial() -> None:
         "I got an A.",
         "Then I left.",
     ]
+
+
+def test_a_day_written_as_an_ordinal_does_not_end_the_sentence() -> None:
+    from memopilot.write.sentences import split_sentences
+
+    assert split_sentences("Ich muss bis zum 20. den Mietvertrag unterschreiben.") == [
+        "Ich muss bis zum 20. den Mietvertrag unterschreiben."
+    ]
+    assert split_sentences("Am 3. Mai fliege ich. Das ist gut.") == ["Am 3. Mai fliege ich.", "Das ist gut."]
+    assert split_sentences("I turned 30. My wife is 29.") == ["I turned 30.", "My wife is 29."]

@@ -148,9 +148,11 @@ _MONTH_ONLY = _rx(
     rf"\b(?:in|by|until|till|before|during|due|for)\s+(?:early\s+|mid\s+|late\s+)?(?P<mon>{_MONTH})"
     rf"(?:\s+(?P<year>{_YEAR}))?\b(?!\s+\d)"
 )
-# "by the 15th", but not "the 2nd time" or "the 3rd floor": a cue before, nothing noun-like after.
+# "by the 15th", "moving day is the 30th", "Thursday the 14th", but not "the 2nd time" or "the 3rd
+# floor": a cue before, nothing noun-like after.
 _ORDINAL_DAY = _rx(
-    r"\b(?:on|by|until|till|before|due|from)\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
+    r"\b(?:on|by|until|till|before|due|from|is|to|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|by|and|or|so|but|to|for)\b))"
 )
 _EOD = _rx(
@@ -490,6 +492,9 @@ _DAY_RULES: tuple[_Rule, ...] = (
     _Rule(_END_OF_MONTH_NAME, _end_of_month_name),
     _Rule(_MONTH_DAY, _calendar, shiftable=True),
     _Rule(_DAY_MONTH, _calendar, shiftable=True),
+    # a day of the month said alone is more precise than a weekday or a period beside it ("Thursday
+    # the 14th", "by the 15th, can't slip this year")
+    _Rule(_ORDINAL_DAY, _ordinal_day, shiftable=True),
     _Rule(_END_OF, _end_of),
     _Rule(_WEEKDAY_AFTER_WEEK, _weekday, shiftable=True),
     _Rule(_WEEKDAY, _weekday, shiftable=True),
@@ -497,7 +502,6 @@ _DAY_RULES: tuple[_Rule, ...] = (
     _Rule(_NAMED_DAY, _named_day, shiftable=True),
     _Rule(_PERIOD, _period),
     _Rule(_MONTH_ONLY, _month_only),
-    _Rule(_ORDINAL_DAY, _ordinal_day, shiftable=True),
 )
 
 

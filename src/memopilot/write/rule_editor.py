@@ -776,8 +776,11 @@ _TERSE_FLAG = re.compile(
     _F,
 )
 # A statement the cue rules typed is kept at this keep probability, whatever threshold the model
-# that judged it has (the rules' cue is evidence of its own, but not enough alone).
-_RULE_BACKED_KEEP = 0.5
+# that judged it has (the rules' cue is evidence of its own, but not enough alone). Lowered from 0.5
+# when the spent check sets joined training (2026-12-05, fifth session): the new model scores "For
+# today only, answer in French." 0.41; validation messages_check7 / check8 and the messages check
+# half are unchanged at 0.4, the LoCoMo check half stores one more (precision 0.808 -> 0.792).
+_RULE_BACKED_KEEP = 0.4
 _SECOND_MEMORY_KEEP = 0.9  # a message's second and later memories need this keep probability
 # (both chosen by five-fold runs on the tune items, scripts/cv_statement_classifier.py: from 0.45
 # and 0.85, messages 0.875 / 0.854 -> 0.896 / 0.842 and locomo 0.836 / 0.849 -> 0.873 / 0.833,
@@ -922,16 +925,37 @@ _ATTRIBUTION = re.compile(
 
 
 _SOURCE_WORDS = 6  # a quotation's source is a name or a title, not a sentence of the user's
+# Someone else's opinion reported ("My brother says crypto will 10x", "Someone at my gym swears
+# creatine makes you bald", "Secondo mia zia, il basilico ..."): theirs, not the user's. What they
+# say about the user ("my doctor says I need less salt") or a deadline it gives is kept.
+_REPORTED = re.compile(
+    r"^(?:(?:my|our|a|an|the|his|her|their)\s+(?:\w+\s+){0,3}?|(?:someone|somebody|people|everyone|"
+    r"everybody|he|she|they)\b(?:\s+\w+){0,4}?\s+|(?!(?:it|this|that|there|i)\b)[A-Z][a-z]+\s+)"
+    r"(?:says|said|swears|swore|thinks|reckons|claims|insists|believes|keeps saying|always says)\b"
+    r"|^(?:secondo|según|selon|laut|segundo|volgens)\s",
+    _F,
+)
+_FIRST_PERSON_AFTER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|us|our)\b", _F)
 
 
-def _drop_borrowed(statements: list[_Statement], message: str) -> None:
+def _reported_opinion(st: _Statement, now: datetime) -> bool:
+    said = _REPORTED.match(st.text)
+    if said is None or (st.judgement is not None and st.judgement.type is MemoryType.DEADLINE):
+        return False
+    if _FIRST_PERSON_AFTER.search(st.text, said.end()) is not None:
+        return False
+    day = _date_in(st.text, now)  # "my sister says the wedding is on June 14th": a day to keep
+    return not (day and _names_the_day(day.phrase))
+
+
+def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) -> None:
     """Wishes and quotations store nothing typed, however much they sound like a fact or a flag."""
     attributed = _ATTRIBUTION.search(message) is not None
     quotes = list(_QUOTED.finditer(message)) if attributed else []
     quoted = [q.group(1).lower() for q in quotes]
     source = message[quotes[-1].end() :].lower() if quotes else ""  # "— Steve Jobs"
     for i, st in enumerate(statements):
-        borrowed = _HYPOTHETICAL.match(st.text) is not None
+        borrowed = _HYPOTHETICAL.match(st.text) is not None or _reported_opinion(st, now)
         if attributed and not borrowed:
             text = st.text.lower().strip(' "“”«»„.!')
             following = statements[i + 1].text if i + 1 < len(statements) else ""
@@ -987,10 +1011,18 @@ def _learnable(
     if not (st.flags and st.flags.has_date) or span or mostly_cjk(st.text):
         return False
     due = _deadline(st.text, now)
-    if due is None:  # no deadline cue: a date written out ("closes on 2026-03-05") still is one;
-        found = _date_in(st.text, now)  # a bare weekday is not ("finished on Friday", "every Friday")
-        due = found.when if found is not None and any(c.isdigit() for c in found.phrase) else None
-    return due is not None and due >= now
+    if due is None:  # no deadline cue: a date written out ("closes on 2026-03-05") or a day named
+        found = _date_in(st.text, now)  # ("dentist tomorrow 9:30") still is one; a bare weekday is
+        due = found.when if found is not None and _names_the_day(found.phrase) else None  # not
+    return due is not None and due >= now  # ("finished on Friday", "every Friday")
+
+
+# (not "today": "decided in today's meeting" tells of the day, not of something due in it)
+_NAMED_DAY_WORD = re.compile(r"\b(?:tonight|tomorrow)\b", _F)
+
+
+def _names_the_day(phrase: str) -> bool:
+    return any(c.isdigit() for c in phrase) or _NAMED_DAY_WORD.search(phrase) is not None
 
 
 def _mistake_substance(s: str) -> bool:
@@ -1083,7 +1115,7 @@ class RuleEditor(MemoryEditor):
             return EditorOutput()
         now = _aware(context.now)
         statements = _read(message, now)
-        _drop_borrowed(statements, message)
+        _drop_borrowed(statements, message, now)
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
             _learned(statements, classifier, now)

@@ -19,6 +19,11 @@ _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,2}[.)])\s+")
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st)\.", _F)
 # a middle initial inside a name ("Ursula K. Le Guin"), not the end of a sentence
 _INITIAL = re.compile(r"\b([A-Z][a-z]+ [A-Z])\.(?= [A-Z][a-z])")
+# A day written as an ordinal ("bis zum 20. den Vertrag", "am 3. Mai", "den 5. januar"): German,
+# the Nordic languages and others end it with a full stop that does not end the sentence.
+_ORDINAL_DOT = re.compile(
+    r"\b(\d{1,2})\.(?= (?:[a-zäöüæøå]|(?i:jan|feb|mär|mar|apr|mai|maj|jun|jul|aug|sep|okt|nov|dez|des)\w*\b))"
+)
 _SENTENCE_END = re.compile(
     r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
     r"|(?<=[。！？；])[”’」』）]*\s*",  # Chinese and Japanese sentence ends need no space after them
@@ -75,6 +80,7 @@ def split_sentences(message: str) -> list[str]:
             continue
         protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", line)
         protected = _INITIAL.sub(lambda m: m.group(1) + "\x00", protected)
+        protected = _ORDINAL_DOT.sub(lambda m: m.group(1) + "\x00", protected)
         for piece in _SENTENCE_END.split(protected):
             for part in _QUESTION_TAIL.split(piece):
                 part = part.replace("\x00", ".").strip()
