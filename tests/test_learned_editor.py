@@ -50,6 +50,9 @@ def typed(message: str) -> list[tuple[str, str]]:
         "My colleague thinks electric cars are useless in winter.",
         "Someone at my gym swears creatine makes you go bald.",
         "Secondo mio zio, il basilico non va mai messo in frigo.",
+        # plans only weighed
+        "Not sure yet whether we'll spend New Year at my sister's or at home.",
+        "Maybe I'll take up pottery this winter, maybe not.",
     ],
 )
 def test_chatter_questions_commands_and_wishes_store_nothing_typed(message: str) -> None:

@@ -938,6 +938,16 @@ _REPORTED = re.compile(
 _FIRST_PERSON_AFTER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|us|our)\b", _F)
 
 
+# A plan only weighed, not made ("Not sure yet whether we'll do Christmas at home", "Maybe I'll
+# repaint the kitchen this year, maybe not", "haven't decided"): nothing the user holds yet.
+_UNDECIDED = re.compile(
+    r"^(?:(?:i'm |i am |we're |we are )?(?:still )?(?:not sure|unsure)(?: yet)? (?:whether|if)\b"
+    r"|.*\bmaybe\b.*\bmaybe not\b|(?:i |we )?(?:haven't|have not) (?:yet )?decided\b"
+    r"|(?:i'm |i am |we're |we are )?(?:still )?(?:undecided|torn between|on the fence)\b)",
+    _F,
+)
+
+
 def _reported_opinion(st: _Statement, now: datetime) -> bool:
     said = _REPORTED.match(st.text)
     if said is None or (st.judgement is not None and st.judgement.type is MemoryType.DEADLINE):
@@ -955,7 +965,11 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
     quoted = [q.group(1).lower() for q in quotes]
     source = message[quotes[-1].end() :].lower() if quotes else ""  # "— Steve Jobs"
     for i, st in enumerate(statements):
-        borrowed = _HYPOTHETICAL.match(st.text) is not None or _reported_opinion(st, now)
+        borrowed = (
+            _HYPOTHETICAL.match(st.text) is not None
+            or _UNDECIDED.match(st.text) is not None
+            or _reported_opinion(st, now)
+        )
         if attributed and not borrowed:
             text = st.text.lower().strip(' "“”«»„.!')
             following = statements[i + 1].text if i + 1 < len(statements) else ""
