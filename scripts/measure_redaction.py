@@ -42,7 +42,7 @@ from memopilot.write.redaction import learned, redact
 ROOT = Path(__file__).resolve().parents[1]
 TUNE = ROOT / "tests" / "data"
 TUNES = [TUNE, *sorted(TUNE.glob("redaction_tune*"))]
-CHECKS = [TUNE / "redaction_check10", TUNE / "redaction_check11"]
+CHECKS = [TUNE / "redaction_check10", TUNE / "redaction_check11", TUNE / "redaction_check13"]
 _SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
 
 

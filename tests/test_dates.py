@@ -272,6 +272,17 @@ def test_when_a_change_starts_is_no_end(text: str) -> None:
     assert temporary_expiry(text, NOW, any_date=False) is None
 
 
+def test_how_long_a_later_event_lasts_is_no_end_from_now() -> None:
+    text = "We're hiring a narrowboat on the canal for a week in August."
+    assert temporary_expiry(text, NOW) == eod(2026, 8, 31)  # (the month it names, not a week from now)
+    assert temporary_expiry("I'm in Lisbon for a week.", NOW) == NOW + timedelta(days=7)
+
+
+def test_a_guessed_end_is_left_out_when_asked() -> None:
+    assert temporary_expiry("no running on tarmac for now", NOW) == NOW + timedelta(days=FOR_NOW_DAYS)
+    assert temporary_expiry("no running on tarmac for now", NOW, guess=False) is None
+
+
 def test_a_stated_end_beside_a_start_still_counts() -> None:
     assert temporary_expiry(
         "Starting today I'm in Berlin for the rest of the week", NOW, any_date=False

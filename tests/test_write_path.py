@@ -101,6 +101,16 @@ def test_critical_memories_are_flagged_not_superseded(mp: MemoPilot) -> None:
     assert any(f"critical memory {critical.id}" in n for n in outcome.notes)
 
 
+def test_a_guessed_end_leaves_the_words_findable(mp: MemoPilot, clock) -> None:
+    """ "For now" guesses a week; the note may expire then, but the episode that said it stays
+    (its end was never stated): "can't run on tarmac for now" still answers a question later."""
+    message = "Physio says my left knee can't take running on tarmac for now: grass or the track only."
+    outcome = mp.remember(message)
+    assert [m.type.value for m in outcome.created] == ["temporary"]
+    (episode,) = outcome.episodes
+    assert episode.expires_at is None
+
+
 def test_temporary_notes_expire(mp: MemoPilot, clock) -> None:
     (note,) = mp.remember("For today only, answer in French.").created
     assert note.type.value == "temporary" and note.expires_at is not None

@@ -239,19 +239,23 @@ def range_end(text: str, now: datetime) -> datetime | None:
 _STATED_SOON = timedelta(days=2)
 
 
-def temporary_expiry(text: str, now: datetime, *, any_date: bool = True) -> datetime | None:
+def temporary_expiry(
+    text: str, now: datetime, *, any_date: bool = True, guess: bool = True
+) -> datetime | None:
     """When a temporary note stated in ``text`` stops holding (UTC), or None when nothing says.
 
     ``any_date=False``: only an end the text states as one ("until Friday", "for two weeks",
     "this week", "today") or a date within two days ("sick tomorrow"), not any date it names
     ("second Sunday afternoons", "finished on Friday"), for a text nothing else marks as
-    temporary."""
+    temporary. ``guess=False``: None where the only end is a guess ("for now": a week)."""
     if not isinstance(text, str) or not text.strip():
         return None
     now = _utc(now)
     text = text[:5000]
     today = now.date()
     duration = _TEMP_DURATION.search(text)
+    if duration and _EVENT_LATER.match(text, duration.end()):
+        duration = None  # "a narrowboat for a week in August": how long a later event lasts
     if duration:
         count = duration.group("n") or duration.group("n2") or "1"
         return now + _delta(_number(count), duration.group("unit"), now)
@@ -278,7 +282,7 @@ def temporary_expiry(text: str, now: datetime, *, any_date: bool = True) -> date
         any_date or (found.when <= now + _STATED_SOON and not _starts_at(text, found.start))
     ):
         return found.when
-    if _TEMP_FOR_NOW.search(text):
+    if guess and _TEMP_FOR_NOW.search(text):
         return now + timedelta(days=FOR_NOW_DAYS)
     return None
 
@@ -297,6 +301,10 @@ def _bounds(pattern: re.Pattern[str], text: str) -> bool:
     return any(not _starts_at(text, m.start()) for m in pattern.finditer(text))
 
 
+_EVENT_LATER = _rx(
+    rf"\s+(?:in\s+(?:{_MONTH}|the\s+(?:spring|summer|autumn|fall|winter)|spring|summer|autumn|fall|winter)"
+    r"|(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|from\s+the)\b"
+)
 _TEMP_DURATION = _rx(
     rf"\b(?:for|during)\s+(?:the\s+)?(?:(?:next|coming)\s+(?:(?P<n>{_NUM})\s+)?|(?P<n2>{_NUM})\s+){_UNIT}\b"
     r"(?!\s+(?:ago|later))"

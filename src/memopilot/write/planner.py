@@ -455,6 +455,10 @@ class _Plan:
         said = sum(len(e.content) for e in self.outcome.episodes)
         if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
             return  # the message said more than its short-lived memories hold: it stays
+        if all(self.live.get(m.id, m).type is MemoryType.TEMPORARY for m in derived) and not any(
+            dates.temporary_expiry(e.content, self.now, guess=False) for e in self.outcome.episodes
+        ):
+            return  # its end is a guess ("can't run on tarmac for now"): its words stay findable
         last = max(e for e in ends if e is not None)
         for episode in self.outcome.episodes:  # not yet stored: its created event stands
             self._put((episode.copy(expires_at=last), None))
