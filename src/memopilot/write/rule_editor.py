@@ -959,7 +959,8 @@ def _reported_opinion(st: _Statement, now: datetime) -> bool:
 
 
 def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) -> None:
-    """Wishes and quotations store nothing typed, however much they sound like a fact or a flag."""
+    """Wishes, quotations, plans only weighed and other people's opinions store nothing typed,
+    however much they sound like a fact or a flag."""
     attributed = _ATTRIBUTION.search(message) is not None
     quotes = list(_QUOTED.finditer(message)) if attributed else []
     quoted = [q.group(1).lower() for q in quotes]
@@ -1025,10 +1026,12 @@ def _learnable(
     if not (st.flags and st.flags.has_date) or span or mostly_cjk(st.text):
         return False
     due = _deadline(st.text, now)
-    if due is None:  # no deadline cue: a date written out ("closes on 2026-03-05") or a day named
-        found = _date_in(st.text, now)  # ("dentist tomorrow 9:30") still is one; a bare weekday is
-        due = found.when if found is not None and _names_the_day(found.phrase) else None  # not
-    return due is not None and due >= now  # ("finished on Friday", "every Friday")
+    if due is None:
+        # No deadline cue: a date written out ("closes on 2026-03-05") or a day named ("dentist
+        # tomorrow 9:30") still is one; a bare weekday is not ("finished on Friday", "every Friday").
+        found = _date_in(st.text, now)
+        due = found.when if found is not None and _names_the_day(found.phrase) else None
+    return due is not None and due >= now
 
 
 # (not "today": "decided in today's meeting" tells of the day, not of something due in it)
