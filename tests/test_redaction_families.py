@@ -226,6 +226,7 @@ LOOK_ALIKES = [
     "The password is changed every ninety days.",
     "ORA-01017: invalid username/password; the password is right, the account is locked",
     "Q: what is a good bank for students? A: Monzo is popular.",
+    "FAQ. Q: What's your favorite feature of the account page? A: The dashboard, by far.",
     "| Field | Type |\n|---|---|\n| password | string |\n| user | string |",
     "tx hash 0x7bd3a3d3b3649425a003d1c321c45f8c0f3d02ef17cf49be8e974ec873b7245d confirmed",
     "The WireGuard *public* key for the peer: NBzJMVG7ZEDN1Pe4uvkUicVeKjgpb+95TrpVlJjWyAo=",

@@ -1213,7 +1213,7 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
     labelled = any(hint in lower for hint in _ANSWER_HINTS)
     if labelled and (_SECURITY_WORDS.search(lower) or _SECURITY_QUESTION.search(lower, max(0, anchor - 30))):
         yield from _labelled_answers(text)
-    if about_accounts and _QUESTION_LABEL.search(text):
+    if _QUESTION_LABEL.search(text) and _SECURITY_WORDS.search(lower):  # not an FAQ about an account
         yield from _qa_answers(text)
     for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor - 30)):
         answer = _ANSWER.match(text, m.end())
