@@ -116,8 +116,6 @@ DEFAULT_IMPORTANCE: dict[MemoryType, float] = {
 DEFAULT_USER = "local"  # the CLI's, the local-mode server's and MCP's user
 DEFAULT_PROJECT = "default"
 SPEAKER_TAG = "speaker:"  # an episode tagged "speaker:Caroline" was said by Caroline
-
-
 SUMMARY_TAG = "consolidation-summary"
 
 

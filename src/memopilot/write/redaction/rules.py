@@ -539,7 +539,7 @@ def postal_pin_code(lower: str) -> bool:
 _HASH_NAMES = _words("argon2 argon2id argon2i bcrypt scrypt pbkdf2 sha1 sha256 sha512 md5 ntlm")
 
 # Words that follow "password is" / "password:" in prose, not as a value.
-_PROSE_WORDS = _words(
+PROSE_WORDS = _words(
     """
     a an the at in on of to for by with and or but not no is are was be been being must should
     can cannot can't will would may might needs need has have had do does did min max minimum maximum
@@ -584,7 +584,7 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
         return False  # "pass: 12" in a test report
     if keyword.lower().endswith(("pwd", "pw")) and v[0] in "/~.":
         return False  # `pwd: /home/user` is a working directory
-    if low in _PROSE_WORDS:
+    if low in PROSE_WORDS:
         return False
     if v.isalpha() and v.islower():
         # A plain word followed by more words is prose ("password: must be 12 chars long").

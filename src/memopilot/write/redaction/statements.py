@@ -36,6 +36,7 @@ from .keywords import KeywordIndex, word_list
 from .rules import (
     P_PROSE,
     P_STRUCT,
+    PROSE_WORDS,
     Span,
     count_digits,
     is_placeholder,
@@ -482,13 +483,18 @@ def _quoted_passphrase(value: str) -> bool:
 # is changed every ninety days").
 _PHRASE_LINK = re.compile(r"\s*(?:[:：=]|is|was|now)?\s*(?:[:：=]|is|was|now)\s*")
 _UNQUOTED_PHRASE = re.compile(r"[a-z]{3,12}(?:[ -][a-z]{3,12}){3,5}(?=[ \t]*(?:$|\n|[.;!(]))")
-_PROSE_WORDS = frozenset(
-    word_list("""
-    the|a|an|is|be|at|least|must|your|my|to|of|and|or|not|with|in|for|it|that|this|was|are|have|has|
-    will|can|should|just|really|very|so|but|if|when|because|from|on|by|as|like|something|every|
-    still|too|also|some|any|all|about|into|our|their|his|her|its|then|than|there|here|what|which|
-    who|how|why|where|one|two|three|four|five|six|seven|eight|nine|ten|same|again|now|never|always
-    """)
+# The words of grammar prose puts between nouns: the ones after "password is" in prose (rules.py),
+# the filler of a quoted rule, spelled numbers, and these.
+_NOT_IN_A_PASSPHRASE = (
+    PROSE_WORDS
+    | _PHRASE_FILLER
+    | _NUMBER_WORDS
+    | frozenset(
+        word_list(
+            "about|again|all|any|as|because|every|her|his|how|if|like|our|really|some|than|their|then|"
+            "when|where|who|why"
+        )
+    )
 )
 
 
@@ -498,7 +504,7 @@ def _unquoted_passphrase(text: str, start: int) -> int:
     if phrase is None:
         return 0
     for word in re.split(r"[ -]", phrase.group()):
-        if word in _PROSE_WORDS or word.endswith(("ed", "ing", "ly")):
+        if word in _NOT_IN_A_PASSPHRASE or word.endswith(("ed", "ing", "ly")):
             return 0
     return phrase.end()
 
