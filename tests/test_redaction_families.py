@@ -219,6 +219,18 @@ SECRETS = [
     ),
     ("Переведи на мой счёт 40817810570000123456 до пятницы", "40817810570000123456"),
     ("मेरा खाता संख्या 30291847561 है, पैसे भेज दो", "30291847561"),
+    # families read from tune16's misses (2026-12-05, sixth session), in my own phrasing:
+    # identity and bank numbers under a column or a key that names them
+    ("staff.csv\nname;national_id;team\nAda Moss;850312-4417;ops\nBo Lind;790101-2231;web", "850312-4417"),
+    ("INSERT INTO payroll (name, account_no) VALUES ('Ines', '57300218846');", "57300218846"),
+    ("UPDATE people SET tax_id = '918273645501' WHERE id = 4;", "918273645501"),
+    ('{ name: "Ola", account: "60213378", sort: "11-22-33" }', "60213378"),
+    # an IBAN that passes mod-97 but not its country's own check inside the account part
+    ("Pay the deposit into ES35 6437 0248 3633 5114 6623 please", "ES35 6437 0248 3633 5114 6623"),
+    # a Wi-Fi key in a wpa_supplicant block; answers the user says they gave
+    ('network={\n  ssid="attic"\n  psk="Lanternfig2291"\n}', "Lanternfig2291"),
+    ("Bank security question (first pet): I put Pickles Barrow. Too easy?", "Pickles Barrow"),
+    ("I always answer 'street you grew up on' with Larkspur Lane, bad idea?", "Larkspur Lane"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -314,6 +326,10 @@ LOOK_ALIKES = [
     "Track & trace code 4QWERX118822334 says it left the depot",
     "Put your key in the header: X-Api-Key: YOUR_API_KEY",  # a placeholder's name
     "The sheet id in the share link is 1Qp7ZrT2xWv9LmN4bK8sY3dH6gF0jC5aE1uR7iO2pX; is that private?",
+    # a public key is public, whatever its lines look like; a column of ids that are not numbers
+    "verify with:\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3X9vR7tL2mN8pK4sW6yB1cD5fG7h"
+    "J9kL0mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2kL4mN6pQ8rS0tU2vW4xY6zA==\n-----END PUBLIC KEY-----",
+    "accounts.csv\nname,account,plan\nAda,ada_moss,pro\nBo,bo-lind,free",
 ]
 
 
@@ -376,14 +392,16 @@ def _measure():
         ("tests/data/redaction_tune14", 0.92, 0.01),  # look-alikes above all (2026-12-05, fourth)
         # redaction_check12 on arrival (2026-12-05, fifth): 92.5% / 2.8%; its misses then read
         ("tests/data/redaction_tune15", 0.95, 0.01),
+        # redaction_check14 on arrival (2026-12-05, sixth): 89.8% / 2.4%; its misses then read
+        ("tests/data/redaction_tune16", 0.94, 0.02),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),
         # redaction_check11 (2026-12-05, fourth session): 94.1% / 4.7% on arrival, 93.8% / 4.2% now
         ("tests/data/redaction_check11", 0.92, 0.05),
         # redaction_check13 (2026-12-05, fifth session): 95.3% / 3.1% on arrival (the code the session
-        # started from: 94.6% / 3.1%)
-        ("tests/data/redaction_check13", 0.94, 0.04),
+        # started from: 94.6% / 3.1%); 96.4% / 3.1% after the sixth session's general detectors
+        ("tests/data/redaction_check13", 0.95, 0.04),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

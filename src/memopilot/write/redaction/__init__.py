@@ -123,6 +123,10 @@ def _scan(text: str) -> list[Finding]:
         spans = [sp for sp in spans if not any(sp[0] < pe and ps < sp[1] for ps, pe in taken)]
         if not spans:
             return []
+    if "-----BEGIN" in text:  # a public key or a certificate is public, whatever its lines look like
+        spans = [sp for sp in spans if not detectors.rules.inside_public_pem(text, sp[0])]
+        if not spans:
+            return []
     spans.extend(_same_shape_numbers(text, spans))
     spans.extend(_repeated_values(text, spans))
     spans.sort(key=lambda sp: (sp[0], -sp[1]))

@@ -123,6 +123,42 @@ _SECRET_COLUMN = re.compile(
     r"|\biban\b|\bexp(?:iry)?\b",
     re.IGNORECASE,
 )
+# Columns and keys of identity and bank numbers (an HR export's "national_id", an INSERT's
+# "account_no", a document's `nin: "..."`): their values are taken when they hold six digits or more.
+_IDENTITY_COLUMN = re.compile(
+    r"national_?id|\bnin\b|\bssn\b|social_?sec|tax_?(?:id|number|no)\b|\btin\b|passport|\bacct|\biban\b"
+    r"|\baccount(?:_?(?:no|num|number|nr))?\b|\bbsn\b|pesel|personnummer|\bcpf\b|\bdni\b|aadhaar|"
+    r"\brouting(?:_?(?:no|number))?\b|\bid_?(?:number|no|card)\b|identity_?(?:number|no)",
+    re.IGNORECASE,
+)
+_IDENTITY_DIGITS = 6
+# `national_id = '252065025582440'`, `"account": "31057846"`: a quoted value after a key. The link
+# and the quote are found first (one cheap scan), then the key before them is read: a search for
+# the column names over a whole message costs ~100 µs per 300 characters in `re`.
+_QUOTED_AFTER_LINK = re.compile(r"[=:][ \t]*[\"'`]([^\"'`\n]{6,40})[\"'`]")
+_KEY_BEFORE_LINK = re.compile(r"([\w-]{2,40})[\"'`]?[ \t]*$")
+
+
+def _identity_value(value: str) -> bool:
+    """A cell or a key's value that reads as an identity or account number: six digits or more,
+    with at most single separators ("95.04.07-645.04", "CY 87 83 96 A"), not a sentence."""
+    return (
+        sum(c.isdigit() for c in value) >= _IDENTITY_DIGITS
+        and "  " not in value
+        and sum(c.isalpha() for c in value) <= 4
+        and not value.startswith(("$", "<", "%", "*", "x", "X"))
+    )
+
+
+def _identity_kind(column: str) -> str:
+    return "bank_account" if re.search(r"acc|iban|routing", column, re.IGNORECASE) else "national_id"
+
+
+def _identity_keys(text: str) -> Iterator[Span]:
+    for m in _QUOTED_AFTER_LINK.finditer(text):
+        key = _KEY_BEFORE_LINK.search(text, max(0, m.start() - 44), m.start())
+        if key is not None and _IDENTITY_COLUMN.search(key.group(1)) and _identity_value(m.group(1)):
+            yield m.start(1), m.end(1), _identity_kind(key.group(1)), P_PROSE
 
 
 def _sql_rows(text: str) -> Iterator[Span]:
@@ -130,16 +166,23 @@ def _sql_rows(text: str) -> Iterator[Span]:
         columns = [c.strip(' "`[]').lower() for c in m.group(1).split(",")]
         values = list(_SQL_LITERAL.finditer(m.group(2)))
         for column, value in zip(columns, values, strict=False):
-            if not _SECRET_COLUMN.search(column):
+            secret, identity = _SECRET_COLUMN.search(column), _IDENTITY_COLUMN.search(column)
+            if not secret and not identity:
                 continue
             group = next(g for g in (1, 2, 3) if value.group(g) is not None)
             start, end = m.start(2) + value.start(group), m.start(2) + value.end(group)
-            if end - start >= 4 and not text[start:end].startswith(("$", ":", "?", "%s")):
+            found = text[start:end]
+            if found.startswith(("$", ":", "?", "%s")):
+                continue  # a placeholder for a bound parameter
+            if secret and end - start >= 4:
                 yield start, end, "password", P_PROSE
+            elif identity and _identity_value(found):
+                yield start, end, _identity_kind(column), P_PROSE
 
 
 # A table (Markdown, CSV or tab-separated) with a column of secrets: its header row names the column.
 _TABLE_SEPARATORS = ("|", "\t", ",", ";")
+_COLUMN_NAME_CHARS = 24
 _SEPARATOR_ROW = re.compile(r"^[\s|:+-]+$")
 
 
@@ -179,13 +222,19 @@ def _table_columns(text: str) -> Iterator[Span]:
         pos += len(line) + 1
     for i, header in enumerate(lines[:-1]):
         sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 or (c != "|" and c in header)), None)
-        if sep is None or not _SECRET_COLUMN.search(header) or (i and sep in lines[i - 1]):
+        if sep is None or (i and sep in lines[i - 1]):
             continue  # a header is a table's first row
         if sep == "|" and not _SEPARATOR_ROW.match(lines[i + 1]):
             continue  # a Markdown table's header is followed by its |---| row
-        names = [header[a:b].lower() for a, b in _cells(header, sep)]
-        secret = [k for k, name in enumerate(names) if _SECRET_COLUMN.search(name) and len(name) <= 24]
-        if not secret or len(names) < 2:
+        # (a column's name is short: a line of prose split at its commas is not read further)
+        names = [header[a:b].lower() if b - a <= _COLUMN_NAME_CHARS else "" for a, b in _cells(header, sep)]
+        if len(names) < 2:
+            continue
+        secret = [k for k, name in enumerate(names) if name and _SECRET_COLUMN.search(name)]
+        identity = [
+            k for k, name in enumerate(names) if name and k not in secret and _IDENTITY_COLUMN.search(name)
+        ]
+        if not (secret or identity):
             continue
         for j in range(i + 1, len(lines)):
             row = lines[j]
@@ -196,9 +245,12 @@ def _table_columns(text: str) -> Iterator[Span]:
                 break  # the table ended
             for k in secret:
                 start, end = cells[k]
-                value = row[start:end]
-                if _table_secret(value):
+                if _table_secret(row[start:end]):
                     yield offsets[j] + start, offsets[j] + end, "password", P_PROSE
+            for k in identity:
+                start, end = cells[k]
+                if _identity_value(row[start:end]):
+                    yield offsets[j] + start, offsets[j] + end, _identity_kind(names[k]), P_PROSE
 
 
 # Hints of one character ("(", ":", ".", "\n") occur in most texts: a `str` test each; the longer
@@ -214,6 +266,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if "$" in text:
         for m in _CRYPT_HASH.finditer(text):
             yield m.start(), m.end(), "password_hash", P_PROSE
+    if "=" in text or ":" in text:
+        yield from _identity_keys(text)
     present = {hint for _, hint in _HINTS.iter(lower)} | {c for c in _CHAR_HINTS if c in lower}
     if not present:
         return
@@ -228,5 +282,5 @@ def detect(text: str, lower: str) -> Iterator[Span]:
                 yield m.start(1), m.end(1), "password", P_PROSE
     if "insert" in present:
         yield from _sql_rows(text)
-    if "\n" in present and _SECRET_COLUMN.search(lower):
+    if "\n" in present:
         yield from _table_columns(text)

@@ -943,3 +943,12 @@ DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _cloud,
     _entropy,
 )
+
+
+def inside_public_pem(text: str, start: int) -> bool:
+    """Whether ``start`` lies inside a PEM block of public material (a public key, a certificate)."""
+    begin = text.rfind("-----BEGIN", 0, start)
+    if begin < 0 or text.find("-----END", begin, start) >= 0:
+        return False
+    header = text[begin : text.find("-----", begin + 10) + 5]
+    return "PUBLIC" in header or "CERTIFICATE" in header

@@ -39,6 +39,7 @@ from .rules import (
     PROSE_WORDS,
     Span,
     count_digits,
+    inside_public_pem,
     is_placeholder,
     looks_random,
     plausible_password,
@@ -127,7 +128,7 @@ _LIST_NAMES = word_list("""
 """)
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
 # them must look random (three kinds of character), unless ":" or "=" stands between.
-_WEAK_NAMES = word_list("pass|pw|pwd|psw|wifi|wi-fi|wlan|network")
+_WEAK_NAMES = word_list("pass|pw|pwd|psw|psk|wifi|wi-fi|wlan|network")
 _NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES, suffix_letters=6)
 _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
@@ -401,8 +402,11 @@ def _value_after(
         raw = token.group()
         if "[REDACTED:" in raw:
             return None  # its value is taken out already
+        begins = token.start()
+        if raw[0] in ":=" and raw[1:2] in ('"', "'", "`"):  # psk="...": the link joined to its value
+            raw, begins, linked = raw[1:], begins + 1, True
         if raw[0] in "\"'`«“「『„" and len(raw) >= 3:  # quoted: the value, whatever it holds
-            start, end = token.start() + 1, token.end() - 1
+            start, end = begins + 1, token.end() - 1
             value = text[start:end]
             found = _secret_value(value, quoted=True, code=code, linked=linked)
             return (start, end) if found else None
@@ -899,17 +903,8 @@ def _bitcoin_address(value: str) -> bool:
     return 26 <= len(value) <= 35 and value[0] in "13" and base58check(value)
 
 
-def _inside_public_pem(text: str, start: int) -> bool:
-    """Whether ``start`` lies inside a PEM block of public material (a public key, a certificate)."""
-    begin = text.rfind("-----BEGIN", 0, start)
-    if begin < 0 or text.find("-----END", begin, start) >= 0:
-        return False
-    header = text[begin : text.find("-----", begin + 10) + 5]
-    return "PUBLIC" in header or "CERTIFICATE" in header
-
-
 def _random_secret(text: str, start: int, value: str) -> bool:
-    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value) or _inside_public_pem(text, start):
+    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value) or inside_public_pem(text, start):
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
@@ -1138,7 +1133,8 @@ _PUBLIC_HASH_BEFORE = re.compile(
 # The answer is a name ("Delacroix", "Mr. Whiskers", "Birchwood Lane", "Peugeot 205", "Pelusa58").
 _SECURITY_QUESTION = re.compile(  # searched in the lowercased text
     r"(?:mother'?s maiden name|maiden name|(?:name of )?(?:your |my )?first (?:pet|dog|cat|car|school|"
-    r"teacher|boss|job|concert)(?:'s name)?|street (?:i|you) grew up on|favou?rite (?:teacher|book|movie|"
+    r"teacher|boss|job|concert)(?:'s name)?|street (?:i|you) grew up on|"
+    r"favou?rite (?:childhood )?(?:teacher|book|movie|"
     r"food|band|city|sports team)|(?:father|mother|dad|mom|mum)'?s middle name|city (?:i was|you were) "
     r"born in|childhood (?:best )?friend(?:'s name)?|(?:high school|school) mascot|security (?:answers?|"
     r"questions?)|secret (?:answer|question)|pregunta (?:secreta|de seguridad)|question secrète|"
@@ -1149,7 +1145,7 @@ _SECURITY_QUESTION = re.compile(  # searched in the lowercased text
     r"sikkerhetsspørsmål\w*|veiligheidsvraag|beveiligingsvraag|контрольн\w* вопрос\w*|秘密の質問|"
     r"安全问题|密保问题|보안 질문|câu hỏi bảo mật|bezpečnostní otázk\w*|street did you grow up on|"
     r"erst\w* haustier\w*|primera mascota|premier animal|primo animale|primeiro animal|"
-    r"answer to [\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
+    r"answer (?:to )?[\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
 )
 # What comes between a question and its answer: a few words ("... de la banque : X") before a
 # colon or an arrow, an aside in brackets, then the link and perhaps the word "answer".
@@ -1183,7 +1179,8 @@ _QUESTION_ANCHOR = _substrings(
     word_list("""
     maiden|first|grew up|favorite|favourite|middle name|born in|childhood|mascot|secur|secret|pregunta|
     question|frage|domanda|pergunta|fille|geburts|mädchen|soltera|solteira|nubile|meisjes|panieńsk|
-    девичь|pytanie|fråga|spørgsmål|spørsmål|vraag|вопрос|質問|问题|질문|soru|answer to|câu hỏi|otázk|grow up
+    девичь|pytanie|fråga|spørgsmål|spørsmål|vraag|вопрос|質問|问题|질문|soru|answer to|câu hỏi|otázk|grow up|
+    answer '|answer "|answer ‘|answer “
     """)
 )
 
@@ -1222,6 +1219,11 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
     if _QUESTION_LABEL.search(text) and _SECURITY_WORDS.search(lower):  # not an FAQ about an account
         yield from _qa_answers(text)
     for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor - 30)):
+        given = _GIVEN_ANSWER.match(text, m.end())
+        answer_given = given.group(1) if given is not None else ""
+        if given is not None and (" " in answer_given or answer_given.lower() not in _NOT_ANSWERS):
+            yield given.start(1), given.end(1), "security_answer", P_PROSE  # "(first pet) I put Mochi"
+            continue
         answer = _ANSWER.match(text, m.end())
         if answer is None:
             bare = _BARE_ANSWER.match(text, m.end()) if about_accounts else None
@@ -1236,6 +1238,16 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
             yield start, end, "security_answer", P_PROSE
 
 
+# An answer the user says they gave, right after the question: "(first pet) I put Mochi", "? I said
+# The Phantom Tollbooth", "... with Coimbra", "puse Biscuit McFluff", "j'ai mis Minou".
+_GIVEN_ANSWER = re.compile(
+    r"[^.!\n]{0,60}?(?i:\b(?:i|we)\s+(?:always\s+|just\s+|originally\s+)?(?:put|said|answered|gave|used|typed|"
+    r"entered|wrote|chose|picked|set)(?:\s+(?:it\s+(?:as|to)|in|down|as))?|\bwith|\bpuse|\bescrib[íi]|"
+    r"\brespond[íi]|\bj'ai\s+(?:mis|répondu|écrit)|\bho\s+(?:messo|scritto|risposto)|\bcoloquei|\bescrevi|"
+    r"\bhabe\s+ich|\bik\s+(?:heb|vulde))\s+(?:(?:my|mi|mon|ma|mein|meine)\s+\w+\s*,\s*)?[\"'«“‘]?"
+    r"((?:Mrs?\.?|Ms\.?|Dr\.?|St\.)?\s?[A-ZÀ-Þ][\w'’-]*(?:[ ](?:(?:de|del|la|le|da|di|du|van|von|y)[ ])?"
+    r"[A-ZÀ-Þ][\w'’-]*){0,3})"
+)
 # A name right after the question, with no link, where the message is about an account's questions.
 _BARE_ANSWER = re.compile(r"[ \t]+((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-ZÀ-Þ][\w'’-]+(?:[ ][A-ZÀ-Þ][\w'’-]+){0,3})")
 # Questions and answers under the labels "Q:" and "A:" ("Q: first car? A: rusty Fiat Panda").
