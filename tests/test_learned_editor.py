@@ -368,6 +368,31 @@ def test_sayings_and_other_peoples_allergies_are_not_critical() -> None:
         assert "critical" not in [t for t, _ in typed(message)], message
 
 
+def test_words_of_importance_flag_a_statement_as_vital() -> None:
+    """Importance set apart as a lead-in, joined to remembering, or said of the statement by the
+    user (in my own phrasing, not the check sets'): critical."""
+    for message in [
+        "Super important, don't lose this: my husband's insulin is in the door of the fridge.",
+        "This one's vital - the stopcock is under the stairs, not in the kitchen.",
+        "Es crucial que lo recuerdes: mi madre es alérgica a la penicilina.",
+        "I'm epileptic and this is critical: no strobing videos, ever.",
+        "My spare key is with Mrs Odell at number 4. It's vital.",
+    ]:
+        assert "critical" in [t for t, _ in typed(message)], (message, typed(message))
+
+
+def test_importance_in_passing_flags_nothing() -> None:
+    """A saying, an event, a week's priority and a flag denied are no flag of the user's."""
+    for message in [
+        "It's crucial to water tomatoes every day in July.",
+        "Crucial match tonight - we play the league leaders at home.",
+        "Top priority this week: finish the quarterly report.",
+        "My son's eczema flared up again, not critical, just annoying.",
+        "The weather was lovely today. That's really important.",
+    ]:
+        assert "critical" not in [t for t, _ in typed(message)], (message, typed(message))
+
+
 def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
     kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
     assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]

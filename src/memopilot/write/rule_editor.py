@@ -208,6 +208,57 @@ _CRITICAL = _rx(
     r"vergeet (?:dit |het )?nooit|nigdy nie zapomnij|никогда не забывай)\b",
     r"絶対(?:に)?忘れないで|決して忘れないで|절대 잊지 마",
 )
+# A user's own mark that a statement is vital, in other words than the phrases above: a word of
+# importance ("vital", "crucial", "the most important thing", "lebenswichtig", "crítico") set apart
+# as the statement's lead-in ("vital info, do not lose this: ...", "This one's crucial - ...",
+# "Critical for this project: ..."), joined to a word of remembering ("Es crítico que lo
+# recuerdes", "Really important, please keep this forever"), or said of it by the user ("I'm type 1
+# diabetic and this is critical"). Two small classes of words, not a list of phrasings; a lead-in
+# must speak of the statement or the user (this, it, me, you, info, thing ...), so that "Crucial game
+# tonight - we play the leaders" and "Top priority this week: the report" flag nothing.
+_IMPORTANCE = (
+    r"(?:critical|crucial|vital|(?:very|really|super|extremely|hugely|incredibly|most) important|"
+    r"important above all|above (?:all|everything) else|of (?:the )?utmost importance|"
+    r"crítico|crítica|importantísimo|importantissimo|lebenswichtig|(?:ganz|sehr|extrem|äußerst) wichtig|"
+    r"cruciale|vitale|capital|primordial|essentiel|essenziale|fondamentale)"
+)
+_REMEMBERING = (
+    r"(?:remember|forget|keep (?:this|it|that) in mind|keep in mind|keep (?:this|it) forever|store|"
+    r"don't lose|do not lose|never lose|merk|vergiss|vergessen|olvid|recuerd|oubli|souvien|dimentic|"
+    r"ricord|esquec|lembr|onthoud|vergeet|zapamiętaj|nie zapomnij)"
+)
+_LEAD_ABOUT_IT = (
+    r"(?:this|it|that|these|me|my|you|your|info|information|thing|note|fact|forever|always|never)"
+)
+_VITAL_LEAD = re.compile(
+    rf"^(?:(?:please\s+)?(?:flag|store|save|mark|keep|remember) (?:this|it) as\s+)?"
+    rf"(?:(?:this|it|that)(?:'s| is| one's| one is)\s+(?:\w+\s+)?)?{_IMPORTANCE}\b"
+    rf"(?:(?:[^:\n]{{0,50}}?\b{_LEAD_ABOUT_IT}\b[^:\n]{{0,30}}?)|\s*(?:\w+\s*)?)"
+    r"\s*(?::|\s[-–—]+\s|[-–—]{2})",
+    _F,
+)
+_VITAL_REMEMBER = re.compile(
+    rf"\b{_IMPORTANCE}\b[^.!?\n]{{0,40}}?{_REMEMBERING}"
+    rf"|{_REMEMBERING}\w*\b[^.!?\n]{{0,40}}?\b{_IMPORTANCE}\b",
+    _F,
+)
+_VITAL_SAID = re.compile(rf"\b(?:this|that|it)(?:'s| is)\s+(?:\w+\s+)?{_IMPORTANCE}\b(?!\s+(?:to|for)\b)", _F)
+_VITAL_DENIED = re.compile(rf"\b(?:not|isn't|nothing|no|non|nicht|nada|pas)\s+(?:\w+\s+)?{_IMPORTANCE}", _F)
+
+
+def _vital_flag(s: str) -> bool:
+    """Whether the user marks ``s`` as vital in words of importance (see :data:`_VITAL_LEAD`)."""
+    if _VITAL_DENIED.search(s):
+        return False  # "not critical, just itchy"
+    for pattern in (_VITAL_LEAD, _VITAL_REMEMBER, _VITAL_SAID):
+        if pattern.search(s) is None:
+            continue
+        if pattern is _VITAL_SAID and _FIRST_PERSON.search(s) is None:
+            continue  # "it's crucial that seedlings get light": a saying, not the user's mark
+        return True
+    return False
+
+
 _HEALTH = re.compile(
     r"\b(?:allerg\w*|anaphyla\w*|epipen|medical|medication|diabetic|diabetes|epilep\w*|celiac|coeliac|"
     r"pregnan\w*|vegan|vegetarian|kosher|halal|intoleran\w*|asthma|gluten|lactose|dairy|shellfish|"
@@ -518,7 +569,7 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
         "user" if _HEALTH.search(s) and personal_scope == "user" else "project"
     )
 
-    if _CRITICAL_PREFIX.match(s) or _critical_flag(s):
+    if _CRITICAL_PREFIX.match(s) or _critical_flag(s) or _vital_flag(s) or _TERSE_IMPORTANCE.match(s):
         return _Judgement(MemoryType.CRITICAL, 0.95, health_scope)
     if _MISTAKE.search(s):
         return _Judgement(MemoryType.MISTAKE, 0.85, "project")
@@ -775,6 +826,9 @@ _TERSE_FLAG = re.compile(
     r"vergeet (?:dit|het) nooit)\W*$",
     _F,
 )
+# "... This is critical.": raises the statement before it when that one is kept already (a flag of
+# importance said after small talk, "Nice weather. That's really important.", raises nothing).
+_TERSE_IMPORTANCE = re.compile(rf"^(?:and\s+)?(?:this|that|it)(?:'s| is)\s+(?:\w+\s+)?{_IMPORTANCE}\W*$", _F)
 # A statement the cue rules typed is kept at this keep probability, whatever threshold the model
 # that judged it has (the rules' cue is evidence of its own, but not enough alone). Lowered from 0.5
 # when the spent check sets joined training (2026-12-05, fifth session): the new model scores "For
@@ -1074,12 +1128,13 @@ def _memories(statements: list[_Statement]) -> list[NewMemory]:
                 consumed.add(i + 1)
             else:
                 continue
-        if judgement.type is MemoryType.CRITICAL and _TERSE_FLAG.match(content):
+        terse_importance = _TERSE_IMPORTANCE.match(content) is not None
+        if judgement.type is MemoryType.CRITICAL and (terse_importance or _TERSE_FLAG.match(content)):
             # "Always remember this.": the flag raises the statement before it, alone it says nothing
             if drafts and drafts[-1][0] == i - 1:
                 last_i, last_j, last_content = drafts.pop()
                 drafts.append((last_i, dataclasses.replace(last_j, type=MemoryType.CRITICAL), last_content))
-            elif i > 0 and statements[i - 1].forget is None and statements[i - 1].substantive:
+            elif i > 0 and not terse_importance and _raisable(statements[i - 1]):
                 drafts.append((i, judgement, statements[i - 1].text))
             continue
         drafts.append((i, judgement, content))
@@ -1104,6 +1159,11 @@ def _memories(statements: list[_Statement]) -> list[NewMemory]:
         if len(out) >= MAX_MEMORIES:
             break
     return out
+
+
+def _raisable(st: _Statement) -> bool:
+    """A statement a flag after it ("Always remember this.") makes a memory of its own."""
+    return st.forget is None and st.substantive
 
 
 def _end_sentence(s: str) -> str:
