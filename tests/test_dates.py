@@ -84,6 +84,8 @@ DEADLINES = [
     ("before April", eod(2026, 3, 31)),
     ("in May", eod(2026, 5, 31)),
     ("end of June", eod(2026, 6, 30)),
+    ("the deposit can wait until mid-July", eod(2026, 7, 15)),
+    ("by the middle of February", eod(2027, 2, 15)),  # February has passed: next year's
     ("by the 15th", eod(2026, 3, 15)),
     ("by EOD Friday", eod(2026, 3, 6)),
     ("tonight", eod(2026, 3, 4)),

@@ -393,6 +393,21 @@ def test_importance_in_passing_flags_nothing() -> None:
         assert "critical" not in [t for t, _ in typed(message)], (message, typed(message))
 
 
+def test_each_item_of_a_to_do_list_is_a_task() -> None:
+    """Bullets under a to-do list's header are the user's tasks, however terse; the header says
+    nothing itself, and bullets under another header are read as statements."""
+    assert typed("errands for saturday:\n- drop off the dry cleaning\n- new bike lights\n- ring the vet") == [
+        ("task", "drop off the dry cleaning"),
+        ("task", "new bike lights"),
+        ("task", "ring the vet"),
+    ]
+    assert typed("à faire :\n1. rappeler le plombier\n2. payer la cantine") == [
+        ("task", "rappeler le plombier"),
+        ("task", "payer la cantine"),
+    ]
+    assert "task" not in [t for t, _ in typed("Favourite films:\n- Alien\n- Heat")]
+
+
 def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
     kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
     assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]

@@ -231,6 +231,9 @@ SECRETS = [
     ('network={\n  ssid="attic"\n  psk="Lanternfig2291"\n}', "Lanternfig2291"),
     ("Bank security question (first pet): I put Pickles Barrow. Too easy?", "Pickles Barrow"),
     ("I always answer 'street you grew up on' with Larkspur Lane, bad idea?", "Larkspur Lane"),
+    # a country's adjective before a plain word for an identity number, the number passing its checksum
+    ("my Estonian ID number is 37605030299, for the e-residency form", "37605030299"),
+    ("Turkish ID 10000000146 - is it needed for the SIM card?", "10000000146"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -327,9 +330,11 @@ LOOK_ALIKES = [
     "Put your key in the header: X-Api-Key: YOUR_API_KEY",  # a placeholder's name
     "The sheet id in the share link is 1Qp7ZrT2xWv9LmN4bK8sY3dH6gF0jC5aE1uR7iO2pX; is that private?",
     # a public key is public, whatever its lines look like; a column of ids that are not numbers
-    "verify with:\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3X9vR7tL2mN8pK4sW6yB1cD5fG7h"
-    "J9kL0mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2kL4mN6pQ8rS0tU2vW4xY6zA==\n-----END PUBLIC KEY-----",
+    "verify with:\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3X9vR7tL2mN8pK4sW6y"
+    "B1cD5fG7hJ9kL0mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2kL4mN6pQ8rS0tU2vW4xY6zA==\n-----END PUBLIC KEY-----",
     "accounts.csv\nname,account,plan\nAda,ada_moss,pro\nBo,bo-lind,free",
+    "My Estonian ID number ends in 0299, the rest is on the card",  # no number that passes its checksum
+    "The Turkish ID office closes at 17:00, queue number 10000000147",
 ]
 
 

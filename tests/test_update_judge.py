@@ -88,6 +88,15 @@ def test_a_passing_state_replaces_nothing(mp: MemoPilot) -> None:
     assert mp.get(car.id).state is MemoryState.ACTIVE
 
 
+def test_news_on_a_deadlines_subject_leaves_it_due(mp: MemoPilot) -> None:
+    """A deadline ends when it is done, called off or moved; news on its subject that says none
+    of these (the learned judgement read "Rent goes up" as changing the lease's due date) leaves it."""
+    (lease,) = mp.remember("The letting agent wants the signed tenancy renewal back by 30 January.").created
+    outcome = mp.remember("Rent goes up by 3% in the new tenancy, which is fine by me.")
+    assert [s for s in outcome.superseded if s["id"] == lease.id] == []
+    assert mp.get(lease.id).state is MemoryState.ACTIVE
+
+
 def test_a_conversation_of_several_speakers_is_left_to_the_rules(mp: MemoPilot) -> None:
     """Friends telling each other their news read to the judgement as changes (LoCoMo dev: evidence
     recall 0.82 -> 0.42 when it ran there), so a turn with a speaker is left to the rules."""

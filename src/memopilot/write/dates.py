@@ -129,6 +129,8 @@ _END_OF = _rx(
     r"quarter)|(?P<abbr>eow|eom|eoy|eoq))\b"
 )
 _END_OF_MONTH_NAME = _rx(rf"\b(?:the\s+)?end\s+of\s+(?P<mon>{_MONTH})(?:\s+(?P<year>{_YEAR}))?\b")
+# "mid-July", "the middle of July": its 15th
+_MID_MONTH = _rx(rf"\b(?:mid-?\s?|(?:the\s+)?middle\s+of\s+)(?P<mon>{_MONTH})(?:\s+(?P<year>{_YEAR}))?\b")
 _WEEKDAY = _rx(
     rf"\b(?:(?P<mod>next|this|coming|the\s+coming|last|past|previous|"
     rf"(?:every|each)(?:\s+(?:other|second|third|fourth|2nd|3rd|4th))?)\s+)?(?P<wd>{_WEEKDAY_FULL})(?!s\b)"
@@ -410,6 +412,14 @@ def _end_of(m: re.Match[str], now: datetime, today: date) -> Any:
     return date(today.year + (1 if nxt else 0), 12, 31)
 
 
+def _mid_month(m: re.Match[str], now: datetime, today: date) -> Any:
+    month = _month_number(m["mon"])
+    if m["year"]:
+        return date(int(m["year"]), month, 15)
+    year = today.year if (month, 15) >= (today.month, today.day) else today.year + 1
+    return date(year, month, 15)
+
+
 def _end_of_month_name(m: re.Match[str], now: datetime, today: date) -> Any:
     month = _month_number(m["mon"])
     if m["year"]:
@@ -498,6 +508,7 @@ _DAY_RULES: tuple[_Rule, ...] = (
     _Rule(_FROM_NOW, _offset),
     _Rule(_NUMERIC, _calendar, shiftable=True),
     _Rule(_END_OF_MONTH_NAME, _end_of_month_name),
+    _Rule(_MID_MONTH, _mid_month),
     _Rule(_MONTH_DAY, _calendar, shiftable=True),
     _Rule(_DAY_MONTH, _calendar, shiftable=True),
     # a day of the month said alone is more precise than a weekday or a period beside it ("Thursday

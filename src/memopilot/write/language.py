@@ -19,7 +19,7 @@ import functools
 import re
 from typing import Any
 
-__all__ = ["in_english"]
+__all__ = ["in_english", "language_of"]
 
 # Words that are English and rarely a word of the languages below ("a", "in", "so", "die", "on"
 # are words of those languages too, so they settle nothing).
@@ -52,6 +52,14 @@ def in_english(text: str) -> bool:
         return True
     language, _ = identifier.classify(text)
     return bool(language == "en")
+
+
+def language_of(text: str) -> str:
+    """The language of ``text`` (an ISO 639-1 code among the candidates), "en" when it cannot be told."""
+    if in_english(text):
+        return "en"
+    identifier = _identifier()
+    return "en" if identifier is None else str(identifier.classify(text)[0])
 
 
 @functools.cache

@@ -16,6 +16,7 @@ message's memories, supersessions and events land together or not at all.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -274,13 +275,22 @@ class WritePath:
         parade", then "I went to a poetry reading") read to it as changes. On LoCoMo dev it
         superseded so much that evidence recall fell from 0.82 to 0.42 at 1,000 tokens."""
         judge = default_judge()
-        if judge is None or plan.speaker is not None or _states_a_passing_state(text, created, plan.now):
+        if judge is None or plan.speaker is not None:
             return
+        # A passing state changes nothing that holds, but a new day for a deadline ("the deposit
+        # can wait until mid-July now") moves it; news without a day, "done" or "off" leaves it due.
+        passing = _states_a_passing_state(text, created, plan.now)
+        moves_a_deadline = _moves_a_deadline(text, plan.now)
         candidates = [
             m
             for m in plan.untouched_earlier()
-            if m.type is not MemoryType.EPISODE and not m.is_summary and not m.is_critical
+            if m.type is not MemoryType.EPISODE
+            and not m.is_summary
+            and not m.is_critical
+            and (moves_a_deadline if m.type is MemoryType.DEADLINE else not passing)
         ]
+        if not candidates:
+            return
         verdicts = judge.judge(text, [m.content for m in candidates])
         sure = [(v.probability, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
         if not sure:
@@ -323,6 +333,25 @@ class WritePath:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+# What ends or moves a deadline: it is done, called off or rescheduled ("I handed the form in",
+# "the trip is cancelled", "they pushed it back a week"). News on its subject without a new date or
+# such a word ("Rent goes up by 4% in the new contract" after "he wants the signed lease back by the
+# end of next month") leaves it due: the learned judgement took such news for its change.
+_DEADLINE_ENDED = re.compile(
+    r"\b(?:done|finished|submitted|sent (?:it|them|off)|handed (?:it |them )?in|filed|paid|"
+    r"cancel+ed|cancel+ing|called off|scrapped|dropped|no longer|not (?:needed|happening)|"
+    r"moved|postponed|pushed (?:back|out)|brought forward|extended|delayed|rescheduled|"
+    r"erledigt|abgesagt|verschoben|annulé|reporté|terminé|cancelado|aplazado|pospuesto|hecho|"
+    r"annullato|rimandato|fatto|adiado|feito|afgezegd|uitgesteld|klaar)\b",
+    re.IGNORECASE,
+)
+
+
+def _moves_a_deadline(text: str, now: datetime) -> bool:
+    """Whether a message can change a deadline: it names a date, or says it is done or off."""
+    return _DEADLINE_ENDED.search(text) is not None or dates.find_date(text, now) is not None
 
 
 def _states_a_passing_state(text: str, created: list[Memory | None], now: datetime) -> bool:

@@ -33,9 +33,10 @@ from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
 from ..read.tokens import mostly_cjk
 from ..text import content_terms, query_words, stem
 from . import dates
+from .date_words import english_dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
-from .language import in_english
-from .sentences import clean_statement, is_question, split_sentences
+from .language import in_english, language_of
+from .sentences import clean_statement, is_question, is_todo_header, listed_items, split_sentences
 from .statement_classifier import (
     LABELS,
     NONE,
@@ -553,14 +554,16 @@ def _critical_flag(s: str) -> bool:
     return _FIRST_PERSON.search(s) is not None or _FLAG_INTRODUCES.match(s, flag.end()) is not None
 
 
-def _judge(s: str, now: datetime) -> _Judgement | None:
-    """The one memory a cleaned statement makes, or None (question, chatter, command, no cue)."""
+def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None:
+    """The one memory a cleaned statement makes, or None (question, chatter, command, no cue).
+    ``dated``: the statement with its date words in English (:func:`_dated`), read for its dates."""
     if not s or len(s) > MAX_SENTENCE_CHARS or not _WORD_RE.search(s):
         return None
     if _looks_like_code(s) or _is_small_talk(s) or is_question(s):
         return None
+    dated = s if dated is None else dated
     lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
-    temporary = bool(_TEMPORARY.search(s))
+    temporary = bool(_TEMPORARY.search(dated))
     command = _is_command(s)
     if _ONE_OFF.search(s) and not _DURABLE.search(s):
         return None
@@ -581,14 +584,14 @@ def _judge(s: str, now: datetime) -> _Judgement | None:
         if _TASK.search(s):
             return _Judgement(MemoryType.TASK, 0.8, "project")
         return None
-    if temporary and _CURRENT_STATE.match(s) and (until := dates.temporary_expiry(s, now)) is not None:
+    if temporary and _CURRENT_STATE.match(s) and (until := dates.temporary_expiry(dated, now)) is not None:
         # "I'm working from Lyon until the end of the month": a state that ends, not a task due
         return _Judgement(MemoryType.TEMPORARY, 0.85, "project", until)
-    deadline = _deadline(s, now)
+    deadline = _deadline(dated, now)
     if deadline is not None:
         explicit = re.search(r"\b(?:due|deadline)\b", s, _F) is not None
         return _Judgement(MemoryType.DEADLINE, 0.9 if explicit else 0.8, "project", deadline)
-    if temporary and (until := dates.temporary_expiry(s, now)) is not None:
+    if temporary and (until := dates.temporary_expiry(dated, now)) is not None:
         return _Judgement(MemoryType.TEMPORARY, 0.85, "project", until)
     if _LEARNING.search(s):
         return _Judgement(MemoryType.LEARNING_GOAL, 0.9, "user")
@@ -771,32 +774,65 @@ class _Statement:
     forget: str | None  # the forget target, when the statement is a forget request
     substantive: bool  # a plain statement with content words (can explain a terse mistake)
     flags: ShapeFlags | None = None
+    listed: bool = False  # an item of a to-do list: a task, whatever the learned judgement says
+    dated: str = ""  # the text with its date words in English (:func:`_dated`); "" = the text
+
+    def __post_init__(self) -> None:
+        if not self.dated:
+            self.dated = self.text
+
+
+def _dated(s: str) -> str:
+    """``s`` with its date words in English when it is written in a language whose dates the
+    English rules would not read ("antes del 20 de enero" -> "before 20 january")."""
+    if s.isascii() and in_english(s):
+        return s
+    return english_dates(s, language_of(s))
+
+
+def _listed_task(s: str, now: datetime) -> _Judgement:
+    """An item of a to-do list ("order printer ink", "bins out tuesday"): a task, due on its day."""
+    due = _deadline(s, now)
+    if due is not None:
+        return _Judgement(MemoryType.DEADLINE, 0.85, "project", due)
+    return _Judgement(MemoryType.TASK, 0.85, "project")
 
 
 def _read(message: str, now: datetime) -> list[_Statement]:
     statements: list[_Statement] = []
+    listed = set(listed_items(message)) if ":" in message and "\n" in message else set()
     for raw in split_sentences(message):
         s = clean_statement(raw)
         if not s:
+            continue
+        if listed and (s in listed or is_todo_header(s)):
+            # a to-do list: each item a task, its header ("list for this week") nothing
+            task = _listed_task(s, now) if s in listed else None
+            flags = ShapeFlags(
+                question=False, small_talk=task is None, code=False, has_date=False, command=False
+            )
+            statements.append(_Statement(s, task, None, task is not None, flags, listed=task is not None))
             continue
         target = _forget_target(s)
         if target is not None:
             statements.append(_Statement(s, None, target, False))
             continue
-        judgement = _judge(s, now)
+        dated = _dated(s)
+        judgement = _judge(s, now, dated)
         memo = _MEMO_LEAD.match(s) if judgement is None else None
         if memo is not None:
             # "Remember that my sister is called Ana": what follows is the memory; without a
             # cue of its own it is kept as a plain fact.
             s = memo.group("rest").strip(" ,:;")
-            judgement = _judge(s, now)
+            dated = _dated(s)
+            judgement = _judge(s, now, dated)
             if judgement is None and s and not is_question(s) and _has_topic(s, _PREFERENCE_VAGUE):
                 judgement = _Judgement(MemoryType.PROJECT, 0.6, "project")
         flags = ShapeFlags(
             question=is_question(s),
             small_talk=_is_small_talk(s),
             code=_looks_like_code(s),
-            has_date=dates.names_cjk_date(s, now) if mostly_cjk(s) else _date_in(s, now) is not None,
+            has_date=dates.names_cjk_date(s, now) if mostly_cjk(s) else _date_in(dated, now) is not None,
             command=_is_command(s),
         )
         substantive = (
@@ -804,7 +840,7 @@ def _read(message: str, now: datetime) -> list[_Statement]:
             and not (flags.question or flags.code or flags.small_talk)
             and len(query_words(s)) >= 2
         )
-        statements.append(_Statement(s, judgement, None, substantive, flags))
+        statements.append(_Statement(s, judgement, None, substantive, flags, dated=dated))
     return statements
 
 
@@ -897,7 +933,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     """
     judged: list[_Statement] = []
     for st in statements:
-        if st.forget is not None or st.flags is None or len(st.text) > MAX_SENTENCE_CHARS:
+        if st.forget is not None or st.flags is None or st.listed or len(st.text) > MAX_SENTENCE_CHARS:
             continue
         rule_type = st.judgement.type.value if st.judgement else None
         if rule_type == MemoryType.CRITICAL.value:
@@ -923,8 +959,8 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         kept.append((verdict.keep, st))
         if rule_type is not None and verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES:
             continue  # their type is plausible: keep the rules' judgement (with its date, if any)
-        ends = _temporary_end(st.text, now)
-        span = _span_of_dates(st.text, now)
+        ends = _temporary_end(st.dated, now)
+        span = _span_of_dates(st.dated, now)
         ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
         personal = _LEARNED_SCOPE.get(memory_type, "project") if _about_the_user(st.text) else "project"
@@ -945,10 +981,10 @@ def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
     today"): its date is evidence of its own, as a rule's cue is."""
     likeliest = LABELS[int(np.argmax(verdict.types))]
     if likeliest == MemoryType.TEMPORARY.value:
-        return _temporary_end(st.text, now) is not None
+        return _temporary_end(st.dated, now) is not None
     if likeliest != MemoryType.DEADLINE.value:
         return False
-    return _learnable(likeliest, st, now, span=_span_of_dates(st.text, now))
+    return _learnable(likeliest, st, now, span=_span_of_dates(st.dated, now))
 
 
 def _dated_by_rules(st: _Statement) -> bool:
@@ -1079,11 +1115,11 @@ def _learnable(
         return True
     if not (st.flags and st.flags.has_date) or span or mostly_cjk(st.text):
         return False
-    due = _deadline(st.text, now)
+    due = _deadline(st.dated, now)
     if due is None:
         # No deadline cue: a date written out ("closes on 2026-03-05") or a day named ("dentist
         # tomorrow 9:30") still is one; a bare weekday is not ("finished on Friday", "every Friday").
-        found = _date_in(st.text, now)
+        found = _date_in(st.dated, now)
         due = found.when if found is not None and _names_the_day(found.phrase) else None
     return due is not None and due >= now
 

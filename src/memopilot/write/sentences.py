@@ -91,6 +91,40 @@ def split_sentences(message: str) -> list[str]:
     return out
 
 
+# The header of a to-do list: a line ending with ":" that names one ("list for this week:", "things
+# to do:", "errands sat:", "à faire :", "zu erledigen:"), followed by its items as bullets.
+_TODO_HEADER = re.compile(
+    r"^\s*(?:my\s+)?(?:(?:to-?do|todo|to do|shopping)?\s*list|to-?dos?|to do|things (?:to do|for)|tasks|"
+    r"errands|chores|jobs|reminders|checklist|liste|lista|(?:choses )?à faire|a fazer|da fare|por hacer|"
+    r"pendientes|tareas|zu erledigen|aufgaben|erledigen|taken|klusjes|att göra|do zrobienia|やること|待办|"
+    r"할 ?일)\b[^:\n]{0,30}:\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_todo_header(statement: str) -> bool:
+    """Whether a statement is a to-do list's header ("list for this week"), which says nothing itself."""
+    return _TODO_HEADER.match(statement + ":") is not None
+
+
+def listed_items(message: str) -> list[str]:
+    """The items of each to-do list in ``message`` (bullets under its header), cleaned as
+    :func:`clean_statement` cleans a statement: each is a task of the user's."""
+    items: list[str] = []
+    in_list = False
+    for line in message[:MAX_MESSAGE_CHARS].splitlines():
+        if _TODO_HEADER.match(line):
+            in_list = True
+            continue
+        if in_list and _BULLET.match(line):
+            item = clean_statement(_BULLET.sub("", line))
+            if item:
+                items.append(item)
+            continue
+        in_list = in_list and not line.strip()  # a blank line may part the header from its items
+    return items
+
+
 def clean_statement(sentence: str) -> str:
     """The statement without leading fillers ("btw", "also,", "oh and"), bullets or stray quotes."""
     s = sentence.strip().strip('"“”').strip()

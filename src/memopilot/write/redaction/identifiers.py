@@ -93,6 +93,39 @@ _PASSPORT_NAMES = word_list("""
     paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
 """)
 _DOCUMENT_KIND = dict.fromkeys(_LICENCE_WORDS, "drivers_license") | dict.fromkeys(_PASSPORT_NAMES, "passport")
+# "My Israeli ID is ...", "South African ID ...", "Belgian national number ...": a country's adjective
+# before a plain word for an identity number names the format, and python-stdnum knows its checksum.
+# The number must pass it (a plain "ID" names ticket and request numbers as often as anyone's).
+_NATIONAL_FORMAT = {
+    "israeli": "il.idnr", "south african": "za.idnr", "belgian": "be.nn", "chilean": "cl.rut",
+    "estonian": "ee.ik", "turkish": "tr.tckimlik", "french": "fr.nir", "danish": "dk.cpr",
+    "norwegian": "no.fodselsnummer", "polish": "pl.pesel", "dutch": "nl.bsn", "german": "de.idnr",
+    "irish": "ie.pps", "canadian": "ca.sin", "australian": "au.tfn", "japanese": "jp.in_",
+    "korean": "kr.rrn", "south korean": "kr.rrn", "chinese": "cn.ric", "indian": "in_.aadhaar",
+    "brazilian": "br.cpf", "swedish": "se.personnummer", "finnish": "fi.hetu", "spanish": "es.dni",
+    "italian": "it.codicefiscale", "portuguese": "pt.nif", "czech": "cz.rc", "romanian": "ro.cnp",
+    "bulgarian": "bg.egn", "swiss": "ch.ssn", "greek": "gr.amka", "thai": "th.pin",
+    "ukrainian": "ua.rntrc", "russian": "ru.inn", "indonesian": "id.nik", "croatian": "hr.oib",
+    "icelandic": "is_.kennitala", "lithuanian": "lt.asmens", "mexican": "mx.curp", "argentine": "ar.cuit",
+    "argentinian": "ar.cuit", "american": "us.ssn", "british": "gb.nhs",
+}  # fmt: skip
+_NATIONAL_NUMBER_NAMES = (
+    "id",
+    "id number",
+    "national id",
+    "identity number",
+    "national number",
+    "id card",
+    "personal number",
+    "id no",
+    "identity card number",
+    "national identity number",
+)
+_NATIONAL_WORDS = {
+    f"{nationality} {name}": module
+    for nationality, module in _NATIONAL_FORMAT.items()
+    for name in _NATIONAL_NUMBER_NAMES
+}
 _ID_WORDS = KeywordIndex(
     word_list("""
     ssn|social security|social security number|social|soc sec|national id|national identity number|
@@ -120,7 +153,8 @@ _ID_WORDS = KeywordIndex(
     рахунок|номер рахунку|खाता|खाता संख्या|खाता नंबर|حساب|حسابي|רקם|מספר חשבון|חשבון|เลขที่บัญชี|บัญชี|
     hesap|hesap no|konto|kontonr|tilinumero|tili|λογαριασμός|αριθμός λογαριασμού
     """)
-    + list(_DOCUMENT_KIND),
+    + list(_DOCUMENT_KIND)
+    + list(_NATIONAL_WORDS),
     suffix_letters=6,
 )
 _PASSPORT_WORDS = frozenset(_DOCUMENT_KIND)  # their numbers are codes of letters and digits
@@ -266,12 +300,12 @@ _CHECKSUM_OF = {
     "registre national": "be.nn", "numéro national": "be.nn", "rijksregister": "be.nn",
     "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc", "rodné číslo": "cz.rc", "rodného čísla": "cz.rc",
     "rodne cislo": "cz.rc", "תעודת הזהות": "il.idnr", "ת.ז": "il.idnr", 'ת"ז': "il.idnr",
-}  # fmt: skip
+} | _NATIONAL_WORDS  # fmt: skip
 
 
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
-_CHECKSUM_REQUIRED = frozenset(("nas",))
+_CHECKSUM_REQUIRED = frozenset(("nas", *_NATIONAL_WORDS))
 _BANK_CONTEXT = re.compile(
     r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings|ifsc|bsb|transfer|refund"
     r"|銀行|振込|은행|송금|银行|銀行|转账"

@@ -1,0 +1,60 @@
+"""Date words of other languages read by the English date rules (write/date_words.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memopilot.write import dates
+from memopilot.write.date_words import english_dates
+from memopilot.write.editor import EditorContext
+from memopilot.write.rule_editor import RuleEditor
+
+# Tuesday 10 November 2026
+NOW = datetime(2026, 11, 10, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "english"),
+    [
+        ("Pagaré el seguro antes del 3 de marzo.", "es", "Pagaré el seguro before 3 march."),
+        ("Je rends le mémoire jusqu'à jeudi.", "fr", "Je rends le mémoire until thursday."),
+        ("Wir sind bis Sonntag in Wien.", "de", "Wir sind until sunday in Wien."),
+        ("Der Antrag muss bis zum 4. Februar raus.", "de", "Der Antrag muss by 4 february raus."),
+        ("Consegno il progetto entro martedì prossimo.", "it", "Consegno il progetto by next tuesday."),
+        ("Pago a renda até dia 8 de dezembro.", "pt", "Pago a renda by dia 8 december."),
+        ("Ik ben deze week in Gent.", "nl", "Ik ben this week in Gent."),
+        ("Die Woche war lang.", "de", "Die Woche war lang."),  # "Die" and "Di": words, not Tuesday
+    ],
+)
+def test_date_words_are_read_in_english(text: str, language: str, english: str) -> None:
+    assert english_dates(text, language) == english
+
+
+def test_a_language_without_a_table_is_left_as_it_is() -> None:
+    assert english_dates("Do piątku jestem w Krakowie.", "pl") == "Do piątku jestem w Krakowie."
+
+
+def test_the_translated_date_is_the_day_the_english_would_name() -> None:
+    found = dates.find_date(english_dates("antes del 20 de enero", "es"), NOW)
+    assert found is not None and found.when.date().isoformat() == "2027-01-19"  # the day before
+
+
+def _kept(message: str) -> list[tuple[str, str | None]]:
+    out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
+    return [(m.type, m.expires_at.date().isoformat() if m.expires_at else None) for m in out.new_memories]
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Tengo que renovar el pasaporte antes del 20 de enero.", ("deadline", "2027-01-19")),
+        ("Le loyer doit être payé avant le 5 décembre.", ("deadline", "2026-12-04")),
+        ("Die Hausarbeit muss bis nächsten Freitag fertig sein.", ("deadline", "2026-11-20")),
+        ("Bis Freitag bin ich auf Dienstreise in Hamburg.", ("temporary", "2026-11-13")),
+        ("Sono a Torino fino a venerdì per lavoro.", ("temporary", "2026-11-13")),
+    ],
+)
+def test_a_deadline_or_an_end_in_another_language_has_its_day(message: str, kept: tuple[str, str]) -> None:
+    assert _kept(message) == [kept]
