@@ -408,6 +408,19 @@ def test_each_item_of_a_to_do_list_is_a_task() -> None:
     assert "task" not in [t for t, _ in typed("Favourite films:\n- Alien\n- Heat")]
 
 
+def test_a_request_at_the_end_does_not_make_the_statement_a_question() -> None:
+    """ "..., remind me??": the request is for this reply; what comes before it is still said."""
+    kept = typed("sign-ups for the pottery course close tomorrow at 5pm, remind me??")
+    assert [t for t, _ in kept] == ["deadline"] and "pottery" in kept[0][1]
+
+
+def test_an_errand_starting_with_return_is_not_code() -> None:
+    assert typed("to do:\n- return the library books (two weeks late)\n- renew the car tax") == [
+        ("task", "return the library books (two weeks late)"),
+        ("task", "renew the car tax"),
+    ]
+
+
 def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
     kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
     assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]

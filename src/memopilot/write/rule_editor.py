@@ -77,7 +77,8 @@ _MEMO_LEAD = re.compile(
 )
 _CODE_START = re.compile(
     r"^\s*(?:def |class |import |from \S+ import |>>>|\$ |#include|function\s*\w*\(|const |let |var |"
-    r"public |private |return\b|select .+ from |insert into |<\w+[^>]*>|</|[{}\[\]]\s*$)",
+    r"public |private |return\b(?!\s+(?:the|a|an|my|your|our|his|her|their|this|that|these|those|it|them|"
+    r"to|home|back|from|in|on)\b)|select .+ from |insert into |<\w+[^>]*>|</|[{}\[\]]\s*$)",
     _F,
 )
 _CODE_CHARS = set("{}[]()<>=;$`\\|&#")

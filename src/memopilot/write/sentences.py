@@ -37,7 +37,10 @@ _QUESTION_TAIL = re.compile(
     r"[^.!]*[?？]\W*$|any\s+(?:\w+\s+)?(?:ideas|tips|suggestions|recommendations|thoughts|advice)\b"
     r"|(?:tips|ideas|suggestions|recommendations|thoughts|advice)\s*[?？]"
     r"|(?:should|could|can)\s+i\b[^.!]*[?？]\W*$|(?:do|does)\s+(?:you|anyone)\b[^.!]*[?？]\W*$"
-    r"|(?:is|are)\s+there\b[^.!]*[?？]\W*$)",
+    r"|(?:is|are)\s+there\b[^.!]*[?？]\W*$"
+    # a request for this reply at the end: "..., remind me??", "..., got any more like The Bridge?"
+    r"|(?:please\s+)?remind me\b[^.!?]{0,40}[?？!]*\W*$"
+    r"|(?:got|know|have you got)\s+any\s+(?:more|others?|similar)\b[^.!]*[?？]\W*$)",
     _F,
 )
 _FILLER = re.compile(
