@@ -225,6 +225,7 @@ TEMPORARY = [
     ("for an hour", NOW + timedelta(hours=1)),
     ("for 3 days", NOW + timedelta(days=3)),
     ("for a week", NOW + timedelta(days=7)),
+    ("staying at my sister's for about ten days", NOW + timedelta(days=10)),
     ("for this session", NOW + timedelta(hours=SESSION_HOURS)),
     ("tomorrow only", eod(2026, 3, 5)),
     ("I'm in Berlin on Friday", eod(2026, 3, 6)),  # any named day, when nothing else says

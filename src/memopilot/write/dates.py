@@ -308,7 +308,8 @@ _EVENT_LATER = _rx(
     r"|(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|from\s+the)\b"
 )
 _TEMP_DURATION = _rx(
-    rf"\b(?:for|during)\s+(?:the\s+)?(?:(?:next|coming)\s+(?:(?P<n>{_NUM})\s+)?|(?P<n2>{_NUM})\s+){_UNIT}\b"
+    rf"\b(?:for|during)\s+(?:the\s+)?(?:about\s+|around\s+|roughly\s+|approximately\s+|some\s+)?"
+    rf"(?:(?:next|coming)\s+(?:(?P<n>{_NUM})\s+)?|(?P<n2>{_NUM})\s+){_UNIT}\b"
     r"(?!\s+(?:ago|later))"
 )
 _UNTIL = _rx(r"\b(?:until|till|til|through|thru|up\s+to)\b")

@@ -22,12 +22,14 @@ from typing import Any
 __all__ = ["in_english", "language_of"]
 
 # Words that are English and rarely a word of the languages below ("a", "in", "so", "die", "on"
-# are words of those languages too, so they settle nothing).
+# are words of those languages too, so they settle nothing; nor do "we", "is" and "was", which are
+# Dutch, or "was", "will" and "am", which are German: "Sinds vorige week zijn we verhuisd naar
+# Zwolle" counted as English, and its move was judged against the wrong memory).
 _ENGLISH_WORDS = frozenset(
     str.split("""
-    i i'm i've i'll i'd my me mine the is isn't are aren't was wasn't were and of to it it's
-    we we're our you you're your this that these those for have has had with at be been not but
-    just am will would can can't could don't doesn't didn't should what when where which who how
+    i i'm i've i'll i'd my me mine the isn't are aren't wasn't were and of to it it's
+    we're our you you're your this that these those for have has had with at be been not but
+    just would can can't could don't doesn't didn't should what when where which who how
     from they their them he she his her him there here about because if or than then very really
     want need like going get got
     """)

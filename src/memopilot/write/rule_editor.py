@@ -315,7 +315,9 @@ _TEMPORARY = _rx(
     r"this week|this weekend|for this (?:session|conversation|chat)|this session|for the session|"
     r"tomorrow only|for tomorrow|short[- ]term|until further notice)\b",
     r"\bfor\s+(?:the\s+)?(?:next|coming)\s+(?:\w+\s+)?(?:minutes?|hours?|days?|weeks?)\b",
-    r"\bfor\s+(?:\d+|an?|one|two|three|four|five|six|a couple of|a few)\s+(?:minutes?|hours?|days?|weeks?)\b",
+    r"\bfor\s+(?:about\s+|around\s+|roughly\s+|approximately\s+)?(?:\d+|an?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|fourteen|a couple of|a few|several)\s+"
+    r"(?:minutes?|hours?|days?|weeks?)\b",
     r"\b(?:until|till|til)\b",
     # "Today I'm using X" (not "Today I went ...": a past event is no short-lived state)
     r"^(?:today|tonight|this (?:morning|afternoon|evening))\b,?\s+(?:i'm|i am|we're|we are)\b",
