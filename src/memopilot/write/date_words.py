@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["LANGUAGES", "english_dates"]
+from .language import language_of
+
+__all__ = ["LANGUAGES", "english_dates", "readable_dates"]
 
 LANGUAGES = ("es", "fr", "de", "it", "pt", "nl")
 _MONTHS = (
@@ -55,6 +57,13 @@ _CONNECTORS = {
 _MIN_NAME = 4  # shorter names are abbreviations, left out
 
 
+def readable_dates(text: str) -> str:
+    """``text`` with its date words in English when it is written in one of :data:`LANGUAGES`
+    ("antes del 20 de enero" -> "before 20 january"); otherwise ``text`` itself."""
+    language = language_of(text)
+    return text if language == "en" else english_dates(text, language)
+
+
 def english_dates(text: str, language: str) -> str:
     """``text`` with the date words of ``language`` (one of :data:`LANGUAGES`) in English; the
     text unchanged for any other language."""
@@ -63,10 +72,8 @@ def english_dates(text: str, language: str) -> str:
         return text
     table = _table(language)
     if language == "de" and _OBLIGATION_DE.search(text):
-        table = {
-            **table,
-            "bis": "by",
-        }  # "muss bis Freitag fertig sein": due by; "bis Freitag in Hamburg": until
+        # "muss bis Freitag fertig sein": due by Friday; "bis Freitag in Hamburg": until Friday
+        table = table | {"bis": "by"}
     english = pattern.sub(lambda m: table[m.group().lower()], text)
     english = _DAY_OF_MONTH.sub(r"\1 \2", english)  # "20 de january", "20. july": "20 july"
     return _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"

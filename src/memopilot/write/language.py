@@ -46,19 +46,13 @@ _MIN_WORDS = 3  # shorter lines ("ok cool", "Gracias!") carry too little to tell
 
 def in_english(text: str) -> bool:
     """Whether ``text`` (a statement in Latin script) is English, as far as can be told."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < _MIN_WORDS or any(w in _ENGLISH_WORDS for w in words):
-        return True
-    identifier = _identifier()
-    if identifier is None:
-        return True
-    language, _ = identifier.classify(text)
-    return bool(language == "en")
+    return language_of(text) == "en"
 
 
 def language_of(text: str) -> str:
     """The language of ``text`` (an ISO 639-1 code among the candidates), "en" when it cannot be told."""
-    if in_english(text):
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < _MIN_WORDS or any(w in _ENGLISH_WORDS for w in words):
         return "en"
     identifier = _identifier()
     return "en" if identifier is None else str(identifier.classify(text)[0])

@@ -30,6 +30,7 @@ from ..text import split_for_storage, text_ratio
 from ..validation import clean_content, clean_tags, new_record
 from . import dates
 from .contradictions import find_supersessions, marks_change, stale_episodes
+from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
 from .update_judge import default_judge
@@ -279,8 +280,9 @@ class WritePath:
             return
         # A passing state changes nothing that holds, but a new day for a deadline ("the deposit
         # can wait until mid-July now") moves it; news without a day, "done" or "off" leaves it due.
-        passing = _states_a_passing_state(text, created, plan.now)
-        moves_a_deadline = _moves_a_deadline(text, plan.now)
+        dated = readable_dates(text)  # "lo aplazaron al 20 de enero": a day the rules read
+        passing = _states_a_passing_state(dated, created, plan.now)
+        moves_a_deadline = _moves_a_deadline(dated, plan.now)
         candidates = [
             m
             for m in plan.untouched_earlier()

@@ -33,9 +33,9 @@ from ..domain import DEFAULT_IMPORTANCE, Memory, MemoryType
 from ..read.tokens import mostly_cjk
 from ..text import content_terms, query_words, stem
 from . import dates
-from .date_words import english_dates
+from .date_words import readable_dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
-from .language import in_english, language_of
+from .language import in_english
 from .sentences import clean_statement, is_question, is_todo_header, listed_items, split_sentences
 from .statement_classifier import (
     LABELS,
@@ -559,7 +559,7 @@ def _critical_flag(s: str) -> bool:
 
 def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None:
     """The one memory a cleaned statement makes, or None (question, chatter, command, no cue).
-    ``dated``: the statement with its date words in English (:func:`_dated`), read for its dates."""
+    ``dated``: the statement with its date words in English (``readable_dates``), read for its dates."""
     if not s or len(s) > MAX_SENTENCE_CHARS or not _WORD_RE.search(s):
         return None
     if _looks_like_code(s) or _is_small_talk(s) or is_question(s):
@@ -778,24 +778,16 @@ class _Statement:
     substantive: bool  # a plain statement with content words (can explain a terse mistake)
     flags: ShapeFlags | None = None
     listed: bool = False  # an item of a to-do list: a task, whatever the learned judgement says
-    dated: str = ""  # the text with its date words in English (:func:`_dated`); "" = the text
+    dated: str = ""  # the text with its date words in English (readable_dates); "" = the text
 
     def __post_init__(self) -> None:
         if not self.dated:
             self.dated = self.text
 
 
-def _dated(s: str) -> str:
-    """``s`` with its date words in English when it is written in a language whose dates the
-    English rules would not read ("antes del 20 de enero" -> "before 20 january")."""
-    if s.isascii() and in_english(s):
-        return s
-    return english_dates(s, language_of(s))
-
-
 def _listed_task(s: str, now: datetime) -> _Judgement:
     """An item of a to-do list ("order printer ink", "bins out tuesday"): a task, due on its day."""
-    due = _deadline(s, now)
+    due = _deadline(readable_dates(s), now)
     if due is not None:
         return _Judgement(MemoryType.DEADLINE, 0.85, "project", due)
     return _Judgement(MemoryType.TASK, 0.85, "project")
@@ -820,14 +812,14 @@ def _read(message: str, now: datetime) -> list[_Statement]:
         if target is not None:
             statements.append(_Statement(s, None, target, False))
             continue
-        dated = _dated(s)
+        dated = readable_dates(s)
         judgement = _judge(s, now, dated)
         memo = _MEMO_LEAD.match(s) if judgement is None else None
         if memo is not None:
             # "Remember that my sister is called Ana": what follows is the memory; without a
             # cue of its own it is kept as a plain fact.
             s = memo.group("rest").strip(" ,:;")
-            dated = _dated(s)
+            dated = readable_dates(s)
             judgement = _judge(s, now, dated)
             if judgement is None and s and not is_question(s) and _has_topic(s, _PREFERENCE_VAGUE):
                 judgement = _Judgement(MemoryType.PROJECT, 0.6, "project")

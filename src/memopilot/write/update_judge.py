@@ -214,13 +214,13 @@ class UpdateJudge:
         e5 = _unit(e5_model.embed([new, *(olds[i] for i in plausible)]))
         e5_stage1 = self._e5.change_score(change_features([new], e5[:1]))
         chosen = [olds[i] for i in plausible]
+        closeness = e5[1:] @ e5[0]
         x5 = pair_features(
-            chosen, [new] * len(chosen), cosine[plausible], np.repeat(e5_stage1, len(chosen)), e5[1:] @ e5[0]
+            chosen, [new] * len(chosen), cosine[plausible], np.repeat(e5_stage1, len(chosen)), closeness
         )
         threshold = self._e5.threshold if marks_change(new) else max(self._e5.threshold, UNMARKED_THRESHOLD)
-        closeness = e5[1:] @ e5[0]
-        for k, (i, p) in enumerate(zip(plausible, self._e5.probability(x5), strict=True)):
-            verdicts[i] = Verdict(float(p), threshold, closeness=float(closeness[k]))
+        for i, p, near in zip(plausible, self._e5.probability(x5), closeness, strict=True):
+            verdicts[i] = Verdict(float(p), threshold, closeness=float(near))
         return verdicts
 
 

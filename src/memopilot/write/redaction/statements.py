@@ -39,7 +39,6 @@ from .rules import (
     PROSE_WORDS,
     Span,
     count_digits,
-    inside_public_pem,
     is_placeholder,
     looks_random,
     plausible_password,
@@ -904,7 +903,7 @@ def _bitcoin_address(value: str) -> bool:
 
 
 def _random_secret(text: str, start: int, value: str) -> bool:
-    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value) or inside_public_pem(text, start):
+    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value):
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
