@@ -480,3 +480,10 @@ def test_is_fast_over_fifty_candidates() -> None:
             find_supersessions(new, D, existing)
     per_call = (time.perf_counter() - start) / (rounds * len(statements))
     assert per_call < 0.005, f"{per_call * 1e6:.0f} µs per call"
+
+
+def test_a_choice_made_in_the_end_marks_a_change() -> None:
+    from memopilot.write.contradictions import marks_change
+
+    assert marks_change("we ended up going with a warm terracotta in the end, looks amazing")
+    assert not marks_change("we went with a warm terracotta, looks amazing")

@@ -54,7 +54,15 @@ def _kept(message: str) -> list[tuple[str, str | None]]:
         ("Die Hausarbeit muss bis nächsten Freitag fertig sein.", ("deadline", "2026-11-20")),
         ("Bis Freitag bin ich auf Dienstreise in Hamburg.", ("temporary", "2026-11-13")),
         ("Sono a Torino fino a venerdì per lavoro.", ("temporary", "2026-11-13")),
+        # "bis zum" is "until" unless something must be done by then; Swedish "till och med"
+        ("Bis zum 30. November bin ich in Elternzeit, danach wieder im Büro.", ("temporary", "2026-11-30")),
+        ("Jag är sjukskriven till och med 20 november.", ("temporary", "2026-11-20")),
     ],
 )
 def test_a_deadline_or_an_end_in_another_language_has_its_day(message: str, kept: tuple[str, str]) -> None:
     assert _kept(message) == [kept]
+
+
+def test_bis_zum_is_by_only_with_an_obligation() -> None:
+    assert english_dates("Bis zum 30. November bin ich in Elternzeit.", "de").startswith("until 30 november")
+    assert "by 31 july" in english_dates("Die Steuererklärung muss bis zum 31. Juli fertig sein.", "de")

@@ -234,6 +234,16 @@ SECRETS = [
     # a country's adjective before a plain word for an identity number, the number passing its checksum
     ("my Estonian ID number is 37605030299, for the e-residency form", "37605030299"),
     ("Turkish ID 10000000146 - is it needed for the SIM card?", "10000000146"),
+    # 2026-12-05 (seventh session): a URL's password with no user, a 2FA seed after "shared", an
+    # Argentinian CUIT and an Austrian SV number named, a passport of one digit, a passphrase after
+    # an aside or "to"
+    ("REDIS_URL=redis://:Wq8?zP3mLx@cache.internal:6379/0", "Wq8?zP3mLx"),
+    ("2FA seed for the shared admin login: JBSWY3DPEHPK3PXPJBSWY3DP", "JBSWY3DPEHPK3PXPJBSWY3DP"),
+    ("CUIT: 20-12345678-6, para la factura", "20-12345678-6"),
+    ("Sozialversicherungsnummer: 1237 010180", "1237 010180"),
+    ("Meine Reisepassnummer ist CFGHJ4KLM.", "CFGHJ4KLM"),
+    ("Vault unseal passphrase (keep offline!): walnut heron basalt tulip", "walnut heron basalt tulip"),
+    ("set the backup passphrase (the long one) to mango_otter_quartz_violet", "mango_otter_quartz_violet"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -335,6 +345,10 @@ LOOK_ALIKES = [
     "accounts.csv\nname,account,plan\nAda,ada_moss,pro\nBo,bo-lind,free",
     "My Estonian ID number ends in 0299, the rest is on the card",  # no number that passes its checksum
     "The Turkish ID office closes at 17:00, queue number 10000000147",
+    # 2026-12-05 (seventh session): a day and a year after a month's name are a date
+    "I need to renew my passport before march 13 2027 because we fly to Lisbon in april",
+    "how do I reset the password to the router admin page",
+    "my passport is EXPIRED, help",
 ]
 
 

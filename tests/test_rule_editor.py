@@ -568,3 +568,32 @@ def test_a_day_written_as_an_ordinal_does_not_end_the_sentence() -> None:
     ]
     assert split_sentences("Am 3. Mai fliege ich. Das ist gut.") == ["Am 3. Mai fliege ich.", "Das ist gut."]
     assert split_sentences("I turned 30. My wife is 29.") == ["I turned 30.", "My wife is 29."]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "super important for all future chats: I'm deaf in my left ear, so say if a restaurant is quiet",
+        "Bu çok önemli, unutma: penisiline alerjim var.",
+        "非常重要，记住：我对青霉素过敏。",
+    ],
+)
+def test_a_flag_of_importance_in_other_words_and_languages_is_critical(message: str) -> None:
+    out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
+    assert [m.type for m in out.new_memories] == ["critical"]
+
+
+def test_a_plan_the_user_may_drop_stores_nothing() -> None:
+    message = "I might go to the farmers market tomorrow, or not, depends on the weather"
+    assert RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output.new_memories == []
+
+
+def test_a_state_named_by_its_length_is_temporary_with_that_end() -> None:
+    (note,) = (
+        RuleEditor()
+        .edit(
+            "doing a 7-day sugar detox starting today, no desserts at all", EditorContext(NOW, "u", None, [])
+        )
+        .output.new_memories
+    )
+    assert note.type == "temporary" and note.expires_at == NOW + timedelta(days=7)

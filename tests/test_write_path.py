@@ -178,3 +178,58 @@ def test_the_planner_is_pure_inputs_in_plan_out() -> None:
     )
     assert [m.type for m in plan.outcome.created] == [MemoryType.FACT]
     assert {m.id for m in plan.to_embed} == {plan.outcome.created[0].id, plan.outcome.episodes[0].id}
+
+
+@pytest.mark.parametrize(
+    "news",
+    [
+        "we finished the dragon library book already, on to the next",  # one book of nine
+        "sent off the passport renewal form this morning, fingers crossed",  # the form, not the passport
+    ],
+)
+def test_news_of_progress_leaves_a_deadline_due(mp: MemoPilot, clock, news: str) -> None:
+    """Only a new day, or the deadline called off or moved, changes a deadline: progress on its
+    subject does not end it (it expires on its day)."""
+    first = mp.remember(
+        "the kids library books are due back in 3 weeks; I need to renew my passport within 6 weeks"
+    )
+    deadlines = [m for m in first.created if m.type is MemoryType.DEADLINE]
+    assert deadlines
+    clock.advance(timedelta(days=2))
+    outcome = mp.remember(news)
+    assert outcome.superseded == []
+    assert all(mp.get(m.id).state is MemoryState.ACTIVE for m in deadlines)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a deadline moved to a new day
+        ("The school trip form has to be handed in by next Friday.",
+         "The deadline for the trip form was moved to next Wednesday."),
+        # the choice made, after one considered
+        ("We're leaning towards sage green for the living room walls.",
+         "we ended up going with a warm terracotta in the end, looks amazing"),
+    ],
+)  # fmt: skip
+def test_a_changed_plan_replaces_the_old_one(mp: MemoPilot, clock, old: str, new: str) -> None:
+    (earlier,) = mp.remember(old).created
+    clock.advance(timedelta(days=1))
+    mp.remember(new)
+    assert mp.get(earlier.id).state is MemoryState.SUPERSEDED
+
+
+def test_a_state_named_by_how_long_it_lasts_is_temporary_and_replaces_nothing(mp: MemoPilot, clock) -> None:
+    (liking,) = mp.remember("My favourite dessert is tiramisu, I could eat it every day.").created
+    clock.advance(timedelta(days=40))
+    outcome = mp.remember("doing a 7-day sugar detox starting today, no desserts at all")
+    (note,) = outcome.created
+    assert note.type is MemoryType.TEMPORARY and note.expires_at == clock.now() + timedelta(days=7)
+    assert mp.get(liking.id).state is MemoryState.ACTIVE
+
+
+def test_a_learned_deadline_in_german_gets_its_due_day(mp: MemoPilot, clock) -> None:
+    clock.set(clock.now().replace(year=2026, month=6, day=1))
+    created = mp.remember("Die Steuererklärung muss bis zum 31. Juli beim Finanzamt sein.").created
+    (deadline,) = [m for m in created if m.type is MemoryType.DEADLINE]
+    assert deadline.expires_at is not None and deadline.expires_at.date().isoformat() == "2026-07-31"

@@ -1,7 +1,7 @@
 """Date words of other languages in English, so that the English date rules read them.
 
 The rules of :mod:`.dates` read English ("by Friday", "until the end of July", "this week"). A
-statement in Spanish, French, German, Italian, Portuguese or Dutch ("Tengo que renovar el pasaporte
+statement in Spanish, French, German, Italian, Portuguese, Dutch or Swedish ("Tengo que renovar el pasaporte
 antes del 20 de enero", "Die Steuererklärung muss bis Ende Juli beim Finanzamt sein") named no
 date to them, so its deadline was stored without a due date or not typed a deadline at all.
 
@@ -23,7 +23,7 @@ from .language import language_of
 
 __all__ = ["LANGUAGES", "english_dates", "readable_dates"]
 
-LANGUAGES = ("es", "fr", "de", "it", "pt", "nl")
+LANGUAGES = ("es", "fr", "de", "it", "pt", "nl", "sv")
 _MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
@@ -43,7 +43,7 @@ _CONNECTORS = {
     "fr": {"jusqu'au": "until", "jusqu'à": "until", "avant le": "before", "avant": "before",
            "d'ici le": "by", "d'ici": "by", "au plus tard le": "by", "fin": "end of", "prochain": "next",
            "prochaine": "next"},
-    "de": {"bis zum": "by", "bis spätestens": "by", "spätestens am": "by", "bis": "until",
+    "de": {"bis zum": "until", "bis spätestens": "by", "spätestens am": "by", "bis": "until",
            "vor dem": "before", "ende": "end of", "nächsten": "next", "nächste": "next", "kommenden": "next",
            "diese": "this"},
     "it": {"entro il": "by", "entro": "by", "fino al": "until", "fino a": "until", "prima del": "before",
@@ -51,6 +51,9 @@ _CONNECTORS = {
     "pt": {"até ao": "by", "até o": "by", "até à": "by", "até": "by", "antes do": "before",
            "antes de": "before", "fim de": "end of", "final de": "end of", "próximo": "next",
            "próxima": "next"},
+    "sv": {"till och med": "until", "t.o.m.": "until", "fram till": "until", "senast": "by",
+           "innan": "before", "före": "before", "nästa": "next", "denna": "this",
+           "i slutet av": "by the end of"},
     "nl": {"uiterlijk": "by", "voor": "before", "tot en met": "until", "tot": "until", "eind": "end of",
            "einde": "end of", "volgende": "next", "deze": "this"},
 }  # fmt: skip
@@ -73,7 +76,7 @@ def english_dates(text: str, language: str) -> str:
     table = _table(language)
     if language == "de" and _OBLIGATION_DE.search(text):
         # "muss bis Freitag fertig sein": due by Friday; "bis Freitag in Hamburg": until Friday
-        table = table | {"bis": "by"}
+        table = table | {"bis": "by", "bis zum": "by"}
     english = pattern.sub(lambda m: table[m.group().lower()], text)
     english = _DAY_OF_MONTH.sub(r"\1 \2", english)  # "20 de january", "20. july": "20 july"
     return _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"

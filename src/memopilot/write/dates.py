@@ -261,6 +261,9 @@ def temporary_expiry(
     if duration:
         count = duration.group("n") or duration.group("n2") or "1"
         return now + _delta(_number(count), duration.group("unit"), now)
+    span = STATE_SPAN.search(text)
+    if span and not _EVENT_LATER.match(text, span.end()):
+        return now + _delta(_number(span.group("n")), span.group("unit"), now)
     span_end = range_end(text, now)
     if span_end is not None:
         return span_end
@@ -311,6 +314,12 @@ _TEMP_DURATION = _rx(
     rf"\b(?:for|during)\s+(?:the\s+)?(?:about\s+|around\s+|roughly\s+|approximately\s+|some\s+)?"
     rf"(?:(?:next|coming)\s+(?:(?P<n>{_NUM})\s+)?|(?P<n2>{_NUM})\s+){_UNIT}\b"
     r"(?!\s+(?:ago|later))"
+)
+# A state named by how long it lasts, going on now: "doing a 7-day sugar detox", "I'm on a
+# two-week course", "started a 30-day yoga challenge" (a course booked for later is an event).
+STATE_SPAN = _rx(
+    r"\b(?:doing|on|started|starting|begun|began|halfway\s+through|in\s+the\s+middle\s+of)\s+"
+    rf"(?:a|an|my|the|this)\s+(?P<n>{_NUM})[- ](?P<unit>days?|weeks?|months?)\b"
 )
 _UNTIL = _rx(r"\b(?:until|till|til|through|thru|up\s+to)\b")
 # A span of dates ("from the 3rd to the 10th", "Dec 20 - Jan 4"): the state holds until its end.

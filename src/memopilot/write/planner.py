@@ -339,22 +339,23 @@ class WritePath:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
 
 
-# What ends or moves a deadline: it is done, called off or rescheduled ("I handed the form in",
-# "the trip is cancelled", "they pushed it back a week"). News on its subject without a new date or
-# such a word ("Rent goes up by 4% in the new contract" after "he wants the signed lease back by the
-# end of next month") leaves it due: the learned judgement took such news for its change.
+# What ends or moves a deadline: it is called off or rescheduled ("the trip is cancelled", "they
+# pushed it back a week"). News on its subject without a new date or such a word leaves it due:
+# "Rent goes up by 4% in the new contract" after "he wants the signed lease back by the end of next
+# month", and news of progress too: "we finished the dragon library book already" does not return
+# nine books, "sent off the passport renewal form" does not renew the passport (the learned
+# judgement took each for the deadline's end). A deadline that was met expires on its day.
 _DEADLINE_ENDED = re.compile(
-    r"\b(?:done|finished|submitted|sent (?:it|them|off)|handed (?:it |them )?in|filed|paid|"
-    r"cancel+ed|cancel+ing|called off|scrapped|dropped|no longer|not (?:needed|happening)|"
+    r"\b(?:cancel+ed|cancel+ing|called off|scrapped|no longer|not (?:needed|happening)|"
     r"moved|postponed|pushed (?:back|out)|brought forward|extended|delayed|rescheduled|"
-    r"erledigt|abgesagt|verschoben|annulé|reporté|terminé|cancelado|aplazado|pospuesto|hecho|"
-    r"annullato|rimandato|fatto|adiado|feito|afgezegd|uitgesteld|klaar)\b",
+    r"abgesagt|verschoben|annulé|reporté|cancelado|aplazado|pospuesto|"
+    r"annullato|rimandato|adiado|afgezegd|uitgesteld)\b",
     re.IGNORECASE,
 )
 
 
 def _moves_a_deadline(text: str, now: datetime) -> bool:
-    """Whether a message can change a deadline: it names a date, or says it is done or off."""
+    """Whether a message can change a deadline: it names a date, or says it is off or moved."""
     return _DEADLINE_ENDED.search(text) is not None or dates.find_date(text, now) is not None
 
 
@@ -369,10 +370,11 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
 def _expiry(item: NewMemory, memory_type: MemoryType, now: datetime, settings: Settings) -> datetime | None:
     if item.expires_at is not None:
         return item.expires_at
+    said = readable_dates(item.content)  # "muss bis zum 31. Juli ...": "by 31 july"
     if memory_type is MemoryType.DEADLINE:
-        return dates.deadline_from(item.content, now)
+        return dates.deadline_from(said, now)
     if memory_type is MemoryType.TEMPORARY:
-        found = dates.temporary_expiry(item.content, now)
+        found = dates.temporary_expiry(said, now)
         return found or now + timedelta(days=settings.temporary_default_days)
     return None
 

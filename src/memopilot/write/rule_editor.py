@@ -222,15 +222,18 @@ _IMPORTANCE = (
     r"(?:critical|crucial|vital|(?:very|really|super|extremely|hugely|incredibly|most) important|"
     r"important above all|above (?:all|everything) else|of (?:the )?utmost importance|"
     r"crítico|crítica|importantísimo|importantissimo|lebenswichtig|(?:ganz|sehr|extrem|äußerst) wichtig|"
-    r"cruciale|vitale|capital|primordial|essentiel|essenziale|fondamentale)"
+    r"cruciale|vitale|capital|primordial|essentiel|essenziale|fondamentale|çok önemli|hayati|"
+    r"bardzo ważne|niezwykle ważne|очень важно|крайне важно|非常重要|很重要|とても(?:大事|重要)|매우 중요)"
 )
 _REMEMBERING = (
     r"(?:remember|forget|keep (?:this|it|that) in mind|keep in mind|keep (?:this|it) forever|store|"
     r"don't lose|do not lose|never lose|merk|vergiss|vergessen|olvid|recuerd|oubli|souvien|dimentic|"
-    r"ricord|esquec|lembr|onthoud|vergeet|zapamiętaj|nie zapomnij)"
+    r"ricord|esquec|lembr|onthoud|vergeet|zapamiętaj|nie zapomnij|unutma|запомни|не забудь|记住|别忘|"
+    r"忘れないで|覚えて|잊지 마|기억해)"
 )
 _LEAD_ABOUT_IT = (
-    r"(?:this|it|that|these|me|my|you|your|info|information|thing|note|fact|forever|always|never)"
+    r"(?:this|it|that|these|me|my|you|your|info|information|thing|note|fact|forever|always|never|"
+    r"future)"
 )
 _VITAL_LEAD = re.compile(
     rf"^(?:(?:please\s+)?(?:flag|store|save|mark|keep|remember) (?:this|it) as\s+)?"
@@ -319,6 +322,7 @@ _TEMPORARY = _rx(
     r"seven|eight|nine|ten|eleven|twelve|fourteen|a couple of|a few|several)\s+"
     r"(?:minutes?|hours?|days?|weeks?)\b",
     r"\b(?:until|till|til)\b",
+    dates.STATE_SPAN.pattern,  # "doing a 7-day sugar detox"
     # "Today I'm using X" (not "Today I went ...": a past event is no short-lived state)
     r"^(?:today|tonight|this (?:morning|afternoon|evening))\b,?\s+(?:i'm|i am|we're|we are)\b",
 )
@@ -1024,10 +1028,12 @@ _FIRST_PERSON_AFTER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we
 
 
 # A plan only weighed, not made ("Not sure yet whether we'll do Christmas at home", "Maybe I'll
-# repaint the kitchen this year, maybe not", "haven't decided"): nothing the user holds yet.
+# repaint the kitchen this year, maybe not", "I might go tomorrow, or not", "haven't decided"):
+# nothing the user holds yet.
 _UNDECIDED = re.compile(
     r"^(?:(?:i'm |i am |we're |we are )?(?:still )?(?:not sure|unsure)(?: yet)? (?:whether|if)\b"
-    r"|.*\bmaybe\b.*\bmaybe not\b|(?:i |we )?(?:haven't|have not) (?:yet )?decided\b"
+    r"|.*\bmaybe\b.*\bmaybe not\b|.*\b(?:i|we) (?:might|may)\b.*,\s*or not\b"
+    r"|(?:i |we )?(?:haven't|have not) (?:yet )?decided\b"
     r"|(?:i'm |i am |we're |we are )?(?:still )?(?:undecided|torn between|on the fence)\b)",
     _F,
 )
@@ -1113,12 +1119,16 @@ def _learnable(
     due = _deadline(st.dated, now)
     if due is None:
         # No deadline cue: a date written out ("closes on 2026-03-05") or a day named ("dentist
-        # tomorrow 9:30") still is one; a bare weekday is not ("finished on Friday", "every Friday").
+        # tomorrow 9:30") still is one; a bare weekday is not ("finished on Friday", "every Friday"),
+        # nor a day a state lasts until ("Bis zum 30. November bin ich in Elternzeit").
+        if _UNTIL_WORD.search(st.dated):
+            return False
         found = _date_in(st.dated, now)
         due = found.when if found is not None and _names_the_day(found.phrase) else None
     return due is not None and due >= now
 
 
+_UNTIL_WORD = re.compile(r"\b(?:until|till)\b", _F)
 # (not "today": "decided in today's meeting" tells of the day, not of something due in it)
 _NAMED_DAY_WORD = re.compile(r"\b(?:tonight|tomorrow)\b", _F)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 
 from ..sentences import clean_statement, is_question, split_sentences
@@ -140,7 +141,11 @@ def _analyse(text: str) -> _Analysis:
         terms |= sentence_terms
         lows = {t.low for t in toks}
         no_longer = "no" in lows and "longer" in lows
-        marked = marked or corrected or no_longer or bool(lows & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
+        # "we ended up going with terracotta": the choice made after one considered earlier
+        ended_up = any(a.low == "ended" and b.low == "up" for a, b in itertools.pairwise(toks))
+        marked = (
+            marked or corrected or no_longer or ended_up or bool(lows & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
+        )
         signal = signal or marked or bool(lows & _SIGNALS)
         sentence_changes = _clause_changes(toks)
         clauses = _clauses(toks)

@@ -151,7 +151,8 @@ _ID_WORDS = KeywordIndex(
     nomor rekening|no rek|no. rek|rekening|číslo účtu|numer rachunku|hesap numarası|iban numarası|
     رقم الحساب|номер счета|номер счёта|पैन|पैन नंबर|पैन कार्ड|pan number|счёт|счет|мой счёт|мой счет|
     рахунок|номер рахунку|खाता|खाता संख्या|खाता नंबर|حساب|حسابي|רקם|מספר חשבון|חשבון|เลขที่บัญชี|บัญชี|
-    hesap|hesap no|konto|kontonr|tilinumero|tili|λογαριασμός|αριθμός λογαριασμού
+    hesap|hesap no|konto|kontonr|tilinumero|tili|λογαριασμός|αριθμός λογαριασμού|cuit|cuil|
+    sozialversicherungsnummer|versicherungsnummer|sv-nummer|svnr
     """)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
@@ -163,7 +164,10 @@ _ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}[Xx]?(?![A-Za-z0-9])")  # (X: a 
 # A code of letters and digits, perhaps dashed ("CJPFXTH57", "F641-376-50-769-8").
 # (A Hong Kong identity card ends with its check digit in brackets: "A575994(6)".)
 _PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?:\([0-9A]\))?(?![A-Za-z0-9])")
-_DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
+# A date in digits; or a day and a year ("before march 13 2027": a month name before them).
+_DATE = re.compile(
+    r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|(?:[0-2]?\d|3[01]),? (?:19|20)\d\d"
+)
 _ID_TOKEN = re.compile(r"[^\s\u3000-\u303f\uff00-\uffef]+|[\u3000-\u303f\uff00-\uffef]\S*")
 _WORDS_BEFORE_NUMBER = 5
 _WORDS_BEFORE_LABELLED = 9  # words read past before a colon and the number
@@ -300,6 +304,7 @@ _CHECKSUM_OF = {
     "registre national": "be.nn", "numéro national": "be.nn", "rijksregister": "be.nn",
     "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc", "rodné číslo": "cz.rc", "rodného čísla": "cz.rc",
     "rodne cislo": "cz.rc", "תעודת הזהות": "il.idnr", "ת.ז": "il.idnr", 'ת"ז': "il.idnr",
+    "cuit": "ar.cuit", "cuil": "ar.cuit",
 } | _NATIONAL_WORDS  # fmt: skip
 
 
@@ -323,8 +328,8 @@ def _id_code(code: str, passport: bool) -> bool:
         return False  # digits alone (with dashes: a date) are _ID_NUMBER's, checked there
     if sum(c in "xX*•" for c in code) >= 4:
         return False  # a masked number: "XXXX-XXXX-XXXX-9921"
-    if passport:
-        return digits >= 2
+    if passport:  # a German passport may hold one digit among capitals: "CJFMG2WPT"
+        return digits >= 2 or (digits == 1 and code.isupper() and 8 <= len(code) <= 10)
     letters = len(code) - digits
     # one letter before or after six digits or more (Taiwan's "F285366158", Ireland's "5435670R")
     return 8 <= len(code) <= 20 and digits >= 3 and (letters >= 2 or (letters == 1 and digits >= 6))
@@ -405,7 +410,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if len(text) >= 51 and max(map(len, text.split())) >= 51:  # (a hex key and "0x": 64 or 66)
         yield from _crypto_keys(text)
     digits = _digits(text)
-    if digits < 2:  # every identifier here holds two digits at least (most hold six)
+    if digits < 1:  # every identifier here holds a digit at least (most hold six)
         return
     shaped = list(_shaped(text))
     yield from shaped

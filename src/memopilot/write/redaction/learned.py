@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .keywords import KeywordIndex
 from .rules import P_PROSE, Span
 
 __all__ = [
@@ -47,13 +48,31 @@ MODEL_PATH = Path(__file__).parent / "data" / "token_model.json"
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _TOKEN_CHARS = rf"[^\s\"'`“”‘’«»„()\[\]{{}}<>,;|=:{_CJK}]"
-# A token that is not a plain word: after its first character, a digit, a capital, or a symbol
-# that more of the token follows (a full stop at its end does not count).
-_SHAPED = re.compile(
-    rf"(?<!{_TOKEN_CHARS}){_TOKEN_CHARS}(?={_TOKEN_CHARS}*?(?:[0-9A-Z]|[_\-.@!#$%&*+/~^?]{_TOKEN_CHARS})){_TOKEN_CHARS}+"
-)
 _CONTEXT_WORDS = 3
 _WORD_CACHE = 50_000  # words whose context weight is kept (a few MB at most)
+# What makes a token more than a plain word, after its first character (see _shaped_starts).
+_SHAPED_MARK = re.compile(rf"(?<={_TOKEN_CHARS})(?:[0-9A-Z]|[_\-.@!#$%&*+/~^?](?={_TOKEN_CHARS}))")
+_TOKEN_CHAR = re.compile(_TOKEN_CHARS)
+
+
+def _shaped_starts(text: str) -> set[int]:
+    """Starts of the tokens that hold a digit or a capital after their first character, or a
+    symbol that more of the token follows. (Found from those characters: one regular expression
+    for whole such tokens tried a look-around at every position, a third of the net's time.)"""
+    starts: set[int] = set()
+    covered = -1  # the end of the last token found: its other marks are skipped
+    for mark in _SHAPED_MARK.finditer(text):
+        if mark.start() < covered:
+            continue
+        start = mark.start() - 1
+        while start > 0 and _TOKEN_CHAR.match(text, start - 1):
+            start -= 1
+        starts.add(start)
+        covered = _TOKEN_RUN.match(text, start).end()
+    return starts
+
+
+_TOKEN_RUN = re.compile(rf"{_TOKEN_CHARS}+")
 # A token ends before any full stops, commas and question marks that close it.
 _TOKEN = re.compile(rf"{_TOKEN_CHARS}+(?<![.,?])")
 
@@ -199,19 +218,17 @@ class TokenModel:
         return math.log(self.threshold / (1.0 - self.threshold))
 
     @functools.cached_property
-    def _cue_pattern(self) -> re.Pattern[str] | None:
+    def _cue_index(self) -> KeywordIndex:
         """The cue words written with spaces, as whole words (the others are matched as pairs)."""
-        words = sorted((c for c in self.cues if not _CJK_RUN.search(c)), key=len, reverse=True)
-        return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+        return KeywordIndex(c for c in self.cues if not _CJK_RUN.search(c))
 
     def _worth_scoring(self, text: str, lower: str) -> set[int]:
         """Starts of the tokens that could be secrets: a token that is not a plain word (a digit,
         a capital after its first letter, a symbol inside it), and the three tokens after a cue.
-        Found by one regular expression over the text, so a message of plain words costs a scan."""
-        starts = {m.start() for m in _SHAPED.finditer(text)}
-        after: list[int] = []
-        if self._cue_pattern is not None:
-            after.extend(m.end() for m in self._cue_pattern.finditer(lower))
+        Found by scans for such a character and for the cues, so a message of plain words costs
+        little more than reading it."""
+        starts = _shaped_starts(text)
+        after = [end for _, end, _ in self._cue_index.find(lower)]
         for run in _CJK_RUN.finditer(text):
             if any(pair in self.cues for pair in _pairs(run.group())):
                 after.append(run.end())

@@ -479,7 +479,7 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
 
 # scheme://user:password@host; the user may be an e-mail address (smtp://me@example.com:pw@smtp...)
 _URL_CRED = re.compile(
-    r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*(?:@[^\s:/?#@\"'<>]+)?:([^\s@/?\"'<>]+)@(?=[^\s@/])"
+    r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*(?:@[^\s:/?#@\"'<>]+)?:([^\s@/\"'<>]+)@(?=[^\s@/])"
 )
 
 
@@ -487,6 +487,8 @@ def _url_passwords(text: str, lower: str) -> Iterator[Span]:
     if "://" not in text or "@" not in text:
         return
     for m in _URL_CRED.finditer(text):
+        if m.group(1).split("?")[0].isdigit():
+            continue  # a port before a query that holds an address ("host:8080?to=a@b.org")
         if not is_placeholder(m.group(1)):
             yield m.start(1), m.end(1), "url_password", P_CONTEXT
 

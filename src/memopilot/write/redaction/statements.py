@@ -397,6 +397,9 @@ def _value_after(
     stop = min(len(text), pos + 160)
     question = _ANSWERED.search(text, pos, stop) if "\n" in text else None
     answered = question.end() if question else stop + 1
+    aside = _ASIDE.match(text, pos)
+    if aside is not None:
+        pos = aside.end()  # "passphrase (keep offline!): ...", "(BIP39 25th word) to ..."
     for token in _TOKEN.finditer(text, pos, stop):
         raw = token.group()
         if "[REDACTED:" in raw:
@@ -463,6 +466,8 @@ def _value_after(
     return None
 
 
+# An aside in brackets right after a name, before its link and value.
+_ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
 _ERROR_NAME = re.compile(r"E[A-Z]{3,}|[A-Z]+(?:_[A-Z]+)+")  # ENOENT, ERESOLVE, ERR_SSL_PROTOCOL
 _PHRASE_WORD = re.compile(r"[^\W_][\w'’!.-]*")
 _PHRASE_FILLER = frozenset(word_list("the|a|an|is|be|at|least|must|your|my|to|of|and|or|not|with|in|for|it"))
@@ -484,8 +489,8 @@ def _quoted_passphrase(value: str) -> bool:
 # sentence, right after the name and a colon or "is". Prose says more than nouns in a row: a
 # word of grammar, a verb's "-ed" or "-ing", or an adverb's "-ly" makes it a sentence ("the password
 # is changed every ninety days").
-_PHRASE_LINK = re.compile(r"\s*(?:[:：=]|is|was|now)?\s*(?:[:：=]|is|was|now)\s*")
-_UNQUOTED_PHRASE = re.compile(r"[a-z]{3,12}(?:[ -][a-z]{3,12}){3,5}(?=[ \t]*(?:$|\n|[.;!(]))")
+_PHRASE_LINK = re.compile(r"\s*(?:[:：=]|is|was|now)?\s*(?:[:：=]|is|was|now|to)\s*")
+_UNQUOTED_PHRASE = re.compile(r"[a-z]{3,12}(?:[ _-][a-z]{3,12}){3,5}(?=[ \t]*(?:$|\n|[.;!(]))")
 # The words of grammar prose puts between nouns: the ones after "password is" in prose (rules.py),
 # the filler of a quoted rule, spelled numbers, and these.
 _NOT_IN_A_PASSPHRASE = (
@@ -506,7 +511,7 @@ def _unquoted_passphrase(text: str, start: int) -> int:
     phrase = _UNQUOTED_PHRASE.match(text, start)
     if phrase is None:
         return 0
-    for word in re.split(r"[ -]", phrase.group()):
+    for word in re.split(r"[ _-]", phrase.group()):
         if word in _NOT_IN_A_PASSPHRASE or word.endswith(("ed", "ing", "ly")):
             return 0
     return phrase.end()
@@ -1022,10 +1027,10 @@ def _touches_word(text: str, start: int, end: int) -> bool:
     return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
 
 
-def _obfuscated(text: str, lower: str, found: list[str]) -> Iterator[Span]:
+def _obfuscated(text: str, lower: str, found: list[str], digits: int) -> Iterator[Span]:
     if _ONE_CHAR_TOKENS.search(text):
         yield from _spaced_out(text)
-    for m in _BASE32_GROUPS.finditer(lower):
+    for m in _BASE32_GROUPS.finditer(lower) if digits >= 2 else ():
         value = text[m.start() : m.end()]
         one_case = value.isupper() or value.islower()  # a key is shown in one case
         digits = sum(c.isdigit() for c in value)
@@ -1037,8 +1042,10 @@ def _obfuscated(text: str, lower: str, found: list[str]) -> Iterator[Span]:
         yield from _dashed_keys(text)
     # Six spelled digits at least; four where a password or a code is named anywhere in the
     # message ("seven two nine nine three, that's the gate code").
+    if len(_NUMBER_WORDS.intersection(found)) < 2:
+        return
     spelled = sum(w in _NUMBER_WORDS for w in found)
-    if len(_NUMBER_WORDS.intersection(found)) < 2 or spelled < _SPELLED_NAMED:
+    if spelled < _SPELLED_NAMED:
         return
     least = _SPELLED_NAMED if next(_NAMES.find(lower), None) is not None else _SPELLED_ALONE
     if spelled < least:
@@ -1123,7 +1130,8 @@ def _named_random_values(text: str, lower: str) -> Iterator[Span]:
 
 # Hashes and public ids are named too: "sha256 of the token", "commit", "checksum", "request id".
 _PUBLIC_HASH_BEFORE = re.compile(
-    r"sha-?\d*|md5|hash|checksum|digest|commit|fingerprint|request[ _-]?id|trace[ _-]?id|correlation"
+    r"\bsha(?:-?\d+)?\b|\bmd5\b|hash|checksum|digest|commit|fingerprint|request[ _-]?id|trace[ _-]?id"
+    r"|correlation"
     r"|public[ _-]?key|address|tx(?:id)?\b|transaction|block|uuid|guid"
 )
 
@@ -1327,21 +1335,25 @@ def _column_cells(text: str, offset: int, lines: list[str], column: int, separat
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
+    # (each step skipped where what it needs is missing: redaction runs on every message)
+    digits = count_digits(text)
     yield from _named_values(text, lower)
-    yield from _app_passwords(text, lower)
+    if _APP_PASSWORD_CUE.search(lower):
+        yield from _app_passwords(text, lower)
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
         yield from _password_columns(text, lower)
     if _COMPOUND_HINT.search(lower):
         yield from _compound_code_names(text, lower)
-    if count_digits(text) >= _HEX_VALUE_DIGITS:
+    if digits >= _HEX_VALUE_DIGITS:
         yield from _named_random_values(text, lower)
     yield from _security_answers(text, lower)
     if _ENCODED.search(lower) and _PASSWORDISH.search(lower):
         yield from _encoded_passwords(text)
     if "/" in text:
         yield from _credential_pairs(text, lower)
-    yield from _shaped_tokens(text)
+    if digits:  # every shaped token holds a digit
+        yield from _shaped_tokens(text)
     found = _letter_words(lower)
-    yield from _obfuscated(text, lower, found)
+    yield from _obfuscated(text, lower, found, digits)
     yield from _seed_phrases(lower, found)
