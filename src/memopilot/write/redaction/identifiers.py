@@ -29,7 +29,7 @@ from stdnum.pt import cc as pt_cc
 from stdnum.se import personnummer
 from stdnum.us import ssn
 
-from .keywords import KeywordIndex, word_list
+from .keywords import KeywordIndex, Substrings, word_list
 from .rules import P_CONTEXT, P_STRUCT, Span, codes_after_cards, count_digits
 
 __all__ = ["detect"]
@@ -311,9 +311,11 @@ _CHECKSUM_OF = {
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
 _CHECKSUM_REQUIRED = frozenset(("nas", *_NATIONAL_WORDS))
-_BANK_CONTEXT = re.compile(
-    r"routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings|ifsc|bsb|transfer|refund"
-    r"|銀行|振込|은행|송금|银行|銀行|转账"
+_BANK_CONTEXT = Substrings(
+    word_list("""
+    routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings|ifsc|bsb|transfer|refund|
+    銀行|振込|은행|송금|银行|銀行|转账
+    """)
 )
 # Words that name other numbers too, unless a bank is spoken of ("普通" is "ordinary" in Japanese,
 # and the kind of a bank account before its number: "普通 2750922").

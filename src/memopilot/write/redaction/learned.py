@@ -60,15 +60,14 @@ def _shaped_starts(text: str) -> set[int]:
     symbol that more of the token follows. (Found from those characters: one regular expression
     for whole such tokens tried a look-around at every position, a third of the net's time.)"""
     starts: set[int] = set()
-    covered = -1  # the end of the last token found: its other marks are skipped
-    for mark in _SHAPED_MARK.finditer(text):
-        if mark.start() < covered:
-            continue
+    mark = _SHAPED_MARK.search(text)
+    while mark is not None:
         start = mark.start() - 1
         while start > 0 and _TOKEN_CHAR.match(text, start - 1):
             start -= 1
         starts.add(start)
-        covered = _TOKEN_RUN.match(text, start).end()
+        # the token's other marks are skipped (a hash holds dozens)
+        mark = _SHAPED_MARK.search(text, _TOKEN_RUN.match(text, start).end())
     return starts
 
 

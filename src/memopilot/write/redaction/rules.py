@@ -59,6 +59,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from .keywords import Substrings
+
 __all__ = [
     "DETECTORS",
     "P_CONTEXT",
@@ -343,11 +345,11 @@ _HINT_RULES: dict[str, tuple[_TokenRule, ...]] = {
     hint: tuple(r for r in _TOKEN_RULES if any(h in hint for h in r.hints))
     for hint in {h for r in _TOKEN_RULES for h in r.hints}
 }
-_HINT_RE = re.compile("|".join(re.escape(h) for h in sorted(_HINT_RULES, key=len, reverse=True)))
+_HINTS = Substrings(_HINT_RULES)
 
 
 def _token_rules(text: str, lower: str) -> Iterator[Span]:
-    hints = set(_HINT_RE.findall(text))
+    hints = _HINTS.found(text)
     if not hints:
         return
     rules = {id(r): r for h in hints for r in _HINT_RULES[h]}

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 import ahocorasick
 
 from .identifiers import base58check
-from .keywords import KeywordIndex, word_list
+from .keywords import KeywordIndex, Substrings, word_list
 from .rules import (
     P_PROSE,
     P_STRUCT,
@@ -980,9 +980,11 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
 
 _SEED_RUN = 12
 _SEED_RUN_NAMED = 6
-_SEED_CUE = re.compile(
-    r"phrase|seed|mnemonic|words|recovery|wallet|助记词|助記詞|シード|フレーズ|ウォレット|시드|니모닉|지갑|фраз"
-    r"|frase|wörter|mots"
+_SEED_CUE = Substrings(
+    word_list("""
+    phrase|seed|mnemonic|words|recovery|wallet|助记词|助記詞|シード|フレーズ|ウォレット|시드|니모닉|지갑|фраз|
+    frase|wörter|mots
+    """)
 )
 _CJK_LABEL = re.compile(rf"^[{_NO_SPACE_SCRIPTS}]+(?=[a-z])|^[^:：]+[:：](?=\S)")
 
@@ -1075,14 +1077,14 @@ def _spaced_out(text: str) -> Iterator[Span]:
 # "user / password" pairs: an e-mail address or a user name, a slash, then the password.
 _AFTER_SLASH = re.compile(r"/[ \t]?([^\s/]{6,64})")
 _USER_BEFORE = re.compile(r"(?<![\w/.@-])([\w.+-]+@[\w-]+(?:\.[\w-]+)+|[A-Za-z][\w.-]{1,30})[ \t]?$")
-_LOGIN_CONTEXT = re.compile(r"login|log in|logins|sign in|user|account|admin|credential|creds|password")
+_LOGIN_CONTEXT = Substrings(word_list("login|log in|sign in|user|account|admin|credential|creds|password"))
 
 
 def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     """ "Netflix: me@example.com / Biscuit2094_", "the NAS is admin/Mariposa4484&%": the value after
     a user's slash, when it holds letters and digits (paths and "km/h" do not) and the message is
     about logins or the user is an e-mail address."""
-    about_logins = _LOGIN_CONTEXT.search(lower) is not None
+    about_logins = _LOGIN_CONTEXT.search(lower)
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
         value = text[start:end]
@@ -1279,10 +1281,12 @@ _APP_PASSWORD = re.compile(r"(?<![\w-])[a-z]{4}(?: [a-z]{4}){3}(?![\w-])")
 _APP_PASSWORD_CUE_CHARS = 40
 
 
-_APP_PASSWORD_CUE = re.compile(
-    r"pass|пароль|contraseña|mot de passe|passwort|senha|parola|wachtwoord|hasło|heslo|şifre|密码|密碼"
-    r"|パスワード|비밀번호"
-)
+_APP_PASSWORD_CUE_WORDS = word_list("""
+    pass|пароль|contraseña|mot de passe|passwort|senha|parola|wachtwoord|hasło|heslo|şifre|密码|密碼|
+    パスワード|비밀번호
+""")
+_APP_PASSWORD_CUE = re.compile("|".join(map(re.escape, _APP_PASSWORD_CUE_WORDS)))
+_APP_PASSWORD_CUES = Substrings(_APP_PASSWORD_CUE_WORDS)
 
 
 def _app_passwords(text: str, lower: str) -> Iterator[Span]:
@@ -1338,12 +1342,12 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     # (each step skipped where what it needs is missing: redaction runs on every message)
     digits = count_digits(text)
     yield from _named_values(text, lower)
-    if _APP_PASSWORD_CUE.search(lower):
+    if _APP_PASSWORD_CUES.search(lower):
         yield from _app_passwords(text, lower)
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
         yield from _password_columns(text, lower)
-    if _COMPOUND_HINT.search(lower):
+    if "kod" in lower or "code" in lower or "kód" in lower:  # (_COMPOUND_HINT, cheaper)
         yield from _compound_code_names(text, lower)
     if digits >= _HEX_VALUE_DIGITS:
         yield from _named_random_values(text, lower)
