@@ -180,12 +180,15 @@ def test_only_the_pairs_e5_read_can_change_anything() -> None:
     verdicts = judge.judge("最近、右のふくらはぎが少し張っています。", olds)
     assert all(v.checked for v in verdicts)  # Japanese is no English: its two likeliest pairs are read
     assert not any(v.updates for v in verdicts)
-    english = judge.judge(
-        "Small update: I'm not veggie anymore, I eat fish now.",
-        ["I'm strictly vegetarian.", "I cook for two most nights.", "My partner eats whatever I make."],
-    )
-    assert sum(v.checked for v in english) <= 1  # English: the likeliest pair alone is read
-    assert sum(v.updates for v in english) <= 1
+    olds = ["I'm strictly vegetarian.", "I cook for two most nights.", "My partner eats whatever I make."]
+    unmarked = judge.judge("Small update: I started eating fish last month.", olds)
+    assert sum(v.checked for v in unmarked) <= 1  # English: the likeliest pair alone is read
+    # A change marked in words the rules know saturates the static pair (0.97-0.999 for all three):
+    # e5 reads up to E5_PAIRS_MARKED of them, and the closest in its meaning is the one changed.
+    marked = judge.judge("Small update: I'm not veggie anymore, I eat fish now.", olds)
+    assert all(v.checked for v in marked)
+    sure = [(v.closeness, old) for v, old in zip(marked, olds, strict=True) if v.updates]
+    assert max(sure)[1] == "I'm strictly vegetarian."
 
 
 def test_of_two_pairs_it_is_sure_of_the_closer_in_meaning_is_changed(mp: MemoPilot) -> None:

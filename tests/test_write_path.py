@@ -233,3 +233,17 @@ def test_a_learned_deadline_in_german_gets_its_due_day(mp: MemoPilot, clock) -> 
     created = mp.remember("Die Steuererklärung muss bis zum 31. Juli beim Finanzamt sein.").created
     (deadline,) = [m for m in created if m.type is MemoryType.DEADLINE]
     assert deadline.expires_at is not None and deadline.expires_at.date().isoformat() == "2026-07-31"
+
+
+def test_a_marked_change_replaces_the_memory_closest_in_meaning(mp: MemoPilot, clock) -> None:
+    """The static pair scores every memory near 1 for "not veggie anymore" (0.97-0.999); e5 reads
+    several and the vegetarian one, closest in meaning, is replaced, not the cooking habit."""
+    (vegetarian,) = mp.remember("For meal planning: I'm strictly vegetarian, since university.").created
+    (cooking,) = mp.remember("I cook for two most nights and my partner eats whatever I make.").created
+    clock.advance(timedelta(days=20))
+    mp.remember(
+        "Small update on the food front: I'm not veggie anymore. My GP flagged low iron, so I've "
+        "started eating fish. Pescatarian these days."
+    )
+    assert mp.get(vegetarian.id).state is MemoryState.SUPERSEDED
+    assert mp.get(cooking.id).state is MemoryState.ACTIVE

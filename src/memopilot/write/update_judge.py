@@ -66,6 +66,7 @@ E5_GATE = 0.4
 # no longer replaced "I drive a Honda Civic". Check pairs: 0.985 / 0.566 -> 0.983 / 0.513.
 UNMARKED_THRESHOLD = 0.90
 E5_PAIRS = 2  # and at most this many, the likeliest (the write path supersedes one at most)
+E5_PAIRS_MARKED = 4  # of a message that marks a change, in words the rules know
 _NUMBER = re.compile(r"\d+")
 MAX_NEW_CHARS = 600  # a long message is judged by its beginning (the stages were trained on turns)
 
@@ -203,11 +204,15 @@ class UpdateJudge:
         if self._e5 is None:
             return verdicts
         ranked = sorted(range(len(olds)), key=lambda i: -static[i])
+        marked = marks_change(new)
+        # The likeliest pair only, for English that says no change in words the rules know: the
+        # static features read it well enough. A marked change ("not veggie anymore", "switched
+        # everything over to ...") saturates their probabilities (0.972 for "I'm strictly
+        # vegetarian", 0.997 for "I cook for two most nights"), so e5 reads more pairs, and the
+        # closest in its meaning is the one changed.
         english = in_english(new) and not mostly_cjk(new)
-        if english:  # the likeliest pair only: the static features read English well enough
-            plausible = [i for i in ranked[:1] if static[i] >= E5_GATE]
-        else:
-            plausible = [i for i in ranked[:E5_PAIRS] if static[i] >= E5_GATE]
+        pairs = E5_PAIRS_MARKED if marked else 1 if english else E5_PAIRS
+        plausible = [i for i in ranked[:pairs] if static[i] >= E5_GATE]
         if not plausible:
             return verdicts
         e5_model = statement_classifier._multilingual_embedder()  # one e5 per process
@@ -218,7 +223,7 @@ class UpdateJudge:
         x5 = pair_features(
             chosen, [new] * len(chosen), cosine[plausible], np.repeat(e5_stage1, len(chosen)), closeness
         )
-        threshold = self._e5.threshold if marks_change(new) else max(self._e5.threshold, UNMARKED_THRESHOLD)
+        threshold = self._e5.threshold if marked else max(self._e5.threshold, UNMARKED_THRESHOLD)
         for i, p, near in zip(plausible, self._e5.probability(x5), closeness, strict=True):
             verdicts[i] = Verdict(float(p), threshold, closeness=float(near))
         return verdicts
