@@ -244,6 +244,9 @@ SECRETS = [
     ("Meine Reisepassnummer ist CFGHJ4KLM.", "CFGHJ4KLM"),
     ("Vault unseal passphrase (keep offline!): walnut heron basalt tulip", "walnut heron basalt tulip"),
     ("set the backup passphrase (the long one) to mango_otter_quartz_violet", "mango_otter_quartz_violet"),
+    # a value alone on its line, named by the line before (a command's output)
+    ("cat config/master.key\n7d1e0c44b2a9f35e8c6d0b1a2f3e4d5c\n\nstill says key not found",
+     "7d1e0c44b2a9f35e8c6d0b1a2f3e4d5c"),
 ]  # fmt: skip
 
 LOOK_ALIKES = [
@@ -349,6 +352,7 @@ LOOK_ALIKES = [
     "I need to renew my passport before march 13 2027 because we fly to Lisbon in april",
     "how do I reset the password to the router admin page",
     "my passport is EXPIRED, help",
+    "git log -1\n8f3a2c1d9e7b6a5f4c3d2e1f0a9b8c7d6e5f4a3b\nthat is the commit",
 ]
 
 

@@ -1121,6 +1121,9 @@ def _named_random_values(text: str, lower: str) -> Iterator[Span]:
     for m in _UUID_OR_HEX.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         before = lower[max(line_start, m.start() - _CUE_WINDOW) : m.start()]
+        if line_start and not before.strip():
+            # a value alone on its line is named by the line before: "cat config/master.key\n..."
+            before = lower[max(text.rfind("\n", 0, line_start - 1) + 1, m.start() - _CUE_WINDOW) : m.start()]
         if not _SECRET_CUE.search(before) or _PUBLIC_ID_BEFORE.search(
             text, max(0, m.start() - 24), m.start()
         ):
