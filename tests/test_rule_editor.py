@@ -597,3 +597,19 @@ def test_a_state_named_by_its_length_is_temporary_with_that_end() -> None:
         .output.new_memories
     )
     assert note.type == "temporary" and note.expires_at == NOW + timedelta(days=7)
+
+
+def test_a_noun_phrase_lead_in_is_no_order() -> None:
+    """ "change of plans: ..." starts with a verb of the command list, but it is news, not a request."""
+    out = RuleEditor().edit(
+        "change of plans: reunion moved to Killarney, same date", EditorContext(NOW, "u", None, [])
+    )
+    assert [m.content for m in out.output.new_memories] == [
+        "change of plans: reunion moved to Killarney, same date"
+    ]
+    assert (
+        RuleEditor()
+        .edit("change the colour of the button", EditorContext(NOW, "u", None, []))
+        .output.new_memories
+        == []
+    )

@@ -156,7 +156,8 @@ _COMMAND_START = re.compile(
     r"set|install|deploy|merge|split|sort|clean|tidy|insert|count|guess|name|pick|choose|imagine|pretend|"
     r"act|be|keep|avoid|don't|do\s+not|let\s+me|walk\s+me|teach|reply|respond|talk|speak|stop|start|"
     r"switch|put|include|skip|ignore|mention|note|consider|assume|double-check|verify|scan|parse|fetch|"
-    r"extract|port|migrate|bump|revert|push|commit|lint|type|document|comment|cite|quote|share|send|email)\b",
+    r"extract|port|migrate|bump|revert|push|commit|lint|type|document|comment|cite|quote|share|send|email)\b"
+    r"(?!\s+of\b|\s+in\s+plans?\b)",  # "change of plans: ...", "change in plans": a noun, not an order
     _F,
 )
 _DURABLE = re.compile(
