@@ -613,3 +613,18 @@ def test_a_noun_phrase_lead_in_is_no_order() -> None:
         .output.new_memories
         == []
     )
+
+
+def test_a_time_to_run_is_no_deadline() -> None:
+    (goal,) = (
+        RuleEditor()
+        .edit("My goal is to finish in 2 hours 10.", EditorContext(NOW, "u", None, []))
+        .output.new_memories
+    )
+    assert goal.type != "deadline" and goal.expires_at is None
+    (due,) = (
+        RuleEditor()
+        .edit("The report is due in 2 hours.", EditorContext(NOW, "u", None, []))
+        .output.new_memories
+    )
+    assert due.type == "deadline"

@@ -1125,11 +1125,14 @@ def _learnable(
         if _UNTIL_WORD.search(st.dated):
             return False
         found = _date_in(st.dated, now)
+        if found is not None and _CLOCK_SPAN.fullmatch(found.phrase):
+            return False  # "my goal is to finish in 2 hours 10": a time to run, not a day due
         due = found.when if found is not None and _names_the_day(found.phrase) else None
     return due is not None and due >= now
 
 
 _UNTIL_WORD = re.compile(r"\b(?:until|till)\b", _F)
+_CLOCK_SPAN = re.compile(r"in\s+\S+\s+(?:hours?|hrs?|minutes?|mins?)", _F)
 # (not "today": "decided in today's meeting" tells of the day, not of something due in it)
 _NAMED_DAY_WORD = re.compile(r"\b(?:tonight|tomorrow)\b", _F)
 
