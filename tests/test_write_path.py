@@ -247,3 +247,21 @@ def test_a_marked_change_replaces_the_memory_closest_in_meaning(mp: MemoPilot, c
     )
     assert mp.get(vegetarian.id).state is MemoryState.SUPERSEDED
     assert mp.get(cooking.id).state is MemoryState.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("old", "later"),
+    [
+        ("i'm on warfarin for a heart valve, so please never suggest ibuprofen or aspirin to me",
+         "started doing yoga on tuesdays, very bendy now"),
+        ("my mother-in-law is called Marguerite but she only answers to Daisy",
+         "bin collection changed to a different day on our street and i keep forgetting"),
+    ],
+)  # fmt: skip
+def test_news_about_something_else_replaces_nothing(mp: MemoPilot, clock, old: str, later: str) -> None:
+    """The learned judgement was sure of these pairs (0.987, 0.944), but they are about different
+    things (e5's cosine 0.79, 0.80): a memory is replaced only by a message on its subject."""
+    (memory,) = mp.remember(old).created
+    clock.advance(timedelta(days=30))
+    mp.remember(later)
+    assert mp.get(memory.id).state is MemoryState.ACTIVE

@@ -870,7 +870,9 @@ _TERSE_IMPORTANCE = re.compile(rf"^(?:and\s+)?(?:this|that|it)(?:'s| is)\s+(?:\w
 # when the spent check sets joined training (2026-12-05, fifth session): the new model scores "For
 # today only, answer in French." 0.41; validation messages_check7 / check8 and the messages check
 # half are unchanged at 0.4, the LoCoMo check half stores one more (precision 0.808 -> 0.792).
-_RULE_BACKED_KEEP = 0.4
+# 0.39 since the seventh session's retraining scored it 0.395; at 0.38 the LoCoMo check half stored
+# one more again (0.800 -> 0.784), at 0.39 every set measures as at 0.40.
+_RULE_BACKED_KEEP = 0.39
 _SECOND_MEMORY_KEEP = 0.9  # a message's second and later memories need this keep probability
 # (both chosen by five-fold runs on the tune items, scripts/cv_statement_classifier.py: from 0.45
 # and 0.85, messages 0.875 / 0.854 -> 0.896 / 0.842 and locomo 0.836 / 0.849 -> 0.873 / 0.833,
