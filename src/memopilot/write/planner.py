@@ -286,7 +286,7 @@ class WritePath:
         if judge is None or plan.speaker is not None:
             return
         # A passing state changes nothing that holds, but a new day for a deadline ("the deposit
-        # can wait until mid-July now") moves it; news without a day, "done" or "off" leaves it due.
+        # can wait until mid-July now") moves it; news without a day, "off" or "moved" leaves it due.
         dated = readable_dates(text)  # "lo aplazaron al 20 de enero": a day the rules read
         passing = _states_a_passing_state(dated, created, plan.now)
         moves_a_deadline = _moves_a_deadline(dated, plan.now)
@@ -298,6 +298,8 @@ class WritePath:
             and not m.is_critical
             and (moves_a_deadline if m.type is MemoryType.DEADLINE else not passing)
         ]
+        # A message that stores nothing typed (a question, chatter: "what can i take for the
+        # pain") retires a memory only when it says it changes something.
         successor = next((m for m in created if m is not None), None)
         if not candidates or (successor is None and not marks_change(text)):
             return

@@ -21,9 +21,12 @@ Two stages, each trained by ``scripts/train_update_judge.py`` with a fixed seed:
 
 The e5 features cost its vector of the message and of each memory judged (a few milliseconds
 each), so the static features screen the pairs first: only the likeliest pair of an English
-message, and the likeliest :data:`E5_PAIRS` of a message in another language, go to e5, and only
-when the static pair gives them at least :data:`E5_GATE`; only those pairs can then supersede (a
-lower pair's static probability is not calibrated against theirs). A message that says no change
+message, the likeliest :data:`E5_PAIRS` of a message in another language and the likeliest
+:data:`E5_PAIRS_MARKED` of a message that marks a change in words the rules know go to e5, and
+only when the static pair gives them at least :data:`E5_GATE`; only those pairs can then supersede
+(a lower pair's static probability is not calibrated against theirs). Each verdict e5 read carries
+its cosine (``closeness``): the write path changes the closest of the pairs it is sure of, and none
+below its floor of the same subject (``planner.SAME_SUBJECT_CLOSENESS``). A message that says no change
 in words the rules know needs :data:`UNMARKED_THRESHOLD`. (Letting the static pair decide English
 pairs alone, with e5 only where it was unsure, kept the write at the bench's 15 ms p50 against 26,
 but its precision on the check pairs was 0.971 against 0.985, and it hid memories that still held
