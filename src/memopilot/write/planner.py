@@ -40,14 +40,6 @@ __all__ = ["EXISTING_SHOWN", "WriteInputs", "WriteOutcome", "WritePath", "WriteP
 _SAID_IN_FULL = 0.8  # a message whose memories hold this share of its text said nothing else
 _MAX_CITED = 50  # episodes a typed memory cites when several messages stated it
 EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
-# A message replaces a memory only about the same thing: e5's cosine of the pair (the judgement's
-# closeness) at least this. Its probability alone replaced "i'm on warfarin, so never suggest
-# ibuprofen" with "started doing yoga on tuesdays, very bendy now" (0.987 at 0.794) and "my
-# mother-in-law is called Marguerite" with "bin collection changed to a different day" (0.944 at
-# 0.801). Chosen on the scenario suites after reading them (tune_outdated, outside2-8): of their 80
-# learned supersessions, 0.815 drops 4 of the 17 that no suite asks for and 1 of the 63 that one
-# does (at 0.783).
-SAME_SUBJECT_CLOSENESS = 0.815
 
 
 @dataclass(slots=True)
@@ -305,11 +297,7 @@ class WritePath:
         if not candidates or (successor is None and not marks_change(text)):
             return
         verdicts = judge.judge(text, [m.content for m in candidates])
-        sure = [
-            (v, m)
-            for v, m in zip(verdicts, candidates, strict=True)
-            if v.updates and (not v.closeness or v.closeness >= SAME_SUBJECT_CLOSENESS)
-        ]
+        sure = [(v, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
         if not sure:
             return
         # of several it is sure of, the one closest in meaning (e5's cosine), then the likeliest
@@ -384,11 +372,10 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
 def _expiry(item: NewMemory, memory_type: MemoryType, now: datetime, settings: Settings) -> datetime | None:
     if item.expires_at is not None:
         return item.expires_at
-    said = readable_dates(item.content)  # "muss bis zum 31. Juli ...": "by 31 july"
-    if memory_type is MemoryType.DEADLINE:
-        return dates.deadline_from(said, now)
+    if memory_type is MemoryType.DEADLINE:  # (read in English: "muss bis zum 31. Juli": "by 31 july")
+        return dates.deadline_from(readable_dates(item.content), now)
     if memory_type is MemoryType.TEMPORARY:
-        found = dates.temporary_expiry(said, now)
+        found = dates.temporary_expiry(readable_dates(item.content), now)
         return found or now + timedelta(days=settings.temporary_default_days)
     return None
 

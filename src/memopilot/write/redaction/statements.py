@@ -638,7 +638,8 @@ _COMPOUND_CODE = re.compile(
     r"bevestigings|inlog|lås|kapı|güvenlik|doğrulama|onay|digi|bankid)[^\W\d_]{0,8}?-?"
     r"(?:kod|kode|koden|koder|kodu|koodi|koodin|code|kód|kódot)"
 )
-_COMPOUND_HINT = re.compile(r"kod|code|kód")
+_COMPOUND_HINTS = ("kod", "code", "kód")
+_COMPOUND_HINT = re.compile("|".join(_COMPOUND_HINTS))
 _WORD_AROUND = re.compile(r"[^\W\d_]+")
 
 
@@ -1284,17 +1285,17 @@ _APP_PASSWORD = re.compile(r"(?<![\w-])[a-z]{4}(?: [a-z]{4}){3}(?![\w-])")
 _APP_PASSWORD_CUE_CHARS = 40
 
 
-_APP_PASSWORD_CUE_WORDS = word_list("""
+_APP_PASSWORD_CUES = Substrings(
+    word_list("""
     pass|пароль|contraseña|mot de passe|passwort|senha|parola|wachtwoord|hasło|heslo|şifre|密码|密碼|
     パスワード|비밀번호
-""")
-_APP_PASSWORD_CUE = re.compile("|".join(map(re.escape, _APP_PASSWORD_CUE_WORDS)))
-_APP_PASSWORD_CUES = Substrings(_APP_PASSWORD_CUE_WORDS)
+    """)
+)
 
 
 def _app_passwords(text: str, lower: str) -> Iterator[Span]:
     for m in _APP_PASSWORD.finditer(text):
-        if _APP_PASSWORD_CUE.search(lower, max(0, m.start() - _APP_PASSWORD_CUE_CHARS), m.start()):
+        if _APP_PASSWORD_CUES.search(lower[max(0, m.start() - _APP_PASSWORD_CUE_CHARS) : m.start()]):
             yield m.start(), m.end(), "password", P_PROSE
 
 
@@ -1350,7 +1351,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
         yield from _password_columns(text, lower)
-    if "kod" in lower or "code" in lower or "kód" in lower:  # (_COMPOUND_HINT, cheaper)
+    if any(hint in lower for hint in _COMPOUND_HINTS):
         yield from _compound_code_names(text, lower)
     if digits >= _HEX_VALUE_DIGITS:
         yield from _named_random_values(text, lower)
