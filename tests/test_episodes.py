@@ -181,3 +181,22 @@ def test_a_memory_that_says_part_of_its_turn_gives_way_to_the_turn(mp: MemoPilot
     assert "Portland" in result.text
     (item,) = [i for i in result.trace.skipped if i.memory_id == typed.id]
     assert item.reason.startswith("its turn says more")
+
+
+def test_a_marked_change_retires_the_turn_it_changes_when_no_memory_came_from_it(mp: MemoPilot) -> None:
+    # turns kept verbatim with nothing typed taken from them: the judgement reads the change
+    old = mp.add("afternoon treat: a can of cola from the vending machine, every single day", type="episode")
+    other = mp.add("my nephew started school this week, cute photos", type="episode")
+    changed = mp.remember("quit sugar on my dentist's advice. these days it's sparkling water with lemon")
+    assert [s["id"] for s in changed.superseded] == [old.id]
+    assert mp.get(other.id).state is MemoryState.ACTIVE
+    context = mp.build_context("What do I drink in the afternoon?").text
+    assert "sparkling water" in context and "cola" not in context
+
+
+def test_a_memory_the_change_replaces_goes_before_a_turn_nothing_came_from(mp: MemoPilot) -> None:
+    (kept,) = mp.remember("I drink about four cups of coffee a day, can't function without it.").created
+    turn = mp.add("also trying to sleep better, been waking up at 3am a lot", type="episode")
+    changed = mp.remember("no more coffee for me, it's green tea now. sleep is way better already")
+    assert kept.id in [s["id"] for s in changed.superseded]
+    assert mp.get(turn.id).state is MemoryState.ACTIVE

@@ -29,11 +29,11 @@ from ..store import ChangeSet
 from ..text import split_for_storage, text_ratio
 from ..validation import clean_content, clean_tags, new_record
 from . import dates
-from .contradictions import find_supersessions, marks_change, stale_episodes
+from .contradictions import find_supersessions, marks_change, stale_episodes, states_one_thing
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
-from .update_judge import default_judge
+from .update_judge import UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
@@ -294,17 +294,20 @@ class WritePath:
         # A message that stores nothing typed (a question, chatter: "what can i take for the
         # pain") retires a memory only when it says it changes something.
         successor = next((m for m in created if m is not None), None)
-        if not candidates or (successor is None and not marks_change(text)):
+        marked = marks_change(text)
+        if successor is None and not marked:
             return
-        verdicts = judge.judge(text, [m.content for m in candidates])
-        sure = [(v, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
-        if not sure:
+        # A marked change may also retire a turn no memory was taken from, if no memory is replaced.
+        uncited = _uncited_episodes(plan) if marked and not passing else []
+        picked = _surest_update(judge, text, candidates) or _surest_update(judge, text, uncited)
+        if picked is None:
             return
-        # of several it is sure of, the one closest in meaning (e5's cosine), then the likeliest
-        verdict, old = max(sure, key=lambda pair: (pair[0].closeness, pair[0].probability))
+        verdict, old = picked
         probability = verdict.probability
         reason = f"the learned judgement reads this message as changing it ({probability:.2f})"
-        if successor is not None:
+        if old.type is MemoryType.EPISODE:
+            plan.retire_episode(old, reason=reason)
+        elif successor is not None:
             plan.supersede(old, plan.live.get(successor.id, successor), rule="learned", reason=reason)
         else:
             plan.retire(old, reason=reason, rule="learned")
@@ -339,6 +342,24 @@ class WritePath:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _surest_update(judge: UpdateJudge, text: str, candidates: list[Memory]) -> tuple[Verdict, Memory] | None:
+    """Of the memories the judgement is sure ``text`` updates, the one closest in meaning (e5's
+    cosine), then the likeliest; None when it is sure of none."""
+    if not candidates:
+        return None
+    verdicts = judge.judge(text, [m.content for m in candidates])
+    sure = [(v, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
+    return max(sure, key=lambda pair: (pair[0].closeness, pair[0].probability), default=None)
+
+
+def _uncited_episodes(plan: _Plan) -> list[Memory]:
+    """Earlier turns of one statement that no relevant memory was taken from ("morning ritual: oat
+    milk flat white from the cart by the station"): a marked change ("these days it's rooibos")
+    must retire them too, or they present the old value as current with nothing to supersede."""
+    cited = {source for memory in plan.live.values() for source in memory.source_ids}
+    return [e for e in plan.inputs.earlier if e.id not in cited and states_one_thing(e)]
 
 
 # What ends or moves a deadline: it is called off or rescheduled ("the trip is cancelled", "they

@@ -56,6 +56,13 @@ nothing: it is a verbatim turn, not an interpretation. Critical memories are ret
 Everything here is a pure function of its arguments; sentence analyses are cached by text.
 """
 
-from .compare import Supersession, find_supersessions, marks_change, slot_of, stale_episodes
+from .compare import Supersession, find_supersessions, marks_change, slot_of, stale_episodes, states_one_thing
 
-__all__ = ["Supersession", "find_supersessions", "marks_change", "slot_of", "stale_episodes"]
+__all__ = [
+    "Supersession",
+    "find_supersessions",
+    "marks_change",
+    "slot_of",
+    "stale_episodes",
+    "states_one_thing",
+]

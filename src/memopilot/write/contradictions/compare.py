@@ -51,18 +51,21 @@ def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int 
     if not marks_change(new_content):
         return []
     new = _analyse(new_content)
-    out: list[Memory] = []
-    for episode in episodes:
-        if episode.type is not MemoryType.EPISODE or episode.state not in CONTEXT_STATES:
-            continue
-        said = words_said(episode)
-        if len(said) > max_chars:
-            continue
-        if len(split_sentences(said)) > 1:
-            continue  # a turn that says several things stays: its other statements still hold
-        if _compare(new, _analyse(said), new_content, said) is not None:
-            out.append(episode)
-    return out
+    return [
+        episode
+        for episode in episodes
+        if states_one_thing(episode, max_chars)
+        and _compare(new, _analyse(words_said(episode)), new_content, words_said(episode)) is not None
+    ]
+
+
+def states_one_thing(episode: Memory, max_chars: int = 300) -> bool:
+    """A live episode of one short statement, which a change can make stale as a whole. A turn that
+    says several things stays: its other statements still hold."""
+    if episode.type is not MemoryType.EPISODE or episode.state not in CONTEXT_STATES:
+        return False
+    said = words_said(episode)
+    return len(said) <= max_chars and len(split_sentences(said)) == 1
 
 
 def find_supersessions(
