@@ -10,6 +10,8 @@ import pytest
 
 from memopilot.write.redaction import redact
 
+from .redaction_cases_tune18 import TUNE18_LOOK_ALIKES, TUNE18_SECRETS
+
 _SEPARATORS = re.compile(r"[\s\-]+")
 
 SECRETS = [
@@ -355,6 +357,9 @@ LOOK_ALIKES = [
     "git log -1\n8f3a2c1d9e7b6a5f4c3d2e1f0a9b8c7d6e5f4a3b\nthat is the commit",
 ]
 
+SECRETS += TUNE18_SECRETS
+LOOK_ALIKES += TUNE18_LOOK_ALIKES
+
 
 def _survives(secret: str, text: str) -> bool:
     value, text = _SEPARATORS.sub("", secret), _SEPARATORS.sub("", text)
@@ -419,6 +424,8 @@ def _measure():
         ("tests/data/redaction_tune16", 0.94, 0.02),
         # redaction_check16 on arrival (2026-12-05, seventh): 93.6% / 0.0%; its misses then read
         ("tests/data/redaction_tune17", 0.95, 0.01),
+        # 91.0% / 2.9% when the eighth session (2026-12-05) began; its misses then read
+        ("tests/data/redaction_tune18", 0.98, 0.01),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),
@@ -440,3 +447,8 @@ def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_mo
     result = measure.score(measure.ROOT / folder)
     assert result["removed_rate"] >= removed_at_least, (result["removed"], result["secrets"])
     assert result["altered_rate"] <= altered_at_most, (result["altered"], result["benign"])
+
+
+def test_a_documented_test_card_said_to_be_ones_own_is_taken_out() -> None:
+    # The documented value goes where nothing says it is a test or an example.
+    assert "4242" not in redact("my visa is 4242 4242 4242 4242, bill it monthly").text

@@ -144,7 +144,7 @@ def _scan(text: str) -> list[Finding]:
     return [
         Finding(kind, start, _wrapped_end(text, start, end))
         for start, end, kind, _ in merged
-        if not _documentation_example(text[start:end])
+        if not _documentation_example(text[start:end]) and not _documented_test_value(text, start, end)
     ]
 
 
@@ -208,6 +208,34 @@ def _documentation_example(value: str) -> bool:
     if _PLACEHOLDER_NAME.fullmatch(value):
         return True
     return len(value) >= 12 and max(tail.count(c) for c in "xX*") >= 13
+
+
+# Values that documentation publishes for testing, which no one holds: Stripe's test cards and the
+# IBANs of ISO 13616's and Wikipedia's examples. Users also paste one as their own ("my visa is
+# 4242-4242-4242-4242"), and a test corpus then counts it as a card; said as a test or an example
+# ("Stripe's test card ...", "the example IBAN from the spec"), it is the documented value.
+_DOCUMENTED_TEST_VALUES = frozenset(
+    (
+        *("4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222"),
+        *("5200828282828210", "5105105105105100", "378282246310005", "371449635398431"),
+        *("6011111111111117", "6011000990139424", "3056930009020004", "36227206271667"),
+        *("3566002020360505", "6200000000000005", "4000000000000002", "4000000000009995"),
+        *("GB82WEST12345698765432", "GB29NWBK60161331926819", "DE89370400440532013000"),
+    )
+)
+_TEST_CUE = re.compile(
+    r"(?i)\b(?:test(?:ing)?|sandbox|examples?|samples?|docs?|documentation|spec|specification|tutorials?"
+    r"|dummy|fake)\b"
+)
+_NOT_ALNUM = re.compile(r"[^0-9A-Za-z]")
+
+
+def _documented_test_value(text: str, start: int, end: int) -> bool:
+    """A documented test value (see above), in a message that speaks of tests or examples."""
+    if end - start > 40:
+        return False
+    value = _NOT_ALNUM.sub("", text[start:end]).upper()
+    return value in _DOCUMENTED_TEST_VALUES and _TEST_CUE.search(text) is not None
 
 
 # A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped

@@ -79,6 +79,11 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # a token printed on the line after the command that shows it
     ("auth:token", re.compile(r"heroku\s+auth:token\b[^\n]*(?:\n[^\n]*){0,3}?\n\s*([0-9a-f]{8}-[0-9a-f]{4}-"
                               r"[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|HRKU-[\w-]{20,})")),
+    # a secret set for a repository's workflows: gh secret set NAME --body X (or -b X)
+    ("gh secret", re.compile(rf"\bgh\s+secret\s+set\s+\S+[^\n|;&]{{0,120}}?\s(?:--body|-b)(?:[ =]+){_V}")),
+    # the same in GitHub's form: a "Name:" that names a secret, then its "Value:" on the next line
+    ("value:", re.compile(r"(?i)\bname\s*:\s*[\"'`]?[\w.-]*?(?<![a-z])(?:key|token|secret|pass\w*|pwd)\b"
+                          r"[\"'`]?[ \t]*\r?\n[ \t]*(?:value|secret)\s*:\s*[\"'`]?([^\s\"'`]{6,256})")),
     ("otpauth://", re.compile(r"otpauth://[^\s]*?[?&]secret=([A-Za-z2-7]{16,}=*)")),  # a 2FA secret
     ("wifi:", re.compile(r"WIFI:[^\n]*?(?<=[:;])P:((?:\\.|[^;\\\s])+)")),  # a Wi-Fi QR code's password
     ("webhooks", re.compile(r"((?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,})")),
@@ -112,11 +117,10 @@ _CRYPT_HASH = re.compile(
 _COUNTED_HINTS = {":": 4, ".": 2}
 # Places whose name says the value is a secret, whatever it looks like (Django's and WordPress's
 # keys are runs of symbols), and Terraform's default for a variable named for one.
-_NAMED_HINTS = frozenset(("env", "define(", "variable"))
-# INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...)
-_SQL_INSERT = re.compile(
-    r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values\s*\(([^)]{1,1000})\)", re.IGNORECASE
-)
+_NAMED_HINTS = frozenset(("env", "define(", "variable", "gh secret", "value:"))
+# INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...), ('y', 'other', ...)
+_SQL_INSERT = re.compile(r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values", re.IGNORECASE)
+_SQL_ROW = re.compile(r"\s*,?\s*\(([^)]{1,1000})\)")
 _SQL_LITERAL = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"|([^,\s][^,]*)")
 _SECRET_COLUMN = re.compile(
     r"pass|pwd|secret|token|api_?key|\bpin\b|passphrase|\bssn\b|social_?sec|\bcvv2?\b|\bcvc\b|card_?(?:num|no)|cc_?num"
@@ -128,10 +132,12 @@ _SECRET_COLUMN = re.compile(
 _IDENTITY_COLUMN = re.compile(
     r"national_?id|\bnin\b|\bssn\b|social_?sec|tax_?(?:id|number|no)\b|\btin\b|passport|\bacct|\biban\b"
     r"|\baccount(?:_?(?:no|num|number|nr))?\b|\bbsn\b|pesel|personnummer|\bcpf\b|\bdni\b|aadhaar|"
-    r"\brouting(?:_?(?:no|number))?\b|\bid_?(?:number|no|card)\b|identity_?(?:number|no)",
+    r"\brouting(?:_?(?:no|number))?\b|\bid_?(?:number|no|card)\b|identity_?(?:number|no)"
+    r"|\bgov(?:ernment)?_?id\b|\bcitizen_?id\b|\bpersonal_?(?:id|no|number|code)\b|\bnric\b|\bnik\b",
     re.IGNORECASE,
 )
 _IDENTITY_DIGITS = 6
+_IDENTITY_CODE_CHARS = 20
 # `national_id = '252065025582440'`, `"account": "31057846"`: a quoted value after a key. The link
 # and the quote are found first (one cheap scan), then the key before them is read: a search for
 # the column names over a whole message costs ~100 µs per 300 characters in `re`.
@@ -141,11 +147,12 @@ _KEY_BEFORE_LINK = re.compile(r"([\w-]{2,40})[\"'`]?[ \t]*$")
 
 def _identity_value(value: str) -> bool:
     """A cell or a key's value that reads as an identity or account number: six digits or more,
-    with at most single separators ("95.04.07-645.04", "CY 87 83 96 A"), not a sentence."""
+    with at most single separators ("95.04.07-645.04", "CY 87 83 96 A"), not a sentence; or one
+    code of letters and digits (an Italian codice fiscale: "RSSMRA85T10A562S")."""
     return (
         sum(c.isdigit() for c in value) >= _IDENTITY_DIGITS
         and "  " not in value
-        and sum(c.isalpha() for c in value) <= 4
+        and (sum(c.isalpha() for c in value) <= 4 or (value.isalnum() and len(value) <= _IDENTITY_CODE_CHARS))
         and not value.startswith(("$", "<", "%", "*", "x", "X"))
     )
 
@@ -164,20 +171,27 @@ def _identity_keys(text: str) -> Iterator[Span]:
 def _sql_rows(text: str) -> Iterator[Span]:
     for m in _SQL_INSERT.finditer(text):
         columns = [c.strip(' "`[]').lower() for c in m.group(1).split(",")]
-        values = list(_SQL_LITERAL.finditer(m.group(2)))
-        for column, value in zip(columns, values, strict=False):
-            secret, identity = _SECRET_COLUMN.search(column), _IDENTITY_COLUMN.search(column)
-            if not secret and not identity:
-                continue
-            group = next(g for g in (1, 2, 3) if value.group(g) is not None)
-            start, end = m.start(2) + value.start(group), m.start(2) + value.end(group)
-            found = text[start:end]
-            if found.startswith(("$", ":", "?", "%s")):
-                continue  # a placeholder for a bound parameter
-            if secret and end - start >= 4:
-                yield start, end, "password", P_PROSE
-            elif identity and _identity_value(found):
-                yield start, end, _identity_kind(column), P_PROSE
+        row = _SQL_ROW.match(text, m.end())
+        while row is not None:  # every row of a multi-row VALUES
+            yield from _sql_cells(text, columns, row)
+            row = _SQL_ROW.match(text, row.end())
+
+
+def _sql_cells(text: str, columns: list[str], row: re.Match[str]) -> Iterator[Span]:
+    values = list(_SQL_LITERAL.finditer(row.group(1)))
+    for column, value in zip(columns, values, strict=False):
+        secret, identity = _SECRET_COLUMN.search(column), _IDENTITY_COLUMN.search(column)
+        if not secret and not identity:
+            continue
+        group = next(g for g in (1, 2, 3) if value.group(g) is not None)
+        start, end = row.start(1) + value.start(group), row.start(1) + value.end(group)
+        found = text[start:end]
+        if found.startswith(("$", ":", "?", "%s")):
+            continue  # a placeholder for a bound parameter
+        if secret and end - start >= 4:
+            yield start, end, "password", P_PROSE
+        elif identity and _identity_value(found):
+            yield start, end, _identity_kind(column), P_PROSE
 
 
 # A table (Markdown, CSV or tab-separated) with a column of secrets: its header row names the column.

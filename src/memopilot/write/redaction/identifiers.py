@@ -16,6 +16,7 @@ import importlib
 import itertools
 import re
 from collections.abc import Callable, Iterator
+from types import ModuleType
 
 from stdnum import iban, luhn
 from stdnum.br import cpf
@@ -249,26 +250,69 @@ def _public_number(text: str, start: int) -> bool:
 
 def _named(text: str, lower: str) -> Iterator[Span]:
     """A number right after a word that names an identity number (a few words may stand between:
-    "Meine Steuer-ID lautet ...", "BSN-nummer van mijn zoon: ...")."""
-    for _, word_end, word in _ID_WORDS.find(lower):
+    "Meine Steuer-ID lautet ...", "BSN-nummer van mijn zoon: ..."), or just before it when it
+    passes the word's checksum ("3273805003545656 - that's my NIK")."""
+    for word_start, word_end, word in _ID_WORDS.find(lower):
         if word in _NEEDS_BANK and not _BANK_CONTEXT.search(lower):
             continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
-        labelled = False  # the token before ended with a colon
-        for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
-            has_digit = any(c.isdigit() for c in token.group())
-            if position > _WORDS_BEFORE_NUMBER and not labelled:
-                # past a few words, a number only right after a colon ("TFN for the form at work: ...")
-                if has_digit or position >= _WORDS_BEFORE_LABELLED:
-                    break
-                labelled = token.group().endswith((":", "："))
-                continue
-            found = _number_at(text, token.start(), token.end(), word)
-            if found is not None:
-                yield found
-                break
+        before = _number_before(text, word_start, word)
+        if before is not None:
+            yield before
+        found = _number_after(text, word_end, word)
+        if found is not None:
+            yield found
+            if word in _ROUTING_WORDS and _checksum_module(word).is_valid(text[found[0] : found[1]]):
+                yield from _account_beside(text, word_start, found)
+
+
+def _number_after(text: str, word_end: int, word: str) -> Span | None:
+    labelled = False  # the token before ended with a colon
+    for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
+        has_digit = any(c.isdigit() for c in token.group())
+        if position > _WORDS_BEFORE_NUMBER and not labelled:
+            # past a few words, a number only right after a colon ("TFN for the form at work: ...")
             if has_digit or position >= _WORDS_BEFORE_LABELLED:
-                break
+                return None
             labelled = token.group().endswith((":", "："))
+            continue
+        found = _number_at(text, token.start(), token.end(), word)
+        if found is not None or has_digit or position >= _WORDS_BEFORE_LABELLED:
+            return found
+        labelled = token.group().endswith((":", "："))
+    return None
+
+
+# A number that ends shortly before an identity word, with no digit between ("ok here it is:
+# 3273805003545656\nthat's my NIK"): the word's checksum must pass, in full (any 9 to 11 digits pass
+# some checksum by chance, so a word without one, or a bank's routing check, takes none before it).
+_NUMBER_BEFORE = re.compile(r"(?<![\w.-])(\d(?:[ ./\-]?\d){5,22})(?![\w])\D{0,48}$")
+_ROUTING_WORDS = frozenset(("routing", "routing number", "aba", "aba routing"))
+_REACH_BEFORE = 72
+_LEAST_DIGITS_BEFORE = 6
+
+
+def _number_before(text: str, word_start: int, word: str) -> Span | None:
+    if word not in _CHECKSUM_OF or word in _ROUTING_WORDS:
+        return None
+    reach = max(0, word_start - _REACH_BEFORE)
+    if count_digits(text[reach:word_start]) < _LEAST_DIGITS_BEFORE:
+        return None  # (most words have no number before them: the search is skipped)
+    m = _NUMBER_BEFORE.search(text, reach, word_start)
+    if m is None or _public_number(text, m.start(1)) or not _checksum_module(word).is_valid(m.group(1)):
+        return None
+    return m.start(1), m.end(1), "national_id", P_CONTEXT
+
+
+# The account a routing number is given with, on either side of it ("my paycheck goes to
+# 105909581028 (routing 014335499)", "routing 011000015 acct 4021887731"): a run of 6-17 digits.
+_ACCOUNT_NUMBER = re.compile(r"(?<![\d.,/-])\d{6,17}(?![\d/-]|[.,]\d)")
+_ACCOUNT_REACH = 48
+
+
+def _account_beside(text: str, word_start: int, routing: Span) -> Iterator[Span]:
+    for m in _ACCOUNT_NUMBER.finditer(text, max(0, word_start - _ACCOUNT_REACH), routing[1] + _ACCOUNT_REACH):
+        if m.start() != routing[0] and not _public_number(text, m.start()):
+            yield m.start(), m.end(), "bank_account", P_CONTEXT
 
 
 def _number_at(text: str, start: int, end: int, word: str) -> Span | None:
@@ -278,7 +322,7 @@ def _number_at(text: str, start: int, end: int, word: str) -> Span | None:
         at += 1  # "：E42692959", "#019", "是330106..."
     number = _ID_NUMBER.match(text, at)
     if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
-        if not _passes_its_checksum(word, number.group()):
+        if not _passes_its_checksum(word, number.group()) and not _form_field(text, number, word):
             return None  # "CPF 967.773.386-80 é inválido": the word names a number that fails
         return number.start(), number.end(), "national_id", P_CONTEXT
     code = _PASSPORT_CODE.match(text, at)
@@ -337,13 +381,32 @@ def _id_code(code: str, passport: bool) -> bool:
     return 8 <= len(code) <= 20 and digits >= 3 and (letters >= 2 or (letters == 1 and digits >= 6))
 
 
+# A field of a form or a record: the name, a colon, and the number filling the rest of its line.
+_FIELD_BEFORE = re.compile(r"[:：][ \t]*$")
+_FIELD_AFTER = re.compile(r"[ \t]*(?:\r?\n|$)")
+
+
+def _form_field(text: str, number: re.Match[str], word: str) -> bool:
+    """A number filed under its name ("Aadhaar: 6979 8887 6767" on a patient's intake form) is the
+    person's even when its check digit has a slip, as an IBAN's national digits may (``_iban``).
+    Words that name other things too must still see their checksum pass."""
+    return (
+        word not in _CHECKSUM_REQUIRED
+        and _FIELD_BEFORE.search(text, max(0, number.start() - 8), number.start()) is not None
+        and _FIELD_AFTER.match(text, number.end()) is not None
+    )
+
+
+def _checksum_module(word: str) -> ModuleType:
+    return importlib.import_module(f"stdnum.{_CHECKSUM_OF[word]}")
+
+
 def _passes_its_checksum(word: str, number: str) -> bool:
     """Whether ``number`` is valid for the identity ``word`` names (True when no checksum is known,
     or the number has another length than the word's: it may be some other number of the person)."""
-    module_name = _CHECKSUM_OF.get(word)
-    if module_name is None:
+    if word not in _CHECKSUM_OF:
         return True
-    module = importlib.import_module(f"stdnum.{module_name}")
+    module = _checksum_module(word)
     if word in _CHECKSUM_REQUIRED:
         return bool(module.is_valid(number))
     try:
@@ -406,9 +469,64 @@ def _cheque_line(text: str) -> Iterator[Span]:
         yield m.start(group), m.end(group), "bank_account", P_STRUCT
 
 
+# UK bank details as people pass them on: a sort code (two digits, dash, two, dash, two) and an
+# eight-digit account number beside it, in either order, perhaps named ("Tariq Haddad / 36-15-30 /
+# 34909776", "sort code 66-24-26, account number 13228938"). A sort code alone names a bank's
+# branch ("40-47-84 is HSBC"), and a date has its shape; beside eight digits it is an account's.
+# (Found from its middle, "-dd-": a pattern that starts with a literal is scanned for in C; one
+# that starts with a digit is tried at every position, ~13 µs a message.)
+_SORT_CODE_MIDDLE = re.compile(r"-\d\d-")
+_SORT_CODE = re.compile(r"(?<![\d-])\d\d-\d\d-\d\d(?![\d-])")
+_ACCOUNT_NAME = r"(?:(?i:account|acct|acc|a/c)(?:[ \t]*(?i:number|no\.?|nr\.?|#))?[ \t]*[:#]?[ \t]*)?"
+_SORT_CODE_NAME = r"(?:(?i:sort[ \t-]?code)[ \t]*:?[ \t]*)?"
+_UK_ACCOUNT_AFTER = re.compile(rf"[ \t]*[/,;|]?[ \t]*{_ACCOUNT_NAME}(\d{{8}})(?![\d-])")
+_UK_ACCOUNT_BEFORE = re.compile(rf"(?<![\d-])(\d{{8}})[ \t]*[/,;|]?[ \t]*{_SORT_CODE_NAME}$")
+
+
+def _uk_bank_details(text: str) -> Iterator[Span]:
+    for middle in _SORT_CODE_MIDDLE.finditer(text):
+        code = _SORT_CODE.match(text, middle.start() - 2) if middle.start() >= 2 else None
+        if code is None:
+            continue
+        account = _UK_ACCOUNT_AFTER.match(text, code.end()) or _UK_ACCOUNT_BEFORE.search(
+            text, max(0, code.start() - 32), code.start()
+        )
+        if account is not None:
+            yield code.start(), code.end(), "bank_account", P_STRUCT
+            yield account.start(1), account.end(1), "bank_account", P_STRUCT
+
+
+# The second line of a passport's (or a visa's) machine-readable zone (ICAO 9303, TD3 and TD2):
+# the document number and its check digit, nationality, birth date and expiry each with theirs.
+_MRZ_LINE = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)[A-Z<]{3}(\d{6})(\d)[MFX<](\d{6})(\d)")
+_MRZ_WEIGHTS = (7, 3, 1)
+
+
+def _mrz_check(field: str) -> str:
+    """ICAO 9303's check digit: digits at face value, A-Z as 10-35, "<" as 0, weighted 7, 3, 1."""
+    total = 0
+    for i, ch in enumerate(field):
+        value = 0 if ch == "<" else int(ch) if ch.isdigit() else ord(ch) - 55
+        total += value * _MRZ_WEIGHTS[i % 3]
+    return str(total % 10)
+
+
+def _machine_readable_zone(text: str) -> Iterator[Span]:
+    for m in _MRZ_LINE.finditer(text):
+        number, born, expires = m.group(1), m.group(3), m.group(5)
+        if (
+            _mrz_check(number) == m.group(2)
+            and _mrz_check(born) == m.group(4)
+            and _mrz_check(expires) == m.group(6)
+        ):
+            yield m.start(1), m.start(1) + len(number.rstrip("<")), "passport", P_STRUCT
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     if "⑆" in text or "⑈" in text:
         yield from _cheque_line(text)
+    if "<<" in text:
+        yield from _machine_readable_zone(text)
     if len(text) >= 51 and max(map(len, text.split())) >= 51:  # (a hex key and "0x": 64 or 66)
         yield from _crypto_keys(text)
     digits = _digits(text)
@@ -416,6 +534,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         return
     shaped = list(_shaped(text))
     yield from shaped
+    if digits >= 14 and "-" in text:
+        yield from _uk_bank_details(text)
     yield from _lettered_ibans(text)
     if digits >= 16:
         yield from _card_halves(text)

@@ -311,6 +311,27 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         (":AA",),
         not_after=frozenset("0123456789:"),
     ),
+    # Keys whose shape names their vendor, said without the vendor's name (gitleaks' rules for
+    # them need "mailchimp" or "contentful" next to the key): a Mailchimp key is 32 hex digits and
+    # its data centre ("-us21"); a NuGet key "oy2" and 43 small letters and digits; a Contentful
+    # personal access token "CFPAT-" and 43 characters; a Braintree access token names its
+    # environment, merchant id and secret between "$" signs.
+    _TokenRule(
+        "mailchimp_api_key",
+        re.compile(r"[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])"),
+        ("-us",),
+        _mixed,
+        not_after=_ALNUM_CHARS,
+    ),
+    _TokenRule(
+        "nuget_api_key", re.compile(r"oy2[a-z0-9]{43}(?![A-Za-z0-9])"), ("oy2",), _mixed, _ALNUM_CHARS
+    ),
+    _TokenRule("contentful_token", re.compile(r"CFPAT-[A-Za-z0-9_-]{43}" + _E), ("CFPAT-",)),
+    _TokenRule(
+        "braintree_token",  # (not "..._access_token": the placeholder would spell the token's start)
+        re.compile(r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}(?![A-Za-z0-9])"),
+        ("access_token$",),
+    ),
 )
 
 _SK_KEY = re.compile(
@@ -469,9 +490,9 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
             continue
         digits = m.group().replace(" ", "").replace("-", "")
         if 13 <= len(digits) <= 19 and _card_network(digits) and _luhn(digits):
-            # (payment providers' test numbers, 4242 4242 4242 4242, are taken out too: some
-            # corpora call them look-alikes, but users give them as their cards, and a card
-            # left in is worse than a test number taken out)
+            # (payment providers' test numbers, 4242 4242 4242 4242, are found too: users give them
+            # as their cards; only a message that calls one a test or an example keeps it, see
+            # _documented_test_value in __init__.py)
             yield m.start(), m.end(), "credit_card", P_STRUCT
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import itertools
 import re
 import string
 import unicodedata
@@ -49,7 +50,8 @@ from .rules import (
 __all__ = ["detect"]
 
 
-# Names of a password or code, by language (lowercase); inflected forms are matched too.
+# Names of a password or code, by language (lowercase); inflected forms are matched too. (Bengali's
+# "য়" is written decomposed or as U+09DF, which NFC does not compose: both forms are listed.)
 def _typos(word: str) -> list[str]:
     """The ways a fast typist misspells ``word``: one letter dropped, doubled, or swapped with the next."""
     out = {word[:i] + word[i + 1 :] for i in range(1, len(word))}
@@ -74,7 +76,9 @@ _PASSWORD_NAMES = (
     parolă|пароль|парол|парола|κωδικός|κωδικος|συνθηματικό|şifre|sifre|סיסמה|סיסמא|كلمة المرور|
     كلمة السر|رمز عبور|पासवर्ड|密码|密碼|口令|パスワード|비밀번호|비번|암호|패스워드|mật khẩu|mat khau|
     kata sandi|kata laluan|nenosiri|nywila|পাসওয়ার্ড|کلمه عبور|پاس ورڈ|கடவுச்சொல்|పాస్‌వర్డ్|
-    รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|
+    รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|parool|salasõna|fjalëkalim|fjalëkalimi|
+    pasahitza|contrasinal|cyfrinair|wagwoord|лозинка|құпия сөз|şifrə|parol|нууц үг|პაროლი|գաղտնաբառ|
+    පාස්වර්ඩ්|මුරපදය|ಪಾಸ್‌ವರ್ಡ್|പാസ്‌വേഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|পাসওয়ার্ড|diceware|emergency kit|
     wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi
 """)
     + _WORD_VALUE_NAME_LIST
@@ -86,7 +90,8 @@ _LINKS = frozenset(
     word_list("""
     is|was|are|to|as|now|equals|reads|be|es|és|era|sea|est|était|c'est|ist|isch|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
-    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא|used|using|chose|picked|на|в|إلى|الى
+    para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא|used|using|chose|picked|на|в|إلى|الى|
+    হল|হলো|হচ্ছে|ہے|हो|आहे|છે|ਹੈ|است|yra|ir|është|ay|არის
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -186,7 +191,7 @@ _NOT_A_SECRET = re.compile(
     r"(?i)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|v?\d+(?:\.\d+){1,3}[a-z]?"
     r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*|[a-z]+(?:[_-][a-z]+)+|[0-9a-f]{7,12}|[\w.+-]+@(?:\d{1,3}\.){3}\d{1,3}"
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
-    r"|<[^>]*>|\$\{?\w+\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
+    r"|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
 )
 _FIELD = re.compile(r"[a-z_]+=[a-z_]+")  # "login status=success": the next field of a log line
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -228,6 +233,10 @@ _SPOKEN = _NUMBER_WORDS | frozenset(
 )
 _SPELLED = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d(?!\d)")  # words ("п'ять"), or one digit said alone
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
+# The same with a dot between every character ("r.o.c.k.y.1.9.9.9.+"), and perhaps a full stop after;
+# looked for where four dotted characters are (a pattern that starts with "." is scanned for in C).
+_DOTTED_OUT = re.compile(r"(?<!\S)(?:[^\s.]\.){7,}[^\s.](?=\.?(?:\s|$))")
+_DOTTED_CHARS = re.compile(r"\.[^\s.]\.[^\s.]\.[^\s.]\.")
 # Product and recovery keys: five or more dashed groups of four to six capitals and digits
 # ("I2SC-FC6B-6LJ4-KTHP-1B3P-JON9-AAYP", "VK7JG-NPHTM-C97JM-9MPGT-3V66T").
 _PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){4,}(?![\w-])")
@@ -321,12 +330,18 @@ _ASCII_DIGITS = frozenset(string.digits)
 _ASCII_ALNUM = _ASCII_LOWER | _ASCII_UPPER | _ASCII_DIGITS
 
 
+# An abbreviation inflected after a colon, as Swedish and Finnish write it: "wifi:t", "SMS:ää".
+_COLON_INFLECTED = re.compile(r"[^\W\d_]+:[^\W\d_]{1,3}")
+
+
 def _is_plain_word(token: str) -> bool:
     """A word of any language (no digits, no symbols but an inner hyphen or apostrophe; combining
     marks, as in Thai or Devanagari, belong to words)."""
     core = token.strip(_EDGE)
     if core.isalpha():
         return True  # most words: one C call
+    if _COLON_INFLECTED.fullmatch(core):
+        return True  # "Lösenordet till wifi:t är ...": a word, not the value
     return bool(core) and all(c.isalpha() or c in "-'’" or unicodedata.category(c)[0] == "M" for c in core)
 
 
@@ -342,6 +357,10 @@ def _random_letters(value: str) -> bool:
     )
 
 
+# A variable or a command's output in a shell, or an amount ("$5.99"), where a value starts with "$".
+_SHELL_VARIABLE = re.compile(r"\$(?:\{[^}]*\}?|\([^)]*\)?|[A-Za-z_][A-Za-z0-9_]*|\d.*)")
+
+
 def _secret_value(
     value: str, *, quoted: bool, code: bool, linked: bool, next_to: bool = False, near: bool = False
 ) -> bool:
@@ -349,8 +368,10 @@ def _secret_value(
     the name or after a link word; a value that only follows other words must look random.
     ``next_to``: the very next token after the name ("şifresi 7391"). ``near``: a few words after
     a PIN's or a code's name ("PIN do karty 6130", "код от домофона 3417")."""
-    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@$%{<":
+    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@%{<":
         return False
+    if value[0] == "$" and _SHELL_VARIABLE.fullmatch(value):
+        return False  # "$DB_PASS", "${PASSWORD}"; but "$ayçiçeği1996" is "ayçiçeği" with a dollar
     if is_placeholder(value):
         return False
     if "\\" in value or _WINDOWS_PATH.match(value) or "@sha256:" in value:
@@ -393,7 +414,7 @@ def _value_after(
     """The value of a name that ends at ``pos``: the first token after it that is not a plain word.
     After a weak name only ":" or "=" links it to its value. After a PIN's or a code's name
     (``strong_code``), digits a few words on are its value."""
-    words, linked = 0, not weak
+    words, linked, previous = 0, not weak, ""
     stop = min(len(text), pos + 160)
     question = _ANSWERED.search(text, pos, stop) if "\n" in text else None
     answered = question.end() if question else stop + 1
@@ -434,12 +455,15 @@ def _value_after(
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
+            word = value.lower()
             linked = (
-                (not weak and (no_spaces or value.lower() in _LINKS or raw.lower() in _LINKS))
-                or (weak and value.lower() in _WEAK_LINKS)
+                (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
+                or (weak and word in _WEAK_LINKS)
                 or raw.rstrip().endswith((":", "：", "="))
+                or (code and word in _OPENED_WITH and previous in _OPENS)
             )
-            if words > _WORDS_BEFORE_VALUE or (words <= 3 and value.lower() in _NAMING_WORDS):
+            previous = word
+            if words > _WORDS_BEFORE_VALUE or (words <= 3 and word in _NAMING_WORDS):
                 return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
             continue
         spelled = _spelled_run(text, start, spoken=True)
@@ -466,6 +490,14 @@ def _value_after(
     return None
 
 
+# A lock said to open with its code: "the gate by the side door opens with 7270", "das Tor öffnet
+# mit 4471", "la verja se abre con 3390".
+_OPENS = frozenset(
+    word_list(
+        "opens|open|opened|unlocks|unlock|unlocked|disarms|disarm|öffnet|abre|ouvre|apre|opent|öppnas|åbner"
+    )
+)
+_OPENED_WITH = frozenset(word_list("with|using|mit|con|avec|met|med|com"))
 # An aside in brackets right after a name, before its link and value.
 _ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
 _ERROR_NAME = re.compile(r"E[A-Z]{3,}|[A-Z]+(?:_[A-Z]+)+")  # ENOENT, ERESOLVE, ERR_SSL_PROTOCOL
@@ -486,10 +518,13 @@ def _quoted_passphrase(value: str) -> bool:
 
 
 # A password of words said without quotes: four to six small words that end the line or the
-# sentence, right after the name and a colon or "is". Prose says more than nouns in a row: a
-# word of grammar, a verb's "-ed" or "-ing", or an adverb's "-ly" makes it a sentence ("the password
-# is changed every ninety days").
-_PHRASE_LINK = re.compile(r"\s*(?:[:：=]|is|was|now)?\s*(?:[:：=]|is|was|now|to)\s*")
+# sentence, right after the name and a colon or "is", or a few words and a colon ("the diceware
+# phrase we picked: ...", "1Password emergency kit says: ..."). Prose says more than nouns in a
+# row: a word of grammar, a verb's "-ed" or "-ing", or an adverb's "-ly" makes it a sentence ("the
+# password is changed every ninety days").
+_PHRASE_LINK = re.compile(
+    r"(?:\s*+[^\W\d_][\w'’]*+){0,3}+\s*[:：=]\s*|\s*(?:[:：=]|is|was|now)?\s*(?:[:：=]|is|was|now|to)\s*"
+)
 _UNQUOTED_PHRASE = re.compile(r"[a-z]{3,12}(?:[ _-][a-z]{3,12}){3,5}(?=[ \t]*(?:$|\n|[.;!(]))")
 # The words of grammar prose puts between nouns: the ones after "password is" in prose (rules.py),
 # the filler of a quoted rule, spelled numbers, and these.
@@ -605,6 +640,10 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
+        changed = _CHANGED_FROM.match(text, name_end)
+        if changed is not None:  # "changed my pw from RAVEN=bramble5 to FWKN=emcgq588": both go
+            yield from _secret_words(text, changed, code=name in _CODES)
+            continue
         stated = name in _VALUE_FIRST_NAMES or name.endswith((" code", " pin", " password"))
         if stated or name in _PASSWORD_NAME_SET:
             yield from _value_before(text, name_start, name_end, stated)
@@ -625,6 +664,70 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # a Polish company's tax number (NIP, ten digits), not a Quebec PIN (NIP)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
+
+
+# A password changed from one value to another, both said after the name.
+_CHANGED_FROM = re.compile(
+    r"(?i)\s+(?:from|von|van|de|с|z)\s+(\S{4,64})\s+(?:to|into|auf|naar|para|a|à|на|na|→|->)\s+(\S{4,64})"
+)
+
+
+def _secret_words(text: str, m: re.Match[str], *, code: bool = False) -> Iterator[Span]:
+    """Each of the match's groups that holds a secret value (its edge punctuation dropped)."""
+    for group in range(1, (m.re.groups or 0) + 1):
+        start, end = _core(text, m.start(group), m.end(group))
+        if _secret_value(text[start:end], quoted=False, code=code, linked=True):
+            yield start, end, "password", P_PROSE
+
+
+# A password sent in pieces that the message says to join ("two chunks ...: BadgerV apor00+ (no space
+# when you type it)"): two neighbouring tokens, one space apart, that together look like a password.
+_JOIN_CUES = Substrings(
+    word_list("""
+    chunk|no space|without the space|without a space|without space|halves|two parts|two pieces|join them
+    """)
+)
+_PIECE_LEAST = 3
+
+
+def _pieces(text: str) -> Iterator[Span]:
+    tokens = [_core(text, m.start(), m.end()) for m in _WHITESPACE_TOKEN.finditer(text)]
+    for (s1, e1), (s2, e2) in itertools.pairwise(tokens):
+        if min(e1 - s1, e2 - s2) < _PIECE_LEAST or text[e1:s2] != " ":
+            continue
+        joined = text[s1:e1] + text[s2:e2]
+        if (
+            _kinds(joined) == 4
+            and 8 <= len(joined) <= 40
+            and _password_shaped(joined)
+            and not _not_a_password(joined)
+        ):
+            yield s1, e2, "password", P_PROSE
+
+
+# Two values offered as alternatives, "if X doesn't work try Y": passwords where a login or a
+# memory is spoken of, or where they look generated (three kinds of character).
+_ALTERNATIVES = re.compile(  # (starts with its literal, which is scanned for in C)
+    r"if\s+(\S{6,64})\s+(?:doesn[’']?t|does not|didn[’']?t|did not|won[’']?t|fails|failed|isn[’']?t it)"
+    r"(?:\s+work)?\s*[,;:—–-]?\s*(?:then\s+)?(?:try|use)\s+(\S{6,64})"
+)
+_ALTERNATIVE_CUES = Substrings(
+    word_list("pass|pw|login|log in|sign in|account|remember|forgot|unlock|wifi|wi-fi|pin|code|which one")
+)
+
+
+def _alternatives(text: str, lower: str) -> Iterator[Span]:
+    for m in _ALTERNATIVES.finditer(lower):
+        if m.start() and lower[m.start() - 1].isalnum():
+            continue  # "gif", "motif"
+        cue = _ALTERNATIVE_CUES.search(lower)
+        for start, end, kind, priority in _secret_words(text, m):
+            value = text[start:end]
+            if _DIGIT.search(value) and not _VERSION_DOT.search(value) and (cue or _kinds(value) >= 3):
+                yield start, end, kind, priority
+
+
+_VERSION_DOT = re.compile(r"\.\d")  # "python3.11", "node-18.2": a program's version
 
 
 # Compound words that name a code: German, Dutch, the Nordic languages and Turkish write a door's
@@ -890,9 +993,15 @@ _PUBLIC_ID_BEFORE = re.compile(
 )
 
 
+# An AWS X-Ray trace id ("x-amzn-trace-id: Root=1-5759e988-bd862e3fe1be46a994272793"): a request's
+# id, which a header prints to every log.
+_TRACE_ID = re.compile(r"(?:Root|Self)=1-[0-9a-f]{8}-[0-9a-f]{24}")
+
+
 def _not_a_password(value: str) -> bool:
     return (
         any(c in value for c in '/\\()[]{}<>"`')
+        or _TRACE_ID.match(value) is not None
         or "://" in value
         or bool(_EMAIL.fullmatch(value))
         or value.startswith(("-", "@", "[REDACTED"))
@@ -1033,6 +1142,8 @@ def _touches_word(text: str, start: int, end: int) -> bool:
 def _obfuscated(text: str, lower: str, found: list[str], digits: int) -> Iterator[Span]:
     if _ONE_CHAR_TOKENS.search(text):
         yield from _spaced_out(text)
+    if _DOTTED_CHARS.search(text):
+        yield from _spaced_out(text, _DOTTED_OUT)
     for m in _BASE32_GROUPS.finditer(lower) if digits >= 2 else ():
         value = text[m.start() : m.end()]
         one_case = value.isupper() or value.islower()  # a key is shown in one case
@@ -1068,8 +1179,8 @@ _SPELLED_NAMED = 4
 _ONE_CHAR_TOKENS = re.compile(r"(?<!\S)\S[ -]\S[ -]\S[ -]\S(?![^\s-])")
 
 
-def _spaced_out(text: str) -> Iterator[Span]:
-    for m in _SPACED_OUT.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q"
+def _spaced_out(text: str, pattern: re.Pattern[str] = _SPACED_OUT) -> Iterator[Span]:
+    for m in pattern.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q", "r.o.c.k.y.1.9"
         chars = m.group()[::2]
         if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
             yield m.start(), m.end(), "password", P_PROSE
@@ -1360,6 +1471,10 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _encoded_passwords(text)
     if "/" in text:
         yield from _credential_pairs(text, lower)
+    if "if " in lower and ("try " in lower or "use " in lower):
+        yield from _alternatives(text, lower)
+    if _JOIN_CUES.search(lower):
+        yield from _pieces(text)
     if digits:  # every shaped token holds a digit
         yield from _shaped_tokens(text)
     found = _letter_words(lower)
