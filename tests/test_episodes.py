@@ -200,3 +200,15 @@ def test_a_memory_the_change_replaces_goes_before_a_turn_nothing_came_from(mp: M
     changed = mp.remember("no more coffee for me, it's green tea now. sleep is way better already")
     assert kept.id in [s["id"] for s in changed.superseded]
     assert mp.get(turn.id).state is MemoryState.ACTIVE
+
+
+def test_news_in_the_same_conversation_adds_to_what_was_just_said(mp: MemoPilot) -> None:
+    (dill,) = mp.remember(
+        "quick thing: dill tastes like soap to me so pls never put it in recipes", session_id="s1"
+    ).created
+    later = mp.remember(
+        "on the flip side i put smoked garlic in basically everything, and i like food properly salty",
+        session_id="s1",
+    )
+    assert later.superseded == []
+    assert mp.get(dill.id).state is MemoryState.ACTIVE

@@ -139,6 +139,7 @@ class WritePath:
         plan.live = {m.id: m for m in existing}
         provenance = {"session_id": session_id, "message_id": message_id}
         plan.speaker = speaker
+        plan.session_id = session_id
         plan.speaker_tags = [f"{SPEAKER_TAG}{speaker}"] if speaker else []
         episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
         plan.sources = [e.id for e in episodes]
@@ -297,6 +298,11 @@ class WritePath:
         marked = marks_change(text)
         if successor is None and not marked:
             return
+        if not marked and plan.session_id is not None:
+            # In one conversation, news the rules read no change in adds to what was just said:
+            # "coriander tastes like soap to me", then "on the flip side i put smoked paprika in
+            # everything" (on the scenario suites, 0 of 4 such replacements were right).
+            candidates = [m for m in candidates if m.session_id != plan.session_id]
         # A marked change may also retire a turn no memory was taken from, if no memory is replaced.
         uncited = _uncited_episodes(plan) if marked and not passing else []
         picked = _surest_update(judge, text, candidates) or _surest_update(judge, text, uncited)
@@ -430,6 +436,7 @@ class _Plan:
         self._reembed: set[str] = set()
         self.sources: list[str] = []  # the message's episodes, which every typed memory cites
         self.speaker: str | None = None  # who said it, when a conversation has several speakers
+        self.session_id: str | None = None  # the conversation it was said in
         self.speaker_tags: list[str] = []  # and the tag that says so
 
     # --- lookups ---------------------------------------------------------------------------
