@@ -628,3 +628,30 @@ def test_a_time_to_run_is_no_deadline() -> None:
         .output.new_memories
     )
     assert due.type == "deadline"
+
+
+def test_each_item_of_a_list_about_the_user_is_a_fact_of_theirs() -> None:
+    message = (
+        "some background on me:\n- 61, retired nurse\n- live near Aarhus\n- a greyhound called Flint\n"
+        "- what's a good knitting podcast?"
+    )
+    out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
+    assert [(m.type, m.content) for m in out.new_memories] == [
+        ("fact", "61, retired nurse"),
+        ("fact", "live near Aarhus"),
+        ("fact", "a greyhound called Flint"),
+    ]
+
+
+def test_a_time_of_day_that_bounds_a_habit_is_no_deadline() -> None:
+    for message in (
+        "only snag is i can only train before 6am, after that its school run and work till late",
+    ):
+        out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
+        assert all(m.type != "deadline" and m.expires_at is None for m in out.new_memories), out
+    (due,) = (
+        RuleEditor()
+        .edit("Hand in the form before 5pm", EditorContext(NOW, "u", None, []))
+        .output.new_memories
+    )
+    assert due.type == "deadline" and due.expires_at is not None

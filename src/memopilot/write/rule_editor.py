@@ -36,7 +36,14 @@ from . import dates
 from .date_words import readable_dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
 from .language import in_english
-from .sentences import clean_statement, is_question, is_todo_header, listed_items, split_sentences
+from .sentences import (
+    LISTED_TASK,
+    clean_statement,
+    is_list_header,
+    is_question,
+    listed_items,
+    split_sentences,
+)
 from .statement_classifier import (
     LABELS,
     NONE,
@@ -311,6 +318,9 @@ _CURRENT_STATE = re.compile(
 _RECURRING_DAY = re.compile(r"\bdays?\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:on\s+)?$", _F)
 _CLOCK_ONLY = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\W*$", _F)
 _DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)
+# A time of day that bounds a habit or what the user can do, every day: "i can only train before
+# 7am", "I never eat after 8pm", "calls only before 10am": no day is due.
+_DAILY_BOUND = re.compile(r"\b(?:can|can't|cannot|only|always|usually|never|every|each|daily)\b", _F)
 _DEADLINE_PHRASE = re.compile(r"^(?:by|before|eod|eow|eom|cob|close of business|(?:the\s+)?end\s+of)\b", _F)
 
 _TEMPORARY = _rx(
@@ -632,13 +642,22 @@ def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None
 
 def _date_in(s: str, now: datetime) -> dates.DateMatch | None:
     """The date ``s`` names, unless it names a schedule that repeats ("our release day is Tuesday",
-    "standup is at 9am"): a time of day alone counts only after "by" or "before"."""
+    "standup is at 9am"): a time of day alone counts only after "by" or "before", and not as a
+    daily bound ("I can only train before 7am")."""
     found = dates.find_date(s, now)
     if found is None or _RECURRING_DAY.search(s[: found.start]):
         return None
-    if _CLOCK_ONLY.match(found.phrase) and not _DEADLINE_BY.search(s[: found.start]):
+    if _CLOCK_ONLY.match(found.phrase) and (
+        not _DEADLINE_BY.search(s[: found.start]) or _bounds_every_day(s, found)
+    ):
         return None
     return found
+
+
+def _bounds_every_day(s: str, found: dates.DateMatch) -> bool:
+    """A time of day that bounds what the user can do every day ("i can only train before 7am"):
+    neither due nor the end of a state."""
+    return _CLOCK_ONLY.match(found.phrase) is not None and _DAILY_BOUND.search(s[: found.start]) is not None
 
 
 def _deadline(s: str, now: datetime) -> datetime | None:
@@ -790,28 +809,34 @@ class _Statement:
             self.dated = self.text
 
 
-def _listed_task(s: str, now: datetime) -> _Judgement:
-    """An item of a to-do list ("order printer ink", "bins out tuesday"): a task, due on its day."""
-    due = _deadline(readable_dates(s), now)
-    if due is not None:
-        return _Judgement(MemoryType.DEADLINE, 0.85, "project", due)
-    return _Judgement(MemoryType.TASK, 0.85, "project")
+def _listed_item(s: str, kind: str, now: datetime) -> _Judgement | None:
+    """An item of a to-do list ("order printer ink", "bins out tuesday"): a task, due on its day.
+    An item of a list about the user ("live in Porto", "38, left-handed"): what the rules read in
+    it ("vegetarian, no nuts please" is a constraint), else a fact; a question in it, nothing."""
+    if kind == LISTED_TASK:
+        due = _deadline(readable_dates(s), now)
+        if due is not None:
+            return _Judgement(MemoryType.DEADLINE, 0.85, "project", due)
+        return _Judgement(MemoryType.TASK, 0.85, "project")
+    if is_question(s):
+        return None
+    return _judge(s, now, readable_dates(s)) or _Judgement(MemoryType.FACT, 0.8, "user")
 
 
 def _read(message: str, now: datetime) -> list[_Statement]:
     statements: list[_Statement] = []
-    listed = set(listed_items(message)) if ":" in message and "\n" in message else set()
+    listed = listed_items(message) if ":" in message and "\n" in message else {}
     for raw in split_sentences(message):
         s = clean_statement(raw)
         if not s:
             continue
-        if listed and (s in listed or is_todo_header(s)):
-            # a to-do list: each item a task, its header ("list for this week") nothing
-            task = _listed_task(s, now) if s in listed else None
+        if listed and (s in listed or is_list_header(s)):
+            # a list: each item a task or a fact of the user's, its header ("list for this week") nothing
+            item = _listed_item(s, listed[s], now) if s in listed else None
             flags = ShapeFlags(
-                question=False, small_talk=task is None, code=False, has_date=False, command=False
+                question=False, small_talk=item is None, code=False, has_date=False, command=False
             )
-            statements.append(_Statement(s, task, None, task is not None, flags, listed=task is not None))
+            statements.append(_Statement(s, item, None, item is not None, flags, listed=item is not None))
             continue
         target = _forget_target(s)
         if target is not None:
@@ -1098,7 +1123,8 @@ def _temporary_end(text: str, now: datetime) -> datetime | None:
     until = dates.temporary_expiry(text, now, any_date=False)
     if until is None or not now < until <= now + _LEARNED_TEMPORARY_HORIZON:
         return None
-    return until
+    found = dates.find_date(text, now)
+    return None if found is not None and _bounds_every_day(text, found) else until
 
 
 def _learnable(

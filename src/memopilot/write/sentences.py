@@ -105,26 +105,41 @@ _TODO_HEADER = re.compile(
 )
 
 
-def is_todo_header(statement: str) -> bool:
-    """Whether a statement is a to-do list's header ("list for this week"), which says nothing itself."""
-    return _TODO_HEADER.match(statement + ":") is not None
+# The header of a list of facts about the user ("things about me:", "about me:", "some background
+# on me:", "über mich:"): each item is a fact of theirs, however short ("38, left-handed").
+_ABOUT_ME_HEADER = re.compile(
+    r"^\s*(?:(?:some|a few|quick|random|basic)\s+)?(?:things|facts|info|details|stuff|context|background)"
+    r"\s+(?:about|on)\s+(?:me|myself|us)\b[^:\n]{0,20}:\s*$"
+    r"|^\s*(?:(?:a (?:bit|little) )?about (?:me|myself|us)|my (?:details|background|profile)|über mich|"
+    r"sobre mí|sobre mim|à propos de moi|su di me|over mij|关于我|私について)\s*[:：]\s*$",
+    re.IGNORECASE,
+)
+LISTED_TASK, LISTED_FACT = "task", "fact"
 
 
-def listed_items(message: str) -> list[str]:
-    """The items of each to-do list in ``message`` (bullets under its header), cleaned as
-    :func:`clean_statement` cleans a statement: each is a task of the user's."""
-    items: list[str] = []
-    in_list = False
+def is_list_header(statement: str) -> bool:
+    """Whether a statement is a list's header ("list for this week", "things about me"), which
+    says nothing itself."""
+    line = statement + ":"
+    return _TODO_HEADER.match(line) is not None or _ABOUT_ME_HEADER.match(line) is not None
+
+
+def listed_items(message: str) -> dict[str, str]:
+    """The items of each list in ``message`` (bullets under its header), cleaned as
+    :func:`clean_statement` cleans a statement, each with what its header makes it: a task of the
+    user's (a to-do list, :data:`LISTED_TASK`) or a fact about them (:data:`LISTED_FACT`)."""
+    items: dict[str, str] = {}
+    kind: str | None = None
     for line in message[:MAX_MESSAGE_CHARS].splitlines():
-        if _TODO_HEADER.match(line):
-            in_list = True
+        if _TODO_HEADER.match(line) or _ABOUT_ME_HEADER.match(line):
+            kind = LISTED_TASK if _TODO_HEADER.match(line) else LISTED_FACT
             continue
-        if in_list and _BULLET.match(line):
+        if kind is not None and _BULLET.match(line):
             item = clean_statement(_BULLET.sub("", line))
             if item:
-                items.append(item)
+                items.setdefault(item, kind)
             continue
-        in_list = in_list and not line.strip()  # a blank line may part the header from its items
+        kind = kind if not line.strip() else None  # a blank line may part the header from its items
     return items
 
 
