@@ -292,6 +292,23 @@ def test_a_stated_end_beside_a_start_still_counts() -> None:
     ) == eod(2026, 3, 8)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the gym fee went up to €42.50 this month, annoying",
+        "I switched to decaf this week",
+        "our rent rose to £1,310 this month",
+    ],
+)
+def test_when_a_change_happened_is_no_end_of_a_state(text: str) -> None:
+    assert temporary_expiry(text, NOW, any_date=False) is None
+
+
+def test_a_state_for_this_month_still_ends_with_it() -> None:
+    assert temporary_expiry("I'm off sugar this month", NOW, any_date=False) == eod(2026, 3, 31)
+    assert temporary_expiry("staying at my sister's up to the 20th", NOW, any_date=False) == eod(2026, 3, 20)
+
+
 @pytest.mark.parametrize("text", ["", "I prefer tabs", "we use Postgres", "🙂", "for sure", "for real"])
 def test_temporary_expiry_none(text: str) -> None:
     assert temporary_expiry(text, NOW) is None

@@ -212,3 +212,15 @@ def test_news_in_the_same_conversation_adds_to_what_was_just_said(mp: MemoPilot)
     )
     assert later.superseded == []
     assert mp.get(dill.id).state is MemoryState.ACTIVE
+
+
+def test_a_new_amount_said_with_when_it_changed_replaces_the_old_one(mp: MemoPilot) -> None:
+    (old,) = mp.remember(
+        "the mortgage is £980 a month on a fixed rate, insurance on top", session_id="s1"
+    ).created
+    mp.remember("the plumber is coming to look at the radiator", session_id="s2")
+    changed = mp.remember(
+        "letter from the bank, the mortgage went up to £1,140 this month, ugh", session_id="s3"
+    )
+    assert old.id in [s["id"] for s in changed.superseded]
+    assert "£980" not in mp.build_context("how much is my mortgage?").text

@@ -270,7 +270,8 @@ def temporary_expiry(
     until = _UNTIL.search(text)
     if until and not _UNTIL_OPEN.match(text, until.end()):
         found = find_date(text[until.start() :], now)
-        if found is not None:
+        # ("went up to £1,140 this month": an amount, then when it rose)
+        if found is not None and not _starts_at(text, until.start() + found.start):
             return found.when
     if _bounds(_TEMP_TODAY, text):
         return _at(today, _END_OF_DAY)
@@ -297,8 +298,19 @@ def temporary_expiry(
 _STARTS_AT = _rx(r"\b(?:starting|starts|started|from|as\s+of|beginning|begins|effective|since)\s+$")
 
 
+# "Rent went up to £1,290 this month", "I switched to decaf this week": when a change happened, after
+# its verb in the same clause (a number's comma or point does not end it), not how long a state lasts.
+_CHANGED_IN = _rx(
+    r"\b(?:went\s+(?:up|down)|gone\s+(?:up|down)|rose|risen|increased|decreased|dropped|fell|jumped|doubled|"
+    r"halved|changed|switched|moved|raised|bumped|upped)\b(?:[^,.;:!?]|(?<=\d)[,.](?=\d)){0,40}$"
+)
+
+
 def _starts_at(text: str, position: int) -> bool:
-    return _STARTS_AT.search(text, max(0, position - 16), position) is not None
+    return (
+        _STARTS_AT.search(text, max(0, position - 16), position) is not None
+        or _CHANGED_IN.search(text, max(0, position - 60), position) is not None
+    )
 
 
 def _bounds(pattern: re.Pattern[str], text: str) -> bool:
