@@ -224,3 +224,13 @@ def test_a_new_amount_said_with_when_it_changed_replaces_the_old_one(mp: MemoPil
     )
     assert old.id in [s["id"] for s in changed.superseded]
     assert "£980" not in mp.build_context("how much is my mortgage?").text
+
+
+def test_a_thing_called_new_announces_no_change(mp: MemoPilot) -> None:
+    (viola,) = mp.remember(
+        "i play the viola in a community orchestra, rehearsals every monday evening"
+    ).created
+    mp.remember("booked the car in for its service next week", session_id="s2")
+    later = mp.remember("orchestra is doing the new world symphony this autumn, cant wait", session_id="s3")
+    assert later.superseded == []
+    assert mp.get(viola.id).state is MemoryState.ACTIVE

@@ -29,7 +29,13 @@ from ..store import ChangeSet
 from ..text import split_for_storage, text_ratio
 from ..validation import clean_content, clean_tags, new_record
 from . import dates
-from .contradictions import find_supersessions, marks_change, stale_episodes, states_one_thing
+from .contradictions import (
+    announces_change,
+    find_supersessions,
+    marks_change,
+    stale_episodes,
+    states_one_thing,
+)
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
@@ -295,7 +301,7 @@ class WritePath:
         # A message that stores nothing typed (a question, chatter: "what can i take for the
         # pain") retires a memory only when it says it changes something.
         successor = next((m for m in created if m is not None), None)
-        marked = marks_change(text)
+        marked = announces_change(text)  # ("the new world symphony" announces nothing)
         if successor is None and not marked:
             return
         if not marked and plan.session_id is not None:

@@ -56,10 +56,19 @@ nothing: it is a verbatim turn, not an interpretation. Critical memories are ret
 Everything here is a pure function of its arguments; sentence analyses are cached by text.
 """
 
-from .compare import Supersession, find_supersessions, marks_change, slot_of, stale_episodes, states_one_thing
+from .compare import (
+    Supersession,
+    announces_change,
+    find_supersessions,
+    marks_change,
+    slot_of,
+    stale_episodes,
+    states_one_thing,
+)
 
 __all__ = [
     "Supersession",
+    "announces_change",
     "find_supersessions",
     "marks_change",
     "slot_of",

@@ -43,6 +43,14 @@ def marks_change(text: str) -> bool:
     return analysis.statement and (analysis.signal or analysis.corrected)
 
 
+def announces_change(text: str) -> bool:
+    """:func:`marks_change` without the words that may only describe a thing ("the orchestra is
+    doing the new world symphony", "the latest album"): what lets a message that stores nothing
+    typed retire something."""
+    analysis = _analyse(text)
+    return analysis.statement and analysis.marked
+
+
 def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int = 300) -> list[Memory]:
     """The short episodes (one statement, at most ``max_chars``) whose value a new message
     explicitly changes ("Standup is now at 10am" makes "Standup is at 9am." stale), even when no
