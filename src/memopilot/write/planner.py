@@ -309,9 +309,10 @@ class WritePath:
             # "coriander tastes like soap to me", then "on the flip side i put smoked paprika in
             # everything" (on the scenario suites, 0 of 4 such replacements were right).
             candidates = [m for m in candidates if m.session_id != plan.session_id]
-        # A marked change may also retire a turn no memory was taken from, if no memory is replaced.
-        uncited = _uncited_episodes(plan) if marked and not passing else []
-        picked = _surest_update(judge, text, candidates) or _surest_update(judge, text, uncited)
+        picked = _surest_update(judge, text, candidates)
+        if picked is None and marked and not passing:
+            # a marked change may also retire a turn no memory was taken from
+            picked = _surest_update(judge, text, _uncited_episodes(plan))
         if picked is None:
             return
         verdict, old = picked

@@ -63,7 +63,7 @@ def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int 
         episode
         for episode in episodes
         if states_one_thing(episode, max_chars)
-        and _compare(new, _analyse(words_said(episode)), new_content, words_said(episode)) is not None
+        and _compare(new, _analyse(said := words_said(episode)), new_content, said) is not None
     ]
 
 
