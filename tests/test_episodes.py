@@ -67,6 +67,7 @@ def test_a_superseded_value_leaves_the_context_with_its_episode(mp: MemoPilot, c
     mp.remember("Our release day is Tuesday.")
     clock.advance(timedelta(days=3))
     changed = mp.remember("Our release day is now Thursday.")
+    mp.settle()  # the learned judgement lands just after the write
     assert changed.superseded, "the new value replaces the old one"
     context = mp.build_context("Which day do we release?").text
     assert "Thursday" in context and "Tuesday" not in context
@@ -138,17 +139,21 @@ def test_an_explicit_change_retires_a_short_episode_nothing_was_taken_from(mp: M
     mp.add("Standup is at 9am.", type="episode")  # an episode nothing was taken from
     mp.remember("The weather in Lisbon was lovely this week.")
     changed = mp.remember("Standup is now at 10am.")
+    mp.settle()  # the learned judgement lands just after the write
     assert [s["rule"] for s in changed.superseded] == ["evidence"]
     context = mp.build_context("When is standup?").text
     assert "10am" in context and "9am" not in context
     # an unmarked new value may be a second thing: nothing is retired
     mp.remember("The gym opens at 6am.")
-    assert mp.remember("The pool opens at 7am.").superseded == []
+    pool = mp.remember("The pool opens at 7am.")
+    mp.settle()  # the learned judgement lands just after the write
+    assert pool.superseded == []
 
 
 def test_a_message_that_marks_a_change_supersedes_what_it_changes(mp: MemoPilot) -> None:
     (old,) = mp.remember("I like dark mode.").created
     changed = mp.remember("I no longer like dark mode; I prefer light themes now.")
+    mp.settle()  # the learned judgement lands just after the write
     assert [s["id"] for s in changed.superseded if s["rule"] != "evidence"] == [old.id]
     context = mp.build_context("Which theme do I like?").text
     assert "light themes" in context and "I like dark mode" not in context
@@ -157,6 +162,7 @@ def test_a_message_that_marks_a_change_supersedes_what_it_changes(mp: MemoPilot)
 def test_past_events_add_up_instead_of_replacing_each_other(mp: MemoPilot) -> None:
     mp.remember("I went to a pride parade last Friday.", speaker="Caroline")
     later = mp.remember("I went to a poetry reading last Friday.", speaker="Caroline")
+    mp.settle()  # the learned judgement lands just after the write
     assert later.superseded == []
     assert mp.list(types=["episode"], states=["superseded"]).total == 0
 
@@ -188,6 +194,7 @@ def test_a_marked_change_retires_the_turn_it_changes_when_no_memory_came_from_it
     old = mp.add("afternoon treat: a can of cola from the vending machine, every single day", type="episode")
     other = mp.add("my nephew started school this week, cute photos", type="episode")
     changed = mp.remember("quit sugar on my dentist's advice. these days it's sparkling water with lemon")
+    mp.settle()  # the learned judgement lands just after the write
     assert [s["id"] for s in changed.superseded] == [old.id]
     assert mp.get(other.id).state is MemoryState.ACTIVE
     context = mp.build_context("What do I drink in the afternoon?").text
@@ -198,6 +205,7 @@ def test_a_memory_the_change_replaces_goes_before_a_turn_nothing_came_from(mp: M
     (kept,) = mp.remember("I drink about four cups of coffee a day, can't function without it.").created
     turn = mp.add("also trying to sleep better, been waking up at 3am a lot", type="episode")
     changed = mp.remember("no more coffee for me, it's green tea now. sleep is way better already")
+    mp.settle()  # the learned judgement lands just after the write
     assert kept.id in [s["id"] for s in changed.superseded]
     assert mp.get(turn.id).state is MemoryState.ACTIVE
 
@@ -210,6 +218,7 @@ def test_news_in_the_same_conversation_adds_to_what_was_just_said(mp: MemoPilot)
         "on the flip side i put smoked garlic in basically everything, and i like food properly salty",
         session_id="s1",
     )
+    mp.settle()  # the learned judgement lands just after the write
     assert later.superseded == []
     assert mp.get(dill.id).state is MemoryState.ACTIVE
 
@@ -222,6 +231,7 @@ def test_a_new_amount_said_with_when_it_changed_replaces_the_old_one(mp: MemoPil
     changed = mp.remember(
         "letter from the bank, the mortgage went up to £1,140 this month, ugh", session_id="s3"
     )
+    mp.settle()  # the learned judgement lands just after the write
     assert old.id in [s["id"] for s in changed.superseded]
     assert "£980" not in mp.build_context("how much is my mortgage?").text
 
@@ -232,5 +242,6 @@ def test_a_thing_called_new_announces_no_change(mp: MemoPilot) -> None:
     ).created
     mp.remember("booked the car in for its service next week", session_id="s2")
     later = mp.remember("orchestra is doing the new world symphony this autumn, cant wait", session_id="s3")
+    mp.settle()  # the learned judgement lands just after the write
     assert later.superseded == []
     assert mp.get(viola.id).state is MemoryState.ACTIVE

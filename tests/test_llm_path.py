@@ -54,6 +54,7 @@ def test_valid_editor_json_is_applied(llm: ScriptedLLM, llm_mp: MemoPilot) -> No
     (created,) = outcome.created
     assert created.type.value == "decision" and created.supersedes == old.id
     assert llm_mp.get(old.id).state is MemoryState.SUPERSEDED
+    llm_mp.settle()  # the learned judgement lands just after the write
     assert outcome.superseded == [
         {"id": old.id, "by": created.id, "rule": "editor", "reason": "audience changed"}
     ]

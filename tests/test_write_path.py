@@ -86,6 +86,7 @@ def test_contradictions_supersede_the_old_memory(mp: MemoPilot, old: str, new: s
     stored_old = mp.get(old_memory.id)
     assert stored_old.state is MemoryState.SUPERSEDED and stored_old.superseded_by == created.id
     assert stored_old.valid_to is not None and mp.get(created.id).supersedes == old_memory.id
+    mp.settle()  # the learned judgement lands just after the write
     assert outcome.superseded[0]["id"] == old_memory.id
     assert mp.history(old_memory.id)[-1].kind.value == "superseded"
     assert mp.list(q="jazz").items[0].state is MemoryState.ACTIVE
@@ -96,6 +97,7 @@ def test_contradictions_supersede_the_old_memory(mp: MemoPilot, old: str, new: s
 def test_critical_memories_are_flagged_not_superseded(mp: MemoPilot) -> None:
     critical = mp.add("We never deploy on Fridays.", type="critical")
     outcome = mp.remember("We don't avoid Friday deploys anymore; we deploy on Fridays now.")
+    mp.settle()  # the learned judgement lands just after the write
     assert outcome.created and outcome.superseded == []
     assert mp.get(critical.id).state is MemoryState.ACTIVE
     assert any(f"critical memory {critical.id}" in n for n in outcome.notes)
@@ -139,6 +141,7 @@ def test_write_is_atomic(mp: MemoPilot) -> None:
     assert mp.list(types=TYPED).total == 1
     assert len(mp.timeline()) == 2  # the first message's memory and its episode
     outcome = mp.remember("We use GitHub Actions for CI instead of Jenkins.")
+    mp.settle()  # the learned judgement lands just after the write
     assert [s["id"] for s in outcome.superseded] == [old.id]
 
 
@@ -197,6 +200,7 @@ def test_news_of_progress_leaves_a_deadline_due(mp: MemoPilot, clock, news: str)
     assert deadlines
     clock.advance(timedelta(days=2))
     outcome = mp.remember(news)
+    mp.settle()  # the learned judgement lands just after the write
     assert outcome.superseded == []
     assert all(mp.get(m.id).state is MemoryState.ACTIVE for m in deadlines)
 

@@ -138,6 +138,13 @@ class Settings(BaseSettings):
     chat_history_turns: int = Field(
         default=6, ge=0, le=50, description="recent session turns shown to the LLM"
     )
+    judge_later: bool = Field(
+        default=True,
+        description=(
+            "apply the learned supersession judgement (e5's reading) just after a write returns, "
+            "on the engine's background thread; off: within the write"
+        ),
+    )
 
     # --- server --------------------------------------------------------------------------
     auth: Literal["keys", "local"] | None = Field(

@@ -15,6 +15,7 @@ _COLUMNS = (
     "read_p99_ms",
     "write_p50_ms",
     "write_p95_ms",
+    "write_settled_p50_ms",
     "ingest_per_s",
     "completed_per_s",
     "disk_mb",
@@ -36,7 +37,7 @@ def print_table(console: Console, results: dict[str, Any]) -> None:
             other = peer.get(size)
             cells.append(f"{other['search_p50_ms']:.1f} / {other['search_p95_ms']:.1f}" if other else "-")
         table.add_row(*cells)
-    Console(width=max(console.width, 150)).print(table)  # nine numeric columns need the room
+    Console(width=max(console.width, 150)).print(table)  # ten numeric columns need the room
 
 
 _MANY_USERS_ROWS = (

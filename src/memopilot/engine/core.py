@@ -26,6 +26,7 @@ from ..read.tokens import mostly_cjk
 from ..settings import Settings
 from ..store import ChangeSet, FactColumns, MemoryQuery, Store
 from . import forgetting
+from .later_judgements import LaterJudgements, settled
 from .refinement import VectorCompleter
 from .sweep_schedule import SweepSchedule
 from .usage_buffer import UsageBuffer
@@ -75,6 +76,11 @@ class EngineCore:
         self.vectors = VectorCompleter(store, embedder, self._commit, background=background_vectors)
         if self.vectors.pending():  # left by an earlier process, or by the switch above
             self.vectors.wake()
+        # the learned judgements writes leave to the background (facade: _apply_later_judgement)
+        self.later_judgements = LaterJudgements(self._apply_later_judgement)
+
+    def _apply_later_judgement(self, user_id: str, later: Any) -> None:
+        raise NotImplementedError  # the facade, which holds the write path, applies them
 
     def blas_beside_the_embedder(self) -> contextlib.AbstractContextManager[Any]:
         """For a read or a write: numpy's BLAS on the calling thread when the embedder computes on
@@ -228,6 +234,7 @@ class EngineCore:
     ) -> TimelineEvent:
         return TimelineEvent.of(memory, kind, reason, actor, self.clock.now(), **details)
 
+    @settled
     def get(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> Memory:
         """The memory, if it belongs to ``user_id``; another user's id is reported as not found."""
         self.flush_uses()

@@ -45,13 +45,14 @@ from ..validation import (
 from ..write.redaction import Redaction, redact
 from . import insights, portability
 from .core import DEFAULT_PROJECT, DEFAULT_USER
+from .later_judgements import settled
 from .lifecycle import LifecycleOps
 from .maintenance import MaintenanceOps
 
 if TYPE_CHECKING:  # the write path, the chat turn and the HTTP client load on first use (CLI start-up)
     from ..llm import ChatClient
     from ..write.editor import MemoryEditor
-    from ..write.planner import WriteInputs, WriteOutcome, WritePath
+    from ..write.planner import LaterJudgement, WriteInputs, WriteOutcome, WritePath
     from .chat import ChatResult
 
 __all__ = ["DEFAULT_PROJECT", "DEFAULT_USER", "MemoPilot"]
@@ -118,6 +119,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         llm: ChatClient | None = _FROM_SETTINGS,
         editor: MemoryEditor | None = None,
         background_vectors: bool = True,
+        judge_later: bool | None = None,
     ) -> None:
         super().__init__(
             store,
@@ -129,6 +131,8 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         )
         self.llm: ChatClient | None = _configured_llm(self.settings) if llm is _FROM_SETTINGS else llm
         self._editor = editor
+        # the learned judgement's e5 reading runs after a write returns (engine/later_judgements.py)
+        self._judge_later = self.settings.judge_later if judge_later is None else judge_later
 
     @functools.cached_property
     def write_path(self) -> WritePath:
@@ -155,13 +159,16 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         llm: ChatClient | None = _FROM_SETTINGS,
         editor: MemoryEditor | None = None,
         background_vectors: bool = True,
+        judge_later: bool | None = None,
     ) -> MemoPilot:
         """Open the store at ``path_or_url`` (default: settings, then the user data dir).
 
         The chat model and the memory editor come from settings unless given.
         ``background_vectors=False``: vectors stored with only their fast part (the default model's
         writes) are completed only by :meth:`complete_vectors` and at :meth:`close`, not by a
-        background thread (tests that want every step in their own hands).
+        background thread (tests that want every step in their own hands). ``judge_later``
+        (default: ``MEMOPILOT_JUDGE_LATER``, on): a write leaves the learned judgement's e5 reading
+        to a background thread (engine/later_judgements.py); False: it judges within the write.
         """
         settings = settings or Settings.load()
         url = path_or_url or settings.database_url
@@ -177,6 +184,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 llm=llm,
                 editor=editor,
                 background_vectors=background_vectors,
+                judge_later=judge_later,
             )
         except BaseException:
             store.close()
@@ -184,6 +192,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
 
     def close(self) -> None:
         try:
+            self.later_judgements.close(drain_seconds=_DRAIN_ON_CLOSE_SECONDS)
             # a one-shot command's few new memories are usually whole before the process exits;
             # what does not fit stays pending for the next process
             self.vectors.close(drain_seconds=_DRAIN_ON_CLOSE_SECONDS)
@@ -200,6 +209,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         self.close()
 
     # --- adding and reading one memory -------------------------------------------------------
+    @settled
     def add(
         self,
         content: str,
@@ -247,6 +257,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         self._commit(changes)
         return memory
 
+    @settled
     def add_many(
         self,
         items: Sequence[Mapping[str, Any]],
@@ -299,6 +310,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         :func:`~memopilot.validation.new_record` (user_id, project_id, type, tags, ...)."""
         return new_record(content, now=self.clock.now(), settings=self.settings, **fields)
 
+    @settled
     def list(
         self,
         *,
@@ -327,10 +339,12 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         items, total = self.store.list_memories(query)
         return Page(items, total, limit, offset)
 
+    @settled
     def history(self, memory_id: str, *, user_id: str = DEFAULT_USER) -> list[TimelineEvent]:
         self.get(memory_id, user_id=user_id)
         return self.store.events(memory_id)
 
+    @settled
     def timeline(
         self,
         *,
@@ -347,6 +361,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
 
     # --- the read path -----------------------------------------------------------------------
     @_beside_the_embedder
+    @settled
     def search(
         self,
         query: str,
@@ -381,6 +396,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         # copies: the index's memory objects are shared
         return [dataclasses.replace(r, memory=r.memory.copy()) for r in results[:k]]
 
+    @settled
     def build_context(
         self,
         query: str,
@@ -561,6 +577,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         check_ids(user_id, project_id)
         if speaker is not None:
             speaker = clean_speaker(speaker)
+        self.later_judgements.settle(user_id)  # the previous message's judgement lands first
         if found is None or found.text != message.text:
             found = self._find(message.text, user_id, project_id)
         plan = self.write_path.plan(
@@ -593,7 +610,40 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
                 editor=outcome.editor,
                 notes=[f"message {message_id!r} was already applied; nothing was written again"],
             )
+        if plan.later is not None:
+            self.later_judgements.submit(user_id, plan.later)
         return outcome
+
+    def settle(self, user_id: str | None = None, timeout: float | None = None) -> bool:
+        """Wait until the learned judgements earlier writes left to the background are applied
+        (the user's, or everyone's); False when ``timeout`` passed first. Every engine operation on
+        a user does this first; a caller reading the store directly calls it. A write's outcome
+        then lists what its judgement superseded (``WriteOutcome.judged_later`` says one ran)."""
+        return self.later_judgements.settle(user_id, timeout)
+
+    def _apply_later_judgement(self, user_id: str, later: LaterJudgement) -> None:
+        """The background half of a write (engine/later_judgements.py): the judgement over the
+        memories it names, as they are now, committed with its events."""
+        from ..write.planner import WriteInputs
+
+        named = [*later.candidates, *later.uncited, *([later.successor] if later.successor else [])]
+        found = self.store.get_many(set(named), user_id=user_id)
+        existing = [found[i] for i in (*later.candidates, later.successor) if i in found]
+        earlier = [found[i] for i in later.uncited if i in found]
+        evidence = self.store.get_many({s for m in existing for s in m.source_ids}, user_id=user_id)
+        inputs = WriteInputs(
+            now=later.said_at,
+            settings=self.settings,
+            existing=existing,
+            earlier=earlier,
+            evidence=evidence,
+            room=None,
+        )
+        with self.blas_beside_the_embedder():
+            plan = self.write_path.judge_later(later, inputs)
+        if plan is not None:
+            self._commit(plan.changes)
+            self.write_path.landed(later, plan)
 
     def _find(self, text: str, user_id: str, project_id: str | None) -> Found:
         """What a write reads of the store: the memories nearest ``text``. The write path uses the
@@ -629,6 +679,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             earlier=earlier,
             evidence=evidence,
             room=self.memory_room(user_id),
+            judge_later=self._judge_later,
         )
 
     def chat(
@@ -647,15 +698,18 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             self, message, user_id=user_id, project_id=project_id, session_id=session_id, llm=self.llm
         )
 
+    @settled
     def get_trace(self, trace_id: str, *, user_id: str = DEFAULT_USER) -> dict[str, Any]:
         trace = self.store.get_trace(trace_id)
         if trace is None or trace.get("user_id") != user_id:
             raise NotFoundError(f"no trace {trace_id!r} for this user")
         return readable_trace(trace)
 
+    @settled
     def traces(self, *, user_id: str = DEFAULT_USER, limit: int = 20) -> list[dict[str, Any]]:
         return [readable_trace(t) for t in self.store.list_traces(user_id, limit)]
 
+    @settled
     def session_turns(
         self, session_id: str, *, user_id: str = DEFAULT_USER, limit: int = 100
     ) -> list[dict[str, Any]]:
@@ -665,6 +719,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         return self.store.recent_turns(user_id, session_id, limit)
 
     # --- views and portability ---------------------------------------------------------------
+    @settled
     def graph(
         self, *, user_id: str = DEFAULT_USER, project_id: str | None = None, limit: int = 300
     ) -> dict[str, Any]:
@@ -677,18 +732,21 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             similarities=self.embedder.similarities,
         )
 
+    @settled
     def analytics(self, *, user_id: str = DEFAULT_USER, project_id: str | None = None) -> dict[str, Any]:
         self.flush_uses()
         return insights.build_analytics(
             self.store, user_id=user_id, project_id=project_id, now=self.clock.now()
         )
 
+    @settled
     def export(self, user_id: str = DEFAULT_USER) -> dict[str, Any]:
         self.flush_uses()
         return portability.export_user(
             self.store, user_id, now=self.clock.now(), model_id=self.embedder.model_id
         )
 
+    @settled
     def import_(self, document: dict[str, Any], *, user_id: str | None = None) -> ImportReport:
         """Import an :meth:`export` document (into ``user_id`` if given, else its own user)."""
         plan = portability.plan_import(

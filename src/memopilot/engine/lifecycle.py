@@ -20,6 +20,7 @@ from ..store import ChangeSet, MemoryQuery
 from ..validation import clean_content, clean_tags, clean_unit, parse_privacy, parse_state, parse_type
 from . import reflection
 from .core import DEFAULT_USER, EngineCore
+from .later_judgements import settled
 
 __all__ = ["LifecycleOps"]
 
@@ -28,6 +29,7 @@ _ALL_TRACES = 10_000_000  # delete_user reads every trace of the user
 
 
 class LifecycleOps(EngineCore):
+    @settled
     def update(
         self,
         memory_id: str,
@@ -71,6 +73,7 @@ class LifecycleOps(EngineCore):
         self._commit(changes)
         return updated
 
+    @settled
     def pin(
         self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "pinned by the user"
     ) -> Memory:
@@ -83,6 +86,7 @@ class LifecycleOps(EngineCore):
             allowed_from={MemoryState.ACTIVE, MemoryState.ARCHIVED, MemoryState.EXPIRED},
         )
 
+    @settled
     def unpin(
         self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "unpinned by the user"
     ) -> Memory:
@@ -98,6 +102,7 @@ class LifecycleOps(EngineCore):
             allowed_from={MemoryState.PINNED},
         )
 
+    @settled
     def archive(
         self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "archived by the user"
     ) -> Memory:
@@ -110,6 +115,7 @@ class LifecycleOps(EngineCore):
             allowed_from={MemoryState.ACTIVE, MemoryState.PINNED, MemoryState.EXPIRED},
         )
 
+    @settled
     def restore(
         self, memory_id: str, *, user_id: str = DEFAULT_USER, reason: str = "restored by the user"
     ) -> Memory:
@@ -122,6 +128,7 @@ class LifecycleOps(EngineCore):
             allowed_from={MemoryState.ARCHIVED, MemoryState.EXPIRED},
         )
 
+    @settled
     def set_state(self, memory_id: str, state: str | MemoryState, *, user_id: str = DEFAULT_USER) -> Memory:
         """The user-settable states (active, pinned, archived), as PATCH state=... asks."""
         target = parse_state(state)
@@ -138,6 +145,7 @@ class LifecycleOps(EngineCore):
             return self.restore(memory_id, user_id=user_id)
         raise InvalidInputError(f"state can be set to active, pinned or archived, not {target.value}")
 
+    @settled
     def supersede(
         self,
         old_id: str,
@@ -172,6 +180,7 @@ class LifecycleOps(EngineCore):
         """The user's Forget (see :meth:`forget_report`); returns the tombstone."""
         return self.forget_report(memory_id, user_id=user_id, actor=actor, cascade=cascade)[0]
 
+    @settled
     def forget_report(
         self, memory_id: str, *, user_id: str = DEFAULT_USER, actor: str = "user", cascade: bool = False
     ) -> tuple[Memory, list[str]]:
@@ -240,6 +249,7 @@ class LifecycleOps(EngineCore):
         found = self.store.get_many(others, user_id=derived.user_id)
         return all(i in found and found[i].state is MemoryState.DELETED for i in others)
 
+    @settled
     def delete_user(self, user_id: str, *, actor: str = "user", batch_size: int = 500) -> dict[str, Any]:
         """Erase all content of ``user_id``, leaving content-free tombstones (``DELETE /api/users/me``).
 

@@ -17,6 +17,7 @@ from ..store import ChangeSet, MemoryQuery
 from ..write.redaction import redact, redact_values
 from . import forgetting, reflection
 from .core import DEFAULT_PROJECT, DEFAULT_USER, EngineCore
+from .later_judgements import settled
 
 __all__ = ["MaintenanceOps"]
 
@@ -29,6 +30,7 @@ class MaintenanceOps(EngineCore):
             return None
         return self.run_forgetting(user_id=user_id)
 
+    @settled
     def run_forgetting(self, *, user_id: str | None = None) -> ForgettingReport:
         """Expire and archive what SPEC section 6 says is due now (one user, or everyone)."""
         self.flush_uses()
@@ -61,6 +63,7 @@ class MaintenanceOps(EngineCore):
             self.sweeps.swept(user_id, self.settings)
         return report
 
+    @settled
     def reflect(
         self,
         *,
@@ -172,6 +175,7 @@ class MaintenanceOps(EngineCore):
         self._commit(changes)
         return report
 
+    @settled
     def reembed(self, *, batch_size: int = 512) -> int:
         """Re-embed every stored memory with the configured embedder; returns how many."""
         changes, count = self._reembedded(batch_size=batch_size)
@@ -180,6 +184,7 @@ class MaintenanceOps(EngineCore):
         self.sweeps.clear()
         return count
 
+    @settled
     def redact_existing(self, *, dry_run: bool = False, batch_size: int = 500) -> dict[str, int]:
         """Pass everything already stored through the current secret detectors (a one-time scrub
         for databases written by earlier versions, whose detectors knew less).

