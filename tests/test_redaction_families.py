@@ -444,8 +444,64 @@ TUNE18_LOOK_ALIKES = [
     "x-amzn-trace-id: Root=1-65f1c2ab-9d0e4b7a1c3f5e8d2a6b4c90;Parent=53995c3f42cd8ad8;Sampled=1",
 ]
 
-SECRETS += TUNE18_SECRETS
-LOOK_ALIKES += TUNE18_LOOK_ALIKES
+# 2026-12-05 (ninth session): families read from redaction_tune20's misses and false positives,
+# each written again with invented values, and look-alikes of each that must stay whole.
+TUNE20_SECRETS = [
+    # identity and tax numbers under their local abbreviation, their checksum passing
+    ("za prijavu trebam OIB: 61082453175, hvala", "61082453175"),
+    # an identity card's number (nine characters and an ICAO check digit); a health insurance number
+    ("Bitte die Ausweisnummer eintragen: LFCG7RT3K6", "LFCG7RT3K6"),
+    ("die Versichertennummer lautet T402918736, steht auf der Karte", "T402918736"),
+    # a US licence named by its state; a licence number in groups (India's)
+    ("my Ohio DL is RT482913 if the form asks", "RT482913"),
+    ("driving licence KA-05 2019 0034817 got flagged", "KA-05 2019 0034817"),
+    # an identity card's machine-readable zone (TD1), and a passport's whole second line
+    (
+        "OCR of the card back:\nIDD<<RWMH49TKX3<<<<<<<<<<<<<<<\n7503212M2908177D<<<<<<<<<<<<<4\n"
+        "WEBER<<LINA<<<<<<<<<<<<<<<<<<<",
+        "RWMH49TKX3",
+    ),
+    (
+        "OCR of the card back:\nIDD<<RWMH49TKX3<<<<<<<<<<<<<<<\n7503212M2908177D<<<<<<<<<<<<<4\n"
+        "WEBER<<LINA<<<<<<<<<<<<<<<<<<<",
+        "7503212M2908177",
+    ),
+    (
+        "P<POLNOWAK<<EWA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\nZK44190733POL9203055M3307180<<<<<<<<<<<<<<02",
+        "POL9203055M3307180",
+    ),
+    # a Japan Post Bank account, its symbol and number
+    ("ゆうちょ 記号番号 10480-12345671 に送ってね", "12345671"),
+    # Heroku's newer keys
+    ("heroku authorizations:create gave HRKU-KCxN6g1iMq5HaCDXUZQDccxqOKos_u6OBnS96AwZKeJj9aVWJZT8kdq0wSUi",
+     "KCxN6g1iMq5HaCDXUZQD"),
+    # a session cookie, whatever the framework calls it
+    ("document.cookie says remember_web_59ba36addc2b2f9401580f014c7f58ea4e30989d=eyJpdiI6IlF4cXBWaTJzT0pnPT0"
+     "iLCJ2YWx1ZSI6IjlxY3Z1In0 and I am logged out", "eyJpdiI6IlF4cXBWaTJzT0pnPT0"),
+]  # fmt: skip
+
+TUNE20_LOOK_ALIKES = [
+    # a local abbreviation before a number that fails its checksum
+    "OIB 12345678900 nije valjan, kaže portal",
+    # a document's name with no code after it
+    "Die Ausweisnummer steht auf der Rückseite oben rechts",
+    "Texas DL offices close at 5 on Fridays",
+    # a hex dump: offsets and byte groups, never halves of a card
+    "xxd of the config file:\n00000000: 2020 2020 7665 7273 696f 6e3a 2031 3132      version: 112\n"
+    "00000010: 6e61 6d65 3a20 3132 3132 3536 0a0a  name: 123456",
+    # a certificate's BEGIN line
+    "Is this chain right? First one:\n-----BEGIN CERTIFICATE-----\n"
+    "MIIBszCCAVmgAwIBAgIUQ2fT0aXbcd9k3mR8Lq7W1vY5ZyswCgYIKoZIzj0EAwIw\n"
+    "-----END CERTIFICATE-----",
+    # documented sample secrets, said to be samples
+    "RFC 6238's test secret GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ, in base32, is in every example",
+    "the docs use sk_test_4eC39HqLyjWDarjtT1zdp7dc in each sample request",
+    # a session setting that is no cookie
+    "SESSION_DRIVER=database and session_lifetime=1209600000000000000000",
+]
+
+SECRETS += TUNE18_SECRETS + TUNE20_SECRETS
+LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:

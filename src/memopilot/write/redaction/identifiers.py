@@ -93,7 +93,29 @@ _PASSPORT_NAMES = word_list("""
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
     paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
 """)
-_DOCUMENT_KIND = dict.fromkeys(_LICENCE_WORDS, "drivers_license") | dict.fromkeys(_PASSPORT_NAMES, "passport")
+# An identity card's number is a code like a passport's ("Ausweisnummer: PVYNFLVRJ6": nine
+# characters and an ICAO 9303 check digit, letters and digits alike).
+_ID_CARD_NAMES = word_list("""
+    ausweisnummer|personalausweisnummer|ausweis-nr|ausweisnr|id card number|identity card number|
+    numéro de carte d'identité|numéro de cni|número de documento|número del documento|número de soporte|
+    numero carta d'identità|numer dowodu|numer dowodu osobistego|identiteitskaartnummer|documentnummer|
+    номер паспорта|номер удостоверения|身分證號
+""")
+# US licences are named by their state ("California DL H1873381"): "DL" alone is a download too.
+_US_STATES = word_list("""
+    alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|georgia|hawaii|
+    idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts|michigan|
+    minnesota|mississippi|missouri|montana|nebraska|nevada|new hampshire|new jersey|new mexico|
+    new york|north carolina|north dakota|ohio|oklahoma|oregon|pennsylvania|rhode island|
+    south carolina|south dakota|tennessee|texas|utah|vermont|virginia|washington|west virginia|
+    wisconsin|wyoming
+""")
+_LICENCE_WORDS += [f"{state} dl" for state in _US_STATES]
+_DOCUMENT_KIND = (
+    dict.fromkeys(_LICENCE_WORDS, "drivers_license")
+    | dict.fromkeys(_PASSPORT_NAMES, "passport")
+    | dict.fromkeys(_ID_CARD_NAMES, "national_id")
+)
 # "My Israeli ID is ...", "South African ID ...", "Belgian national number ...": a country's adjective
 # before a plain word for an identity number names the format, and python-stdnum knows its checksum.
 # The number must pass it (a plain "ID" names ticket and request numbers as often as anyone's).
@@ -153,7 +175,9 @@ _ID_WORDS = KeywordIndex(
     رقم الحساب|номер счета|номер счёта|पैन|पैन नंबर|पैन कार्ड|pan number|счёт|счет|мой счёт|мой счет|
     рахунок|номер рахунку|खाता|खाता संख्या|खाता नंबर|حساب|حسابي|רקם|מספר חשבון|חשבון|เลขที่บัญชี|บัญชี|
     hesap|hesap no|konto|kontonr|tilinumero|tili|λογαριασμός|αριθμός λογαριασμού|cuit|cuil|
-    sozialversicherungsnummer|versicherungsnummer|sv-nummer|svnr
+    sozialversicherungsnummer|versicherungsnummer|sv-nummer|svnr|
+    krankenversichertennummer|versichertennummer|krankenversicherungsnummer|kvnr|
+    oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број
     """)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
@@ -165,6 +189,9 @@ _ID_NUMBER = re.compile(r"\d(?:[ ./\-]?\d){5,22}[Xx]?(?![A-Za-z0-9])")  # (X: a 
 # A code of letters and digits, perhaps dashed ("CJPFXTH57", "F641-376-50-769-8").
 # (A Hong Kong identity card ends with its check digit in brackets: "A575994(6)".)
 _PASSPORT_CODE = re.compile(r"[A-Za-z0-9](?:-?[A-Za-z0-9]){5,24}(?:\([0-9A]\))?(?![A-Za-z0-9])")
+# A document number in groups: a state's letters and digits, then runs of digits ("DL26 20125368076",
+# India's licences: "MH-12 2011 0062821").
+_GROUPED_DOCUMENT = re.compile(r"[A-Z]{1,3}-?\d{2,4}(?:[ -]\d{4,}){1,2}(?![A-Za-z0-9])")
 # A date in digits; or a day and a year ("before march 13 2027": a month name before them).
 _DATE = re.compile(
     r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|(?:[0-2]?\d|3[01]),? (?:19|20)\d\d"
@@ -326,6 +353,8 @@ def _number_at(text: str, start: int, end: int, word: str) -> Span | None:
             return None  # "CPF 967.773.386-80 é inválido": the word names a number that fails
         return number.start(), number.end(), "national_id", P_CONTEXT
     code = _PASSPORT_CODE.match(text, at)
+    if word in _PASSPORT_WORDS:
+        code = _GROUPED_DOCUMENT.match(text, at) or code
     if code and _id_code(code.group(), word in _PASSPORT_WORDS):
         return code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
     return None
@@ -349,12 +378,19 @@ _CHECKSUM_OF = {
     "เลขบัตรประชาชน": "th.pin", "рнокпп": "ua.rntrc", "rodné číslo": "cz.rc", "rodného čísla": "cz.rc",
     "rodne cislo": "cz.rc", "תעודת הזהות": "il.idnr", "ת.ז": "il.idnr", 'ת"ז': "il.idnr",
     "cuit": "ar.cuit", "cuil": "ar.cuit",
+    # local abbreviations of identity and tax numbers (Croatia, Bulgaria, Slovenia, Serbia, Albania,
+    # Moldova, Ukraine): short words that name other things too, so their checksum must pass
+    "oib": "hr.oib", "egn": "bg.egn", "егн": "bg.egn", "emšo": "si.emso", "emso": "si.emso",
+    "pib": "rs.pib", "nipt": "al.nipt", "idno": "md.idno", "edrpou": "ua.edrpou", "єдрпоу": "ua.edrpou",
+    "jmbg": "si.emso", "јмбг": "si.emso", "матичен број": "si.emso",  # (JMBG: EMŠO's format)
 } | _NATIONAL_WORDS  # fmt: skip
 
 
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
-_CHECKSUM_REQUIRED = frozenset(("nas", *_NATIONAL_WORDS))
+_CHECKSUM_REQUIRED = frozenset(
+    ("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", *_NATIONAL_WORDS)
+)
 _BANK_CONTEXT = Substrings(
     word_list("""
     routing|transit|sort code|iban|bank|deposit|wire|swift|checking|savings|ifsc|bsb|transfer|refund|
@@ -496,6 +532,20 @@ def _uk_bank_details(text: str) -> Iterator[Span]:
             yield account.start(1), account.end(1), "bank_account", P_STRUCT
 
 
+# A Japan Post Bank (ゆうちょ銀行) account: its symbol (記号, five digits) and number (番号, up to
+# eight), labelled apart ("記号 14480 番号 88326201") or together ("記号番号 14480-88326201").
+_JAPAN_POST_ACCOUNT = re.compile(
+    r"記号[\s:：]*(\d{5})[\s,、]*番号[\s:：]*(\d{6,8})(?!\d)|記号番号[\s:：]*(\d{5})[\s\-ー−‐]?(\d{6,8})(?!\d)"
+)
+
+
+def _japan_post_accounts(text: str) -> Iterator[Span]:
+    for m in _JAPAN_POST_ACCOUNT.finditer(text):
+        first = 1 if m.group(1) else 3
+        yield m.start(first), m.end(first), "bank_account", P_STRUCT
+        yield m.start(first + 1), m.end(first + 1), "bank_account", P_STRUCT
+
+
 # The second line of a passport's (or a visa's) machine-readable zone (ICAO 9303, TD3 and TD2):
 # the document number and its check digit, nationality, birth date and expiry each with theirs.
 _MRZ_LINE = re.compile(r"(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)[A-Z<]{3}(\d{6})(\d)[MFX<](\d{6})(\d)")
@@ -511,6 +561,12 @@ def _mrz_check(field: str) -> str:
     return str(total % 10)
 
 
+# An identity card's zone (TD1: three lines of 30): the first line holds the document number after
+# the document's type and issuing state, the second the birth date, sex and expiry, each checked.
+_MRZ_TD1_NUMBER = re.compile(r"(?<![A-Z0-9<])[ACI][A-Z<][A-Z<]{3}([A-Z0-9<]{9})(\d)")
+_MRZ_TD1_DATES = re.compile(r"(?<![A-Z0-9<])(\d{6})(\d)[MFX<](\d{6})(\d)[A-Z<]{3}")
+
+
 def _machine_readable_zone(text: str) -> Iterator[Span]:
     for m in _MRZ_LINE.finditer(text):
         number, born, expires = m.group(1), m.group(3), m.group(5)
@@ -518,15 +574,37 @@ def _machine_readable_zone(text: str) -> Iterator[Span]:
             _mrz_check(number) == m.group(2)
             and _mrz_check(born) == m.group(4)
             and _mrz_check(expires) == m.group(6)
-        ):
-            yield m.start(1), m.start(1) + len(number.rstrip("<")), "passport", P_STRUCT
+        ):  # the number and what identifies its holder with it: nationality, birth date, expiry
+            yield m.start(1), m.end(6), "passport", P_STRUCT
+    for m in _MRZ_TD1_NUMBER.finditer(text):
+        if _mrz_check(m.group(1)) == m.group(2) and any(c.isdigit() for c in m.group(1)):
+            yield m.start(1), m.end(2), "national_id", P_STRUCT
+    for m in _MRZ_TD1_DATES.finditer(text):
+        if _mrz_check(m.group(1)) == m.group(2) and _mrz_check(m.group(3)) == m.group(4):
+            yield m.start(1), m.end(4), "national_id", P_STRUCT
+
+
+# A hex dump (xxd, hexdump -C, od -x): an offset, then bytes in groups of two or four hex digits.
+# Its digits are bytes: groups that pass Luhn by chance are no card, eight in a row no card's half.
+_HEX_DUMP_LINE = re.compile(r"(?m)^[0-9a-fA-F]{6,8}:?(?: {1,2}[0-9a-fA-F]{2,4}){4,}")
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
+    found = _detect(text, lower)
+    if "0000" not in text:  # (every dump's first offset)
+        yield from found
+        return
+    dumps = [(m.start(), m.end()) for m in _HEX_DUMP_LINE.finditer(text)]
+    yield from (span for span in found if not any(s <= span[0] < e for s, e in dumps))
+
+
+def _detect(text: str, lower: str) -> Iterator[Span]:
     if "⑆" in text or "⑈" in text:
         yield from _cheque_line(text)
     if "<<" in text:
         yield from _machine_readable_zone(text)
+    if "記号" in text:
+        yield from _japan_post_accounts(text)
     if len(text) >= 51 and max(map(len, text.split())) >= 51:  # (a hex key and "0x": 64 or 66)
         yield from _crypto_keys(text)
     digits = _digits(text)

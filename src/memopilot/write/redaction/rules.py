@@ -327,6 +327,9 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         "nuget_api_key", re.compile(r"oy2[a-z0-9]{43}(?![A-Za-z0-9])"), ("oy2",), _mixed, _ALNUM_CHARS
     ),
     _TokenRule("contentful_token", re.compile(r"CFPAT-[A-Za-z0-9_-]{43}" + _E), ("CFPAT-",)),
+    # Heroku's API keys since 2024: "HRKU-" and about sixty characters (gitleaks' rule asks for
+    # "HRKU-AA", which the keys Heroku prints do not all start with)
+    _TokenRule("heroku_api_key", re.compile(r"HRKU-[A-Za-z0-9_-]{50,70}" + _E), ("HRKU-",), _mixed),
     _TokenRule(
         "braintree_token",  # (not "..._access_token": the placeholder would spell the token's start)
         re.compile(r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}(?![A-Za-z0-9])"),
@@ -957,6 +960,36 @@ def _entropy(text: str, lower: str) -> Iterator[Span]:
             yield vs, e, "secret", P_ENTROPY
 
 
+# --------------------------------------------------------------------------------------------
+# Session cookies
+# --------------------------------------------------------------------------------------------
+
+# A cookie that holds a login: its name says session or login in the frameworks' own words
+# (laravel_session, connect.sid, PHPSESSID, wordpress_logged_in_<hash>, .AspNetCore.Identity.
+# Application, Google's __Secure-1PSID / SAPISID, remember_user_token), then "=" and its value. The
+# value is the login, whatever its shape: base64 JSON (Laravel's "eyJpdiI6..."), URL-encoded fields
+# (WordPress's "admin%7C1790388882%7C..."), a data-protection blob ("CfDJ8...").
+_COOKIE_HINTS = Substrings(("session", "sess", "sid", "logged_in", "aspnetcore", "remember_", "identity"))
+_SESSION_COOKIE = re.compile(
+    r"(?<![\w.%-])([\w.%-]*(?:session|sess|sid|logged_in|aspnetcore|remember_|identity)[\w.%-]*)"
+    r"=[\"']?([A-Za-z0-9%._~+/=:|!*-]{20,4096})"
+)
+_COOKIE_NOT_A_VALUE = re.compile(r"[a-z_]+|[A-Z_]+|[\d.:-]+")  # a word, a constant, a number or a date
+
+
+def _session_cookies(text: str, lower: str) -> Iterator[Span]:
+    if "=" not in text or not _COOKIE_HINTS.search(lower):
+        return
+    for m in _SESSION_COOKIE.finditer(lower):
+        start, end = m.span(2)
+        end = _strip_trailing(text, start, end)
+        value = text[start:end]
+        if len(value) < 20 or _COOKIE_NOT_A_VALUE.fullmatch(value) or is_placeholder(value):
+            continue
+        if looks_random(value, 20) or (value.startswith("eyJ") and len(value) >= 40):
+            yield start, end, "session_cookie", P_CONTEXT
+
+
 DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _token_rules,
     _sk_keys,
@@ -967,12 +1000,13 @@ DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _auth_headers,
     _cloud,
     _entropy,
+    _session_cookies,
 )
 
 
 def inside_public_pem(text: str, start: int) -> bool:
     """Whether ``start`` lies inside a PEM block of public material (a public key, a certificate)."""
-    begin = text.rfind("-----BEGIN", 0, start)
+    begin = text.rfind("-----BEGIN", 0, start + 10)  # (its BEGIN line is inside a block too)
     if begin < 0 or text.find("-----END", begin, start) >= 0:
         return False
     header = text[begin : text.find("-----", begin + 10) + 5]
