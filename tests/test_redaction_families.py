@@ -478,6 +478,18 @@ TUNE20_SECRETS = [
     # a session cookie, whatever the framework calls it
     ("document.cookie says remember_web_59ba36addc2b2f9401580f014c7f58ea4e30989d=eyJpdiI6IlF4cXBWaTJzT0pnPT0"
      "iLCJ2YWx1ZSI6IjlxY3Z1In0 and I am logged out", "eyJpdiI6IlF4cXBWaTJzT0pnPT0"),
+    # password labels in Amharic, Hebrew with its joined prefixes, and Serbian Cyrillic's link word
+    ("የኢሜይሌ የይለፍ ቃል ginger_moon_ladder7 ነው", "ginger_moon_ladder7"),
+    ("והסיסמה של הראוטר היא lemon_harbor_vine3", "lemon_harbor_vine3"),
+    ("Моја лозинка за пошту је cedar_plum_ostrich5", "cedar_plum_ostrich5"),
+    # a SIM's numbered codes
+    ("the second PUK2 is 55018273 according to the card", "55018273"),
+    # an adverb between the link and a quoted passphrase
+    ("the vault password is simply 'amber kettle north 92' for now", "amber kettle north 92"),
+    # a recovery code of random letters in dashed groups
+    ("Proton recovery code, keep it safe: vrmpk-zdqxt-hbwol-ktsnf", "vrmpk-zdqxt-hbwol-ktsnf"),
+    # a password whose last symbol stands before the sentence's full stop
+    ("so it ended up as Tundra4418!, which the kids can remember", "Tundra4418!"),
 ]  # fmt: skip
 
 TUNE20_LOOK_ALIKES = [
@@ -498,6 +510,13 @@ TUNE20_LOOK_ALIKES = [
     "the docs use sk_test_4eC39HqLyjWDarjtT1zdp7dc in each sample request",
     # a session setting that is no cookie
     "SESSION_DRIVER=database and session_lifetime=1209600000000000000000",
+    # a name said with prose after it: Hebrew, Serbian, a SIM's code named, an adverb, dashed words
+    "הסיסמה שלי ארוכה מדי ואני שוכח אותה",
+    "Лозинка је предугачка, не могу да је запамтим",
+    "PUK2 is on the card the SIM came on",
+    "my password is literally the worst, I know",
+    "recovery codes live in the read-only-mode vault now",
+    "Really?! That was fast!. Thanks",
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS

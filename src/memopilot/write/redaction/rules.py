@@ -578,6 +578,7 @@ PROSE_WORDS = _words(
     case-sensitive sensitive mandatory enforced checked validated sent shown masked generated random
     managed handled kept in-memory there here what which that this it its something anything nothing
     same-as see via from into using used protected rejected accepted supported unchanged updated
+    literally simply actually basically really exactly
     """
 )
 _CODE_PREFIX = re.compile(

@@ -79,10 +79,20 @@ _PASSWORD_NAMES = (
     รหัสผ่าน|recovery key|recovery phrase|seed phrase|mnemonic|parool|salasõna|fjalëkalim|fjalëkalimi|
     pasahitza|contrasinal|cyfrinair|wagwoord|лозинка|құпия сөз|şifrə|parol|нууц үг|პაროლი|գաղտնաբառ|
     පාස්වර්ඩ්|මුරපදය|ಪಾಸ್‌ವರ್ಡ್|പാസ്‌വേഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|পাসওয়ার্ড|diceware|emergency kit|
-    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi
+    wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi|
+    የይለፍ ቃል|የይለፍ ቃሌ|ይለፍ ቃል|መግቢያ ቃል
 """)
     + _WORD_VALUE_NAME_LIST
 )
+# Hebrew writes "the", "and", "that", "in", "to", "from" as a letter joined to the next word
+# ("הסיסמה", "והסיסמה", "שהסיסמה"): the names with those letters before them.
+_HEBREW_PREFIXES = ("ה", "ו", "ש", "ב", "ל", "מ", "כ", "וה", "שה", "בה", "לה", "מה")
+_PASSWORD_NAMES += [
+    prefix + name
+    for name in _PASSWORD_NAMES
+    if "\u05d0" <= name[0] <= "\u05ea"
+    for prefix in _HEBREW_PREFIXES
+]
 # Words that link a name to its value in the languages above; a value of only two kinds of
 # character must follow one of them (or the name itself): "password is abc123", not "password
 # is stored as an argon2id hash".
@@ -91,7 +101,7 @@ _LINKS = frozenset(
     is|was|are|to|as|now|equals|reads|be|es|és|era|sea|est|était|c'est|ist|isch|lautet|war|wird|è|é|foi|
     är|var|er|ble|on|oli|jest|to|je|bylo|это|е|είναι|olarak|adalah|ialah|là|ni|este|a|en|in|na|
     para|naar|auf|zu|till|til|into|at|'s|it's|it’s|its|currently|:|=|->|→|⟶|⇒|=>|—|–|-|是|为|為|は|が|を|는|은|이|가|로|으로|คือ|हैं|है|هي|היא|הוא|used|using|chose|picked|на|в|إلى|الى|
-    হল|হলো|হচ্ছে|ہے|हो|आहे|છે|ਹੈ|است|yra|ir|është|ay|არის
+    হল|হলো|হচ্ছে|ہے|हो|आहे|છે|ਹੈ|است|yra|ir|është|ay|არის|је|є|бе|была|был|ነው
 """)
 )
 # Names of a numeric code: a value of digits alone counts from four digits.
@@ -99,7 +109,8 @@ _CODE_NAMES = word_list("""
     pin|pin code|pin-code|passcode|code|alarm code|door code|gate code|safe code|lock code|
     garage code|access code|entry code|keypad code|combination|código|codigo|codice|code d'accès|
     zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode|
-    alarm|disarm|disarm code|puk|puk code|sim puk|tresor|safe combination|keypad|padlock|lockbox|
+    alarm|disarm|disarm code|puk|puk code|sim puk|puk1|puk2|pin1|pin2|tresor|safe combination|
+    keypad|padlock|lockbox|
     locker|gate|kode|kode brankas|رمز|رمز الخزنة|número secreto|numero secreto|secret number|
     geheimzahl|code secret|codice segreto|pincode|pin-kode|codi|koodi|ovikoodi|pin-koodi|पिन|
     combo|lock combo|safe|bike lock|door lock|nip|пин|пін|otp|otp code|verification code|one-time code|
@@ -136,6 +147,10 @@ _WEAK_NAMES = word_list("pass|pw|pwd|psw|psk|wifi|wi-fi|wlan|network")
 _NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES, suffix_letters=6)
 _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
+# Words between a link and its value that leave them linked ("is literally", "ist einfach").
+_ADVERBS = frozenset(
+    word_list("literally|simply|just|actually|basically|really|exactly|still|now|einfach|genau|juste|solo|só")
+)
 _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
 _PASSWORD_NAME_SET = frozenset(_PASSWORD_NAMES)
@@ -457,7 +472,8 @@ def _value_after(
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
             word = value.lower()
             linked = (
-                (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
+                (linked and word in _ADVERBS)  # "is literally 'velvet waltz purple 14'"
+                or (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
                 or (weak and word in _WEAK_LINKS)
                 or raw.rstrip().endswith((":", "：", "="))
                 or (code and word in _OPENED_WITH and previous in _OPENS)
@@ -840,6 +856,19 @@ _GROUPED_CODE = re.compile(
 _WORD_IN_TOKEN = re.compile(r"[A-Za-z]{5}")
 _LIST_JOINS = frozenset(("and", "or", "y", "o", "et", "ou", "und", "oder", "e", "en", "i", "и", "или"))
 _LIST_NUMBER = re.compile(r"\d{1,2}[.)]|[-*•]")
+_DASHED_GROUPS = re.compile(r"[A-Za-z]{4,6}(?:-[A-Za-z]{4,6}){2,7}")
+_UNSPOKEN = re.compile(r"[^aeiouy]{3}|^[^aeiouy]+$")  # three consonants in a row, or no vowel
+
+
+def _letter_groups_code(value: str) -> bool:
+    """A code of random letters in dashed groups of one length ("qknqt-xirsx-usgib"), not words
+    joined by dashes ("read-only-mode"): half of its groups at least no language would say."""
+    if not _DASHED_GROUPS.fullmatch(value):
+        return False
+    groups = value.lower().split("-")
+    if len({len(g) for g in groups}) != 1:
+        return False
+    return 2 * sum(_UNSPOKEN.search(g) is not None for g in groups) >= len(groups)
 
 
 def _code_list(text: str, pos: int) -> Iterator[Span]:
@@ -860,7 +889,8 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
         digits = sum(c.isdigit() for c in value)
         if not started and digits == 1 and _WORD_IN_TOKEN.search(value):
             continue  # "in my 1Password vault": a name with a digit, not a code
-        if (digits and len(value) >= 6) or digits >= 4:  # "8tn0t-2ylv9", "0433 1938" (each group)
+        if (digits and len(value) >= 6) or digits >= 4 or _letter_groups_code(value):
+            # "8tn0t-2ylv9", "0433 1938" (each group), "qknqt-xirsx-usgib" (letters in groups)
             started = True
             yield start, end, "recovery_code", P_PROSE
         elif started:
@@ -884,6 +914,8 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
         if not _DIGIT.search(raw) or raw.endswith((":", "：")) or _ASSIGNMENT.match(raw):
             continue
         start, end = _core(text, token.start(), token.end())
+        if text[end : end + 1] in ("!", "?") and text[end + 1 : end + 2] in (".", ",", ";"):
+            end += 1  # "... so Nacho9331!.": the "!" is the password's, the "." the sentence's
         value = text[start:end]
         kinds = _kinds(value)
         shaped = (
