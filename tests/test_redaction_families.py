@@ -517,6 +517,10 @@ TUNE20_LOOK_ALIKES = [
     "my password is literally the worst, I know",
     "recovery codes live in the read-only-mode vault now",
     "Really?! That was fast!. Thanks",
+    # a JSON Web Key's id, a container's id as Kubernetes shows it
+    '{"kty": "EC", "crv": "P-256", "kid": "Qx7pL2mVn9RtK4wZ", "use": "sig"}',
+    "the auth-svc-5c8d9 pod was OOMKilled, its container is "
+    "cri-o://7c4e1f09ab32d5e8c6b7a9f01d2e3c4b5a6978f0e1d2c3b4a59687f0e1d2c3b4",
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .keywords import KeywordIndex
 from .rules import P_PROSE, Span
+from .statements import public_field_before
 
 __all__ = [
     "KIND",
@@ -336,4 +337,5 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if model is None:
         return
     for start, end in model.spans(text, lower):
-        yield start, end, KIND, PRIORITY
+        if not public_field_before(text, start):
+            yield start, end, KIND, PRIORITY

@@ -47,7 +47,7 @@ from .rules import (
     shannon,
 )
 
-__all__ = ["detect"]
+__all__ = ["detect", "public_field_before"]
 
 
 # Names of a password or code, by language (lowercase); inflected forms are matched too. (Bengali's
@@ -1015,14 +1015,23 @@ _WORD_STYLE = re.compile(
 )
 # What public identifiers are called: a random-looking token right after one of these is an id.
 _ID_IS_BEFORE = re.compile(r"(?i)\b(?:id|ids|identifier)\b(?:\s+[a-z]+){0,4}\s+(?:is|are)\s*$")
+# The fields of a JSON Web Key that are published with it (its id, thumbprint), a token's id, and
+# a container's id as Kubernetes shows it: public wherever they stand (the learned net asks too).
+_PUBLIC_FIELD = r"(?i:\b(?:kid|x5t|x5t#s256|jti)[\"']?\s*[:=]\s*[\"']?|\b(?:docker|containerd|cri-o)://)$"
+_PUBLIC_FIELD_BEFORE = re.compile(_PUBLIC_FIELD)
 _PUBLIC_ID_BEFORE = re.compile(
     r"(?i)\b(?:ids?|playlists?|tracks?|albums?|videos?|files?|folders?|docs?|documents?|sheets?"
     r"|spreadsheets?|commits?|builds?|orders?|tickets?|invoices?|requests?|traces?|issues?|ref"
     r"|reference|asin|sku|isbn|tracking|booking|reservation|confirmation|channels?|posts?|tweets?"
     r"|messages?|threads?|links?|urls?|slugs?|hash|fingerprint|checksum|digest|uuid|guid|number|no\.?"
     r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project)"
-    r"[\s:#=]*$"
+    r"[\s:#=]*$|" + _PUBLIC_FIELD
 )
+
+
+def public_field_before(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is a field that is public by its format ("kid": "...")."""
+    return _PUBLIC_FIELD_BEFORE.search(text, max(0, start - 24), start) is not None
 
 
 # An AWS X-Ray trace id ("x-amzn-trace-id: Root=1-5759e988-bd862e3fe1be46a994272793"): a request's
