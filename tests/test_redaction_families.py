@@ -488,6 +488,9 @@ TUNE20_SECRETS = [
     ("the vault password is simply 'amber kettle north 92' for now", "amber kettle north 92"),
     # a recovery code of random letters in dashed groups
     ("Proton recovery code, keep it safe: vrmpk-zdqxt-hbwol-ktsnf", "vrmpk-zdqxt-hbwol-ktsnf"),
+    # a secret asked for in one turn of a chat and given as the whole next turn
+    ("<lena> and the wifi one?\n<omar> pebble_lantern_frost8\n<lena> ty", "pebble_lantern_frost8"),
+    ("Bank: please read out the verification code we sent.\nMe: sure, 604193\nBank: thanks", "604193"),
     # a password whose last symbol stands before the sentence's full stop
     ("so it ended up as Tundra4418!, which the kids can remember", "Tundra4418!"),
 ]  # fmt: skip
@@ -517,6 +520,9 @@ TUNE20_LOOK_ALIKES = [
     "my password is literally the worst, I know",
     "recovery codes live in the read-only-mode vault now",
     "Really?! That was fast!. Thanks",
+    # a chat turn after a question about a password that is no password
+    "[09:14] ana: which port does the db password prompt listen on?\n[09:15] ben: 5432\n[09:15] ana: ok",
+    "Agent: what is your password?\nCustomer: I forgot it\nAgent: let's reset it",
     # a JSON Web Key's id, a container's id as Kubernetes shows it
     '{"kty": "EC", "crv": "P-256", "kid": "Qx7pL2mVn9RtK4wZ", "use": "sig"}',
     "the auth-svc-5c8d9 pod was OOMKilled, its container is "

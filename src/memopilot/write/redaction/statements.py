@@ -825,6 +825,42 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
 
 
+# A chat transcript: each turn after its speaker ("<max>", "[10:03] tom:", "Customer:").
+_SPEAKER = re.compile(
+    r"(?m)^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?"  # a time stamp
+    r"(?:<([^>\n]{1,24})>|([A-Za-z][\w.'-]{0,20}(?: [A-Z][\w.'-]{0,20})?):)[ \t]+"  # a nick or a name
+)
+_ANSWER_WORDS = 3  # plain words before the value in an answer ("it says 70294704")
+
+
+def _chat_answers(text: str, lower: str) -> Iterator[Span]:
+    """A secret asked for in one turn of a chat and given as the whole next turn ("priya: anyone
+    have the staging db password?" / "tom: igloo_saffron_wombat6"; "Agent: read out the one-time
+    code" / "Customer: it says 70294704")."""
+    turns = list(_SPEAKER.finditer(text))
+    for asked, answer in itertools.pairwise(turns):
+        if (asked.group(1) or asked.group(2)) == (answer.group(1) or answer.group(2)):
+            continue  # the same speaker goes on
+        if text.count("\n", asked.end(), answer.start()) != 1:
+            continue  # only the turn right before asks
+        request = lower[asked.end() : answer.start()]
+        names = [name for _, _, name in _NAMES.find(request)]
+        if not names and not _SECRET_CUE.search(request):
+            continue
+        line_end = text.find("\n", answer.end())
+        tokens = list(_TOKEN.finditer(text, answer.end(), len(text) if line_end < 0 else line_end))
+        if not 1 <= len(tokens) <= _ANSWER_WORDS + 1:
+            continue
+        if not all(_is_plain_word(t.group()) for t in tokens[:-1]):
+            continue
+        start, end = _core(text, tokens[-1].start(), tokens[-1].end())
+        code = any(name in _CODES for name in names)
+        if text[start:end].isdigit() and not code:
+            continue  # digits answer a code's name; after a password's, a port or a count
+        if start < end and _secret_value(text[start:end], quoted=False, code=code, linked=True):
+            yield start, end, "password", P_PROSE
+
+
 def _value_before(text: str, name_start: int, name_end: int, stated: bool = True) -> Iterator[Span]:
     """ "Tr0ub4dor&3 is my password": a value stated before the name; or "Hunter. That's the
     password", "Schneckenhaus77 – das ist übrigens das Passwort": a value, then a clause naming it."""
@@ -1503,6 +1539,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
         yield from _password_columns(text, lower)
+        yield from _chat_answers(text, lower)
     if any(hint in lower for hint in _COMPOUND_HINTS):
         yield from _compound_code_names(text, lower)
     if digits >= _HEX_VALUE_DIGITS:
