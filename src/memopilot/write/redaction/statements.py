@@ -827,8 +827,8 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
 
 # A chat transcript: each turn after its speaker ("<max>", "[10:03] tom:", "Customer:").
 _SPEAKER = re.compile(
-    r"(?m)^[ \t]*(?:\[[^\]\n]{1,20}\][ \t]*)?"  # a time stamp
-    r"(?:<([^>\n]{1,24})>|([A-Za-z][\w.'-]{0,20}(?: [A-Z][\w.'-]{0,20})?):)[ \t]+"  # a nick or a name
+    r"(?m)^(?:\[[^\]\n]{1,20}\][ \t]*)?"  # a time stamp
+    r"(?:<([^>\n]{1,24})>|([A-Za-z][A-Za-z.'-]{0,20}(?: [A-Z][A-Za-z.'-]{0,20})?):)[ \t]+"  # a nick or a name
 )
 _ANSWER_WORDS = 3  # plain words before the value in an answer ("it says 70294704")
 
@@ -838,6 +838,8 @@ def _chat_answers(text: str, lower: str) -> Iterator[Span]:
     have the staging db password?" / "tom: igloo_saffron_wombat6"; "Agent: read out the one-time
     code" / "Customer: it says 70294704")."""
     turns = list(_SPEAKER.finditer(text))
+    if len({m.group(1) or m.group(2) for m in turns}) >= len(turns):
+        return  # no one speaks twice: the keys of a config file ("host: db", "user: app"), not a chat
     for asked, answer in itertools.pairwise(turns):
         if (asked.group(1) or asked.group(2)) == (answer.group(1) or answer.group(2)):
             continue  # the same speaker goes on
