@@ -66,3 +66,35 @@ def test_a_deadline_or_an_end_in_another_language_has_its_day(message: str, kept
 def test_bis_zum_is_by_only_with_an_obligation() -> None:
     assert english_dates("Bis zum 30. November bin ich in Elternzeit.", "de").startswith("until 30 november")
     assert "by 31 july" in english_dates("Die Steuererklärung muss bis zum 31. Juli fertig sein.", "de")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "english"),
+    [
+        ("Voy a natación los martes y los jueves.", "es", "Voy a natación tuesdays y thursdays."),
+        ("Corremos todos los domingos por la mañana.", "es", "Corremos sundays por la mañana."),
+        ("Vado in palestra il lunedì e ogni venerdì.", "it", "Vado in palestra mondays e fridays."),
+        ("Je fais du yoga le mercredi soir.", "fr", "Je fais du yoga wednesdays soir."),
+        # one day, not a habit: a singular article, or a day of the month after the weekday
+        ("Tengo el dentista el martes.", "es", "Tengo el dentista el tuesday."),
+        ("Le mardi 14 mars je pars à Lyon.", "fr", "Le tuesday 14 march je pars à Lyon."),
+        ("Ich gehe dienstags schwimmen.", "de", "Ich gehe tuesdays schwimmen."),
+    ],
+)
+def test_a_weekday_said_as_a_habit_is_every_such_day(text: str, language: str, english: str) -> None:
+    assert english_dates(text, language) == english
+
+
+def test_a_new_routine_on_a_weekday_is_no_state_that_ends_then() -> None:
+    """ "Ahora" beside "los martes" read as a state ending next Tuesday: the memory expired two
+    days later and the lessons it changed came back."""
+    message = "Cambio de planes: las clases de violín de Nora ahora son con Tomás, los martes por la tarde."
+    (kept,) = _kept(message)
+    assert kept[0] != "temporary" and kept[1] is None
+
+
+def test_the_morning_is_not_tomorrow() -> None:
+    assert english_dates("Mañana tengo el dentista.", "es") == "tomorrow tengo el dentista."
+    assert english_dates("Esta mañana fui al médico, corro por la mañana.", "es") == (
+        "Esta mañana fui al médico, corro por la mañana."
+    )

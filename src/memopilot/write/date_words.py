@@ -58,6 +58,10 @@ _CONNECTORS = {
            "einde": "end of", "volgende": "next", "deze": "this"},
 }  # fmt: skip
 _MIN_NAME = 4  # shorter names are abbreviations, left out
+# Phrases holding a date word that say no date: "por la mañana" is in the morning, not tomorrow.
+# Matched before the date word inside them (the longest phrase first) and left as they are.
+_NOT_DATES = {"es": ("la mañana", "esta mañana")}
+_NO_DATE = "<no date>"  # their entry in a language's table: the phrase stays as it was written
 
 
 def readable_dates(text: str) -> str:
@@ -77,9 +81,26 @@ def english_dates(text: str, language: str) -> str:
     if language == "de" and _OBLIGATION_DE.search(text):
         # "muss bis Freitag fertig sein": due by Friday; "bis Freitag in Hamburg": until Friday
         table = table | {"bis": "by", "bis zum": "by"}
-    english = pattern.sub(lambda m: table[m.group().lower()], text)
+    english = pattern.sub(lambda m: _in_english(m.group(), table), text)
+    if language in _HABITUAL:  # "los martes por la tarde": every Tuesday, "tuesdays"
+        english = _HABITUAL[language].sub(r"\1s", english)
     english = _DAY_OF_MONTH.sub(r"\1 \2", english)  # "20 de january", "20. july": "20 july"
     return _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"
+
+
+# A weekday said as a habit is every such day, not the next one: "los martes" (plural), "il
+# martedì" and "le mardi" with no day of the month after them ("le mardi 14 mars" is one day).
+# Read as "tuesdays", which the English rules take as a routine rather than a state ending then.
+_WEEKDAY_NAMES = "|".join(_WEEKDAYS)
+_HABITUAL = {
+    language: re.compile(rf"\b(?:{article})\s+({_WEEKDAY_NAMES})s?\b(?!\s*\d)", re.IGNORECASE)
+    for language, article in {"es": r"(?:todos\s+)?los", "it": r"il|ogni", "fr": r"le|tous\s+les"}.items()
+}
+
+
+def _in_english(words: str, table: dict[str, str]) -> str:
+    english = table[words.lower()]
+    return words if english == _NO_DATE else english
 
 
 _OBLIGATION_DE = re.compile(
@@ -100,10 +121,14 @@ def _table(language: str) -> dict[str, str]:
         for name in info.get(english, []):
             if len(name) >= _MIN_NAME:
                 table[name.lower()] = english
+                if english in _WEEKDAYS and not name.endswith("s"):
+                    # "los domingos", "les mardis", "dienstags": on every such day
+                    table.setdefault(f"{name.lower()}s", f"{english}s")
     for key, english in _RELATIVE.items():
         for phrase in info.get("relative-type", {}).get(key, []):
             table[phrase.lower()] = english
     table.update(_CONNECTORS.get(language, {}))
+    table.update((phrase, _NO_DATE) for phrase in _NOT_DATES.get(language, ()))
     return table
 
 
