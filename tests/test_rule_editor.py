@@ -576,6 +576,7 @@ def test_a_day_written_as_an_ordinal_does_not_end_the_sentence() -> None:
         "super important for all future chats: I'm deaf in my left ear, so say if a restaurant is quiet",
         "Bu çok önemli, unutma: penisiline alerjim var.",
         "非常重要，记住：我对青霉素过敏。",
+        "Nunca olvides esto: mi hijo es alérgico al marisco.",  # the flag with "esto", not only "lo"
     ],
 )
 def test_a_flag_of_importance_in_other_words_and_languages_is_critical(message: str) -> None:

@@ -213,7 +213,8 @@ _CRITICAL = _rx(
     # the same flags in Chinese: "never forget", "be sure to remember", a severe allergy, anaphylaxis
     r"千万(?:别|不要|不能)忘|(?:一定要|务必)记住|永远(?:别|不要)忘|严重过敏|过敏性休克",
     # and in the other languages users write in: "nunca lo olvides", "n'oublie jamais", ...
-    r"\b(?:nunca lo olvides|no lo olvides nunca|recuerda siempre|n'oublie(?:z)? jamais|ne l'oublie jamais|"
+    r"\b(?:nunca (?:lo |esto |eso )?olvides|no lo olvides nunca|recuerda siempre|n'oublie(?:z)? jamais|"
+    r"ne l'oublie jamais|"
     r"vergiss (?:das |es )?(?:nie|niemals)|non dimenticar(?:lo|e)? mai|nunca (?:se )?esque[çc]a|"
     r"vergeet (?:dit |het )?nooit|nigdy nie zapomnij|никогда не забывай)\b",
     r"絶対(?:に)?忘れないで|決して忘れないで|절대 잊지 마",
