@@ -62,8 +62,8 @@ class WriteOutcome:
     superseded: list[dict[str, str]] = field(default_factory=list)  # {"id", "by", "rule", "reason"}
     archived: list[dict[str, str]] = field(default_factory=list)  # the editor's forget requests
     notes: list[str] = field(default_factory=list)  # refusals, blocked conflicts, dropped secrets
-    # the learned judgement of what the message updates was left to the background (applied just
-    # after the write returns; its changes are in the timeline, not in this outcome)
+    # the learned judgement of what the message updates was left to the background: applied just
+    # after the write returns, its change joins ``superseded`` once it has landed (MemoPilot.settle)
     judged_later: bool = False
 
     def actions(self) -> dict[str, Any]:
