@@ -69,6 +69,7 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 @dataclass(frozen=True, slots=True)
 class _Detectors:
     rules: ModuleType  # the project's own patterns, run first
+    begin_message: Callable[[str], None]  # every keyword automaton's pass over the message, at once
     wider: tuple[Callable[[str, str], Iterator[Span]], ...]
     yielding: frozenset[int]  # priorities of wider findings that give way to an overlapping own one
 
@@ -77,10 +78,11 @@ class _Detectors:
 def _detectors() -> _Detectors:
     """The detectors, compiled on the first text scanned: hundreds of patterns and the gitleaks
     rules cost about 0.1 s, which a command that stores nothing (a search) never pays."""
-    from . import commands, identifiers, learned, providers, rules, statements
+    from . import commands, identifiers, keywords, learned, providers, rules, statements
 
     return _Detectors(
         rules=rules,
+        begin_message=keywords.begin_message,
         wider=(providers.detect, identifiers.detect, statements.detect, commands.detect, learned.detect),
         yielding=frozenset({providers.PRIORITY, rules.P_PROSE, learned.PRIORITY}),
     )
@@ -108,6 +110,7 @@ def _scan(text: str) -> list[Finding]:
     if len(lower) != len(text):  # e.g. "İ" lowercases to two code points
         lower = text.translate(_ASCII_LOWER)
     detectors = _detectors()
+    detectors.begin_message(lower)
     spans: list[Span] = []
     for detect in detectors.rules.DETECTORS:
         spans.extend(detect(text, lower))

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import ahocorasick
 
+from .keywords import matches
 from .rules import P_PROSE, Span, plausible_password
 
 __all__ = ["detect"]
@@ -282,7 +283,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             yield m.start(), m.end(), "password_hash", P_PROSE
     if "=" in text or ":" in text:
         yield from _identity_keys(text)
-    present = {hint for _, hint in _HINTS.iter(lower)} | {c for c in _CHAR_HINTS if c in lower}
+    present = {hint for _, hint in matches(_HINTS, lower)} | {c for c in _CHAR_HINTS if c in lower}
     if not present:
         return
     for hint, pattern in _PLACES:

@@ -5,10 +5,73 @@ the same words costs ten times more (``re`` tries every alternative at every pos
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import ahocorasick
 
-__all__ = ["KeywordIndex", "Substrings", "word_list"]
+__all__ = ["KeywordIndex", "Substrings", "begin_message", "matches", "word_list"]
+
+
+class _SharedPass:
+    """The matches of every automaton the detectors run over a message's lowercased text, found in
+    one pass of an automaton of all their words. Each pass costs 2-8 µs on 300 characters, about as
+    much for 10 words as for 300 (the cost is per character); a message met a dozen of them.
+
+    An automaton is added the first time it is asked about (that time it runs alone), and the
+    combined automaton is rebuilt before the next message. A text other than the message's (a
+    slice, the original case) is scanned by the asked automaton alone. Matches come in the order
+    of the automaton's own ``iter``: by end, the longest first at one end.
+    """
+
+    def __init__(self) -> None:
+        self._members: dict[int, Any] = {}  # id -> automaton (kept, so the id stays its own)
+        self._built: frozenset[int] = frozenset()
+        self._combined: Any = None
+        # (the message's lowercased text, members scanned for, their matches): replaced at once
+        self._current: tuple[str, frozenset[int], dict[int, list[tuple[int, Any]]]] | None = None
+
+    def begin(self, lower: str) -> None:
+        if self._built != self._members.keys():
+            self._build()
+        hits: dict[int, list[tuple[int, Any]]] = {}
+        if self._combined is not None:
+            for end, owners in self._combined.iter(lower):
+                for key, value in owners:
+                    hits.setdefault(key, []).append((end, value))
+        self._current = (lower, self._built, hits)
+
+    def matches(self, automaton: Any, lower: str) -> Iterator[tuple[int, Any]]:
+        current = self._current
+        key = id(automaton)
+        if current is not None and current[0] is lower and key in current[1]:
+            return iter(current[2].get(key, ()))
+        self._members.setdefault(key, automaton)
+        return automaton.iter(lower)
+
+    def _build(self) -> None:
+        members = dict(self._members)
+        owners: dict[str, list[tuple[int, Any]]] = {}
+        for key, automaton in members.items():
+            for word, value in automaton.items():
+                owners.setdefault(word, []).append((key, value))
+        combined = ahocorasick.Automaton()
+        for word, found in owners.items():
+            combined.add_word(word, tuple(found))
+        combined.make_automaton()
+        self._combined, self._built = combined, frozenset(members)
+
+
+_SHARED = _SharedPass()
+
+
+def begin_message(lower: str) -> None:
+    """Scan a message's lowercased text for every automaton's words at once (see _SharedPass)."""
+    _SHARED.begin(lower)
+
+
+def matches(automaton: Any, lower: str) -> Iterator[tuple[int, Any]]:
+    """``automaton.iter(lower)``, from the message's shared pass when ``lower`` is its text."""
+    return _SHARED.matches(automaton, lower)
 
 
 def word_list(text: str) -> list[str]:
@@ -49,7 +112,7 @@ class KeywordIndex:
         where whole-word occurrences overlap, the longest ("wifi password" rather than "password";
         "code" in "unlock code", since "lock code" is not a whole word there)."""
         found = []
-        for end_index, (word, spaced) in self._automaton.iter(lower):
+        for end_index, (word, spaced) in matches(self._automaton, lower):
             end = end_index + 1
             start = end - len(word)
             stop = self._whole_word_end(lower, start, end) if spaced else end
@@ -93,8 +156,8 @@ class Substrings:
 
     def search(self, text: str) -> bool:
         """Whether any of the words occurs in ``text``."""
-        return next(self._automaton.iter(text), None) is not None
+        return next(matches(self._automaton, text), None) is not None
 
     def found(self, text: str) -> set[str]:
         """Every word that occurs in ``text`` (overlapping occurrences included)."""
-        return {word for _, word in self._automaton.iter(text)}
+        return {word for _, word in matches(self._automaton, text)}

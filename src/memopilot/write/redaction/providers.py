@@ -24,6 +24,7 @@ from typing import Any
 import ahocorasick
 import regex
 
+from .keywords import matches
 from .rules import P_FORMAT, Span, shannon
 
 __all__ = ["PRIORITY", "detect"]
@@ -127,7 +128,7 @@ def _allowed(allow: _Allow, secret: str, whole: str) -> bool:
 def detect(text: str, lower: str) -> Iterator[Span]:
     automaton, by_keyword, everywhere = _rule_set()
     rules: dict[str, _Rule] = {}
-    for _, keyword in automaton.iter(lower):
+    for _, keyword in matches(automaton, lower):
         for rule in by_keyword[keyword]:
             rules[rule.id] = rule
     for rule in rules.values():

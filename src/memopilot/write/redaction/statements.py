@@ -33,7 +33,7 @@ from collections.abc import Iterator
 import ahocorasick
 
 from .identifiers import base58check
-from .keywords import KeywordIndex, Substrings, word_list
+from .keywords import KeywordIndex, Substrings, matches, word_list
 from .rules import (
     P_PROSE,
     P_STRUCT,
@@ -302,7 +302,7 @@ def _substrings(words: list[str]) -> ahocorasick.Automaton:
 
 def _first_of(automaton: ahocorasick.Automaton, lower: str) -> int:
     """Where the first of the automaton's words found in ``lower`` starts, or -1."""
-    for end, length in automaton.iter(lower):
+    for end, length in matches(automaton, lower):
         return end - length + 1
     return -1
 
