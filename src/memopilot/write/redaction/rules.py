@@ -868,9 +868,11 @@ _NAME_SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # Anchor: a keyword somewhere inside a name (``key``, ``API_KEY``, ``clientSecret``, ``x-api-key``).
 # Searched in the lowercased text: a case-insensitive alternation is several times slower in `re`.
-_KEYWORD = re.compile(
-    r"key|token|secret|credential|creds|passphrase|auth|salt|pat|bearer|appid|sessid|sessionid"
-)
+_KEYWORD_WORDS = "key|token|secret|credential|creds|passphrase|auth|salt|pat|bearer|appid|sessid|sessionid"
+_KEYWORD = re.compile(_KEYWORD_WORDS)
+# The same words, looked for in the message's shared keyword pass (see keywords.py): most chat
+# messages hold none, and then the alternation's scan (5 µs on 300 characters) is skipped.
+_ANY_KEYWORD = Substrings(_KEYWORD_WORDS.split("|"))
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 # After the name: an assignment (`=`, `:`, `=>`) or a phrase ("for the weather API is"), or nothing.
 _AFTER_NAME = re.compile(
@@ -925,6 +927,8 @@ def _previous_word(text: str, pos: int) -> str:
 
 
 def _entropy(text: str, lower: str) -> Iterator[Span]:
+    if not _ANY_KEYWORD.search(lower):
+        return
     n = len(text)
     done_until = -1
     for km in _KEYWORD.finditer(lower):
