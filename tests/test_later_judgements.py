@@ -145,10 +145,21 @@ def test_settle_waits_for_the_users_own_judgements_only() -> None:
 
 
 def test_closing_drops_what_does_not_fit_in_time() -> None:
-    release = threading.Event()
-    queue = LaterJudgements(lambda user, job: release.wait(5))
+    started, release = threading.Event(), threading.Event()
+    applied: list[str] = []
+
+    def apply(user: str, job: LaterJudgement) -> None:
+        started.set()
+        release.wait(5)
+        applied.append(job.text)
+
+    queue = LaterJudgements(apply)
     queue.submit("ana", _job("one"))
     queue.submit("ana", _job("two"))
+    assert started.wait(5)  # "one" is being applied, "two" waits behind it
     queue.close(drain_seconds=0.05)
     assert queue.pending() == 0
     release.set()
+    assert queue._thread is not None
+    queue._thread.join(5)
+    assert applied == ["one"]  # the one under way finished; the queued one was dropped
