@@ -640,7 +640,7 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             room=None,
         )
         with self.blas_beside_the_embedder():
-            plan = self.write_path.judge_later(later, inputs)
+            plan = self.write_path.plan_later_judgement(later, inputs)
         if plan is not None:
             self._commit(plan.changes)
             self.write_path.landed(later, plan)

@@ -73,18 +73,18 @@ class LaterJudgements:
     def pending(self, user_id: str | None = None) -> int:
         """Judgements queued or being applied: the user's, or everyone's."""
         with self._changed:
-            return self._waiting[user_id] if user_id is not None else self._waiting.total()
+            return self._count(user_id)
 
     def settle(self, user_id: str | None = None, timeout: float | None = None) -> bool:
         """Wait until the user's (None: everyone's) queued judgements are applied; False when
         ``timeout`` passed first. Called by the worker's own thread, it returns at once."""
-        if threading.current_thread() is self._thread:
-            return True
+        if not self._waiting or threading.current_thread() is self._thread:
+            return True  # nothing queued (every read asks: no lock then)
         with self._changed:
-            return self._changed.wait_for(
-                lambda: (self._waiting[user_id] if user_id is not None else self._waiting.total()) == 0,
-                timeout,
-            )
+            return self._changed.wait_for(lambda: self._count(user_id) == 0, timeout)
+
+    def _count(self, user_id: str | None) -> int:
+        return self._waiting[user_id] if user_id is not None else self._waiting.total()
 
     def close(self, drain_seconds: float) -> None:
         """Apply what is queued within ``drain_seconds``, then stop; what is left is dropped (the

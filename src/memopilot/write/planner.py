@@ -187,7 +187,7 @@ class WritePath:
         changes, to_embed = plan.finish()
         return WritePlan(changes, outcome, to_embed, later=plan.later)
 
-    def judge_later(self, later: LaterJudgement, inputs: WriteInputs) -> WritePlan | None:
+    def plan_later_judgement(self, later: LaterJudgement, inputs: WriteInputs) -> WritePlan | None:
         """The plan of a judgement left to the background, over the memories it names as they are
         now (``inputs.existing``: the candidates and the successor; ``inputs.earlier``: the
         uncited turns; ``inputs.evidence``: the episodes the candidates cite). Those no longer in
