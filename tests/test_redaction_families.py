@@ -4,6 +4,8 @@ Each secret must leave no 8-character run behind; each look-alike must come out 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 
 import pytest
@@ -529,8 +531,47 @@ TUNE20_LOOK_ALIKES = [
     "cri-o://7c4e1f09ab32d5e8c6b7a9f01d2e3c4b5a6978f0e1d2c3b4a59687f0e1d2c3b4",
 ]
 
-SECRETS += TUNE18_SECRETS + TUNE20_SECRETS
-LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES
+# 2026-12-06 (tenth session): families read from redaction_tune22's misses and false positives,
+# each written again with invented values, and look-alikes of each that must stay whole.
+_LONG_TOKEN = (
+    "ops_eyJ" + base64.b64encode(b"".join(hashlib.sha512(bytes([i])).digest() for i in range(9))).decode()
+)
+TUNE22_SECRETS = [
+    # a secret assigned to a map's key in brackets; a value longer than 512 characters
+    ('ENV["BUILDKITE_AGENT_TOKEN"] = "bkua_3f9a7c1e5b2d8f4a6c0e9b7d3f1a5c8e2b4d6f0a"',
+     "3f9a7c1e5b2d8f4a6c0e9b7d"),
+    (f"define('OP_CONNECT_TOKEN', '{_LONG_TOKEN}');", _LONG_TOKEN),
+    # a bank branch's code beside an account number: Australia's BSB, Canada's transit and
+    # institution numbers, India's IFSC
+    ("rent goes to BSB 633-108, account 20914475, thanks", "633-108"),
+    ("direct deposit form: transit 00219, institution 004, account 8830512", "00219"),
+    ("direct deposit form: transit 00219, institution 004, account 8830512", "004"),
+    ("NEFT details - acct 50100223344556, IFSC HDFC0004412", "HDFC0004412"),
+    # the speaker's own identity number right after its name, its check digit slipped
+    ("我的身份证号是110105199003071234，网站说格式不对", "110105199003071234"),
+    # a passport's whole zone: the holder's line and the checked data line to its end
+    (
+        "scan of my passport:\nP<FRADUPONT<<CLAIRE<<<<<<<<<<<<<<<<<<<<<<<<<\n"
+        "XK2M810471FRA8504124F3309184<<<<<<<<<<<<<<<6",
+        "XK2M810471FRA8504124F3309184<<<<<<<<<<<<<<<6",
+    ),
+]  # fmt: skip
+
+TUNE22_LOOK_ALIKES = [
+    # a map's key named for a token, holding a path or a setting
+    'os.environ["HF_TOKEN_PATH"] = "/home/ci/.cache/huggingface/token"',
+    "os.environ['TOKENIZERS_PARALLELISM'] = 'false'",
+    # a branch code with no account beside it; "transit" as a bus's
+    "the BSB 062-000 is Commonwealth Bank's Sydney branch",
+    "bus transit 12345 runs every 10 min, call 5551234567 for times",
+    # someone else's number that fails its check
+    "the form says CPF 123.456.789-00 is not valid, why?",
+    # a zone's holder line alone, with no checked data line under it
+    "the first MRZ line holds only the name:\nP<GBRSMITH<<JOHN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\nand the second the number",
+]
+
+SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS
+LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:

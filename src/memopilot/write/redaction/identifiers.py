@@ -285,14 +285,24 @@ def _named(text: str, lower: str) -> Iterator[Span]:
         before = _number_before(text, word_start, word)
         if before is not None:
             yield before
-        found = _number_after(text, word_end, word)
+        owned = _OWNER_BEFORE.search(lower, max(0, word_start - 12), word_start) is not None
+        found = _number_after(text, word_end, word, owned=owned)
         if found is not None:
             yield found
             if word in _ROUTING_WORDS and _checksum_module(word).is_valid(text[found[0] : found[1]]):
                 yield from _account_beside(text, word_start, found)
 
 
-def _number_after(text: str, word_end: int, word: str) -> Span | None:
+# The speaker's own number ("my SSN is ...", "我的身份证号是..."), given right after its name, is theirs
+# even when its check digit has a slip (the booking site then says it is wrong), as a form's is.
+_OWNER_BEFORE = re.compile(
+    r"(?:\b(?:my|mi|meu|minha|mon|ma|mein|meine|meinen|mijn|mio|mia|min|mitt|mit|mój|moja|moje|мой|моя|мій)"
+    r"\s+(?:own\s+)?|我的|私の|僕の|나의 ?|내 ?|제 ?)$"
+)
+_OWNED_WITHIN = 2  # tokens between the name and the number: "my SSN is ...", "mi DNI es ..."
+
+
+def _number_after(text: str, word_end: int, word: str, *, owned: bool = False) -> Span | None:
     labelled = False  # the token before ended with a colon
     for position, token in enumerate(_ID_TOKEN.finditer(text, word_end, min(len(text), word_end + 120))):
         has_digit = any(c.isdigit() for c in token.group())
@@ -302,7 +312,7 @@ def _number_after(text: str, word_end: int, word: str) -> Span | None:
                 return None
             labelled = token.group().endswith((":", "："))
             continue
-        found = _number_at(text, token.start(), token.end(), word)
+        found = _number_at(text, token.start(), token.end(), word, owned=owned and position < _OWNED_WITHIN)
         if found is not None or has_digit or position >= _WORDS_BEFORE_LABELLED:
             return found
         labelled = token.group().endswith((":", "："))
@@ -342,14 +352,18 @@ def _account_beside(text: str, word_start: int, routing: Span) -> Iterator[Span]
             yield m.start(), m.end(), "bank_account", P_CONTEXT
 
 
-def _number_at(text: str, start: int, end: int, word: str) -> Span | None:
+def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = False) -> Span | None:
     """The identity number (or document code) the token at ``start:end`` holds, for ``word``."""
     at = start
     while at < end and not (text[at].isdigit() or (text[at].isascii() and text[at].isalpha())):
         at += 1  # "：E42692959", "#019", "是330106..."
     number = _ID_NUMBER.match(text, at)
     if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
-        if not _passes_its_checksum(word, number.group()) and not _form_field(text, number, word):
+        if (
+            not _passes_its_checksum(word, number.group())
+            and not _form_field(text, number, word)
+            and not (owned and word not in _CHECKSUM_REQUIRED)
+        ):
             return None  # "CPF 967.773.386-80 é inválido": the word names a number that fails
         return number.start(), number.end(), "national_id", P_CONTEXT
     code = _PASSPORT_CODE.match(text, at)
@@ -532,6 +546,44 @@ def _uk_bank_details(text: str) -> Iterator[Span]:
             yield account.start(1), account.end(1), "bank_account", P_STRUCT
 
 
+# A bank branch's code under its name, the way each country's payee details name it: Australia's
+# BSB (six digits, "062-000"), Canada's transit (five digits) and institution (three) numbers, India's
+# IFSC (four letters, a zero, six letters or digits). Alone it names a branch, public like a sort
+# code; beside an account number (either side, a few words apart) it is half of the account's
+# details, and both go ("BSB 633-000 acc 71220398", "transit 00142, institution 003, account 5120934").
+_BRANCH_HINTS = Substrings(("bsb", "transit", "institution", "ifsc"))
+_BRANCH_LABEL = r"(?:[ \t]*(?:number|no\.?|nr\.?|code|#))?[ \t]*[:#=]?[ \t]*"
+_BRANCH_CODE = re.compile(
+    rf"\bbsb{_BRANCH_LABEL}(\d{{3}}[ -]?\d{{3}})(?![\d-])"
+    rf"|\btransit{_BRANCH_LABEL}(\d{{5}})(?![\d-])"
+    rf"|\binstitution{_BRANCH_LABEL}(\d{{3}})(?![\d-])"
+    rf"|\bifsc{_BRANCH_LABEL}([a-z]{{4}}0[a-z0-9]{{6}})(?![a-z0-9])"
+)
+
+
+def _branch_codes(text: str, lower: str) -> Iterator[Span]:
+    for m in _BRANCH_CODE.finditer(lower):
+        group = m.lastindex or 0
+        code = (m.start(group), m.end(group), "bank_account", P_CONTEXT)
+        # "transit" and "institution" are ordinary words too: their account must be named one
+        named = group in (2, 3)
+        accounts = [
+            a
+            for a in _account_beside(text, m.start(), code)
+            if not (a[0] < code[1] and code[0] < a[1])
+            and not _BRANCH_CODE_BEFORE.search(lower, max(0, a[0] - 24), a[0])
+            and (not named or _ACCOUNT_WORD_BEFORE.search(lower, max(0, a[0] - 24), a[0]))
+        ]
+        if accounts:
+            yield code
+            yield from accounts
+
+
+# (a transit number beside an institution number is no account: "transit 08511, institution 001")
+_BRANCH_CODE_BEFORE = re.compile(r"(?:bsb|transit|institution|ifsc)\b[^\d\n]{0,16}$")
+_ACCOUNT_WORD_BEFORE = re.compile(r"(?:account|acct|acc|a/c|compte)\b[^\d\n]{0,12}$")
+
+
 # A Japan Post Bank (ゆうちょ銀行) account: its symbol (記号, five digits) and number (番号, up to
 # eight), labelled apart ("記号 14480 番号 88326201") or together ("記号番号 14480-88326201").
 _JAPAN_POST_ACCOUNT = re.compile(
@@ -567,6 +619,23 @@ _MRZ_TD1_NUMBER = re.compile(r"(?<![A-Z0-9<])[ACI][A-Z<][A-Z<]{3}([A-Z0-9<]{9})(
 _MRZ_TD1_DATES = re.compile(r"(?<![A-Z0-9<])(\d{6})(\d)[MFX<](\d{6})(\d)[A-Z<]{3}")
 
 
+# The rest of a checked data line (the optional data, a personal number in some countries, and the
+# check digits), and the line above it when that is the zone's first line: a passport's (TD3) or a
+# visa's holder line ("P<D<<FISCHER<<ANNA<<<<..."). The zone is one record: the holder's name goes
+# with the number, and the zone's filler, "<<<<", is left nowhere to tell where it stood.
+_MRZ_REST = re.compile(r"[A-Z0-9<]*")
+_MRZ_FIRST_LINE = re.compile(r"[PV][A-Z<][A-Z<]{3}(?=[A-Z<]*<<)[A-Z<]{8,50}[ \t]*\r?\n[ \t]*$")
+
+
+def _whole_zone(text: str, start: int, end: int) -> Span:
+    rest = _MRZ_REST.match(text, end)
+    end = rest.end() if rest else end
+    first = _MRZ_FIRST_LINE.search(text, max(0, start - 64), start)
+    if first is not None and (first.start() == 0 or text[first.start() - 1] in " \t\n`"):
+        start = first.start()
+    return start, end, "passport", P_STRUCT
+
+
 def _machine_readable_zone(text: str) -> Iterator[Span]:
     for m in _MRZ_LINE.finditer(text):
         number, born, expires = m.group(1), m.group(3), m.group(5)
@@ -575,7 +644,7 @@ def _machine_readable_zone(text: str) -> Iterator[Span]:
             and _mrz_check(born) == m.group(4)
             and _mrz_check(expires) == m.group(6)
         ):  # the number and what identifies its holder with it: nationality, birth date, expiry
-            yield m.start(1), m.end(6), "passport", P_STRUCT
+            yield _whole_zone(text, m.start(1), m.end(6))
     for m in _MRZ_TD1_NUMBER.finditer(text):
         if _mrz_check(m.group(1)) == m.group(2) and any(c.isdigit() for c in m.group(1)):
             yield m.start(1), m.end(2), "national_id", P_STRUCT
@@ -614,6 +683,8 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
     yield from shaped
     if digits >= 14 and "-" in text:
         yield from _uk_bank_details(text)
+    if digits >= 9 and _BRANCH_HINTS.search(lower):
+        yield from _branch_codes(text, lower)
     yield from _lettered_ibans(text)
     if digits >= 16:
         yield from _card_halves(text)

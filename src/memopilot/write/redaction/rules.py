@@ -878,10 +878,12 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _AFTER_NAME = re.compile(
     r"(?i)[\"']?(?:\s+(?:for|of|to|on|in)(?:\s+(?!is\b|was\b)[\w.@/-]{1,40}){1,4}?)?"
     r"[ \t]*,?[ \t]*(?:(\bis\s+now\b|\bis\b|\bwas\b|\bare\b|=>|:=|->|=|:)\s*)?[\"'`“]?"
-    r"([A-Za-z0-9+/_.~=-]{16,512})"
+    r"([A-Za-z0-9+/_.~=-]{16,4096})"
 )
 # An assignment takes any non-space value (Django keys hold symbols); a query string ends at `&x=`.
-_AFTER_ASSIGN = re.compile(r"[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([^\s\"'`,;<>]{16,512})")
+# The name may be a map's key in brackets: `os.environ["X_TOKEN"] = "..."`, `cfg['api_key'] = ...`.
+# (Values run to 4096 characters: a 1Password service-account token is base64 JSON of ~800.)
+_AFTER_ASSIGN = re.compile(r"[\"']?\]?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([^\s\"'`,;<>]{16,4096})")
 # A value shorter than 16 after a name ending in "secret": letters of both cases and digits only.
 _SHORT_SECRET = re.compile(r"[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([A-Za-z0-9]{8,15})(?![\w-])")
 
