@@ -555,6 +555,11 @@ TUNE22_SECRETS = [
         "XK2M810471FRA8504124F3309184<<<<<<<<<<<<<<<6",
         "XK2M810471FRA8504124F3309184<<<<<<<<<<<<<<<6",
     ),
+    # a password that starts with "%"; a possessive after the name (Indonesian "password my X")
+    ("Senha do roteador é %hQ@wLmZ!rWx, não compartilhe", "%hQ@wLmZ!rWx"),
+    ("kata sandi aku melati2291 jangan disebar", "melati2291"),
+    # a code of a list that happens to hold no digit
+    ("backup codes for the forum: 7kq2xm9p, mw3ztr8d, qvnhtbxs, 4pld9wze", "qvnhtbxs"),
 ]  # fmt: skip
 
 TUNE22_LOOK_ALIKES = [
@@ -567,7 +572,16 @@ TUNE22_LOOK_ALIKES = [
     # someone else's number that fails its check
     "the form says CPF 123.456.789-00 is not valid, why?",
     # a zone's holder line alone, with no checked data line under it
-    "the first MRZ line holds only the name:\nP<GBRSMITH<<JOHN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\nand the second the number",
+    "the first MRZ line holds only the name:\nP<GBRSMITH<<JOHN<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\n"
+    "and the second the number",
+    # public by their format: an SSH public key's blob, a Go module's hash, a chess position
+    "my key AAAAB3NzaC1yc2EAAAADAQABAAABgQC7xK2mP9qL4vN8rT... is on the server",
+    "go.sum: golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=",
+    "white to move: r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    # an object's uid; a password's name as a flag's value, then a path; a kind of password
+    "after the token rotation kubectl describe shows uid: 9b2f6c1e-3d4a-4e8b-a7c6-1f0e9d8c7b6a, stable?",
+    "vault kv get -field=password kv/team/billing/stripe is denied",
+    "are Tr0ub4dor&3-style passwords worse than four words?",
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS

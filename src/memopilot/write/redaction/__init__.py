@@ -147,7 +147,9 @@ def _scan(text: str) -> list[Finding]:
     return [
         Finding(kind, start, _wrapped_end(text, start, end))
         for start, end, kind, _ in merged
-        if not _documentation_example(text[start:end]) and not _documented_test_value(text, start, end)
+        if not _documentation_example(text[start:end])
+        and not _documented_test_value(text, start, end)
+        and not _public_by_format(text, start, end)
     ]
 
 
@@ -242,6 +244,31 @@ def _documented_test_value(text: str, start: int, end: int) -> bool:
         return False
     value = _NOT_ALNUM.sub("", text[start:end]).upper()
     return value in _DOCUMENTED_TEST_VALUES and _TEST_CUE.search(text) is not None
+
+
+# Values whose format makes them public, whichever detector took them:
+# * an SSH public key's blob (base64 of a 4-byte length and the key's type: "AAAAC3NzaC1lZDI1NTE5..."
+#   is "ssh-ed25519"), which authorized_keys files and GitHub show (a private key's body starts
+#   otherwise: "b3BlbnNzaC1rZXktdjE" is "openssh-key-v1");
+# * a digest of published content after its algorithm's prefix: a Go module's hash in go.sum
+#   ("h1:" and base64 of SHA-256), a subresource-integrity or npm "integrity" value ("sha512-...");
+# * a chess position in Forsyth-Edwards notation: eight ranks of pieces and empty squares.
+_SSH_PUBLIC_BLOB = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "AAAAG3NrLW", "AAAAInNrLW")
+_DIGEST_PREFIX = re.compile(r"(?:\bh1:|\bsha(?:256|384|512)-)$")
+_DIGEST = re.compile(r"[A-Za-z0-9+/]{43,86}={0,2}")
+_FEN_BOARD = re.compile(r"[pnbrqkPNBRQK1-8]{1,8}(?:/[pnbrqkPNBRQK1-8]{1,8}){7}")
+_FEN_SQUARES = str.maketrans("pnbrqkPNBRQK", "111111111111")
+
+
+def _public_by_format(text: str, start: int, end: int) -> bool:
+    if text.startswith(_SSH_PUBLIC_BLOB, start):
+        return True
+    if _DIGEST_PREFIX.search(text, max(0, start - 7), start) and _DIGEST.fullmatch(text, start, end):
+        return True
+    board = _FEN_BOARD.fullmatch(text, start, end)
+    return board is not None and all(
+        sum(map(int, rank.translate(_FEN_SQUARES))) == 8 for rank in board.group().split("/")
+    )
 
 
 # A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped

@@ -151,6 +151,9 @@ _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pi
 _ADVERBS = frozenset(
     word_list("literally|simply|just|actually|basically|really|exactly|still|now|einfach|genau|juste|solo|só")
 )
+# Possessives that follow the name, as Indonesian, Malay, Tagalog and Swahili write them ("kata
+# sandi saya X": "password my X"): they leave the name linked to its value, as an adverb does.
+_POSSESSIVES_AFTER = frozenset(word_list("saya|aku|ku|kami|kita|anda|kamu|gue|gw|ko|namin|yangu|yetu"))
 _WEAK_LINKS = frozenset(("is", "was"))  # "the wifi at the cabin is pretzel1808thunder"
 _CODES = frozenset(_CODE_NAMES)
 _PASSWORD_NAME_SET = frozenset(_PASSWORD_NAMES)
@@ -186,7 +189,8 @@ _NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
 _EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*—–→-"
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
-_CODE_BEFORE = frozenset("$@._/")  # "/": a file ("./password.txt")
+# "=": the name is itself a value ("-field=password", "grant_type=password", "auth=password").
+_CODE_BEFORE = frozenset("$@._/=")  # "/": a file ("./password.txt")
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
 _WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
 # The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
@@ -207,6 +211,9 @@ _NOT_A_SECRET = re.compile(
     r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*|[a-z]+(?:[_-][a-z]+)+|[0-9a-f]{7,12}|[\w.+-]+@(?:\d{1,3}\.){3}\d{1,3}"
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
+    # a kind of value, not one ("P@ssw0rd-style substitutions"); a path of three names or more
+    # ("secret/data/prod/postgres", where `vault kv get -field=password` reads from)
+    r"|\S+-(?:style|like|type|esque|looking|based)|[a-z][\w.-]*(?:/[a-z0-9_.-]+){2,}/?"
 )
 _FIELD = re.compile(r"[a-z_]+=[a-z_]+")  # "login status=success": the next field of a log line
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -372,6 +379,9 @@ def _random_letters(value: str) -> bool:
     )
 
 
+# A generated password may start with "%" ("%h@OBTBQLeHv@NxzoZ!f"): one "%", no brackets, no
+# percent-encoded byte after it, eight characters or more.
+_PERCENT_START = re.compile(r"%(?![0-9A-Fa-f]{2})[^%()\s]{7,}")
 # A variable or a command's output in a shell, or an amount ("$5.99"), where a value starts with "$".
 _SHELL_VARIABLE = re.compile(r"\$(?:\{[^}]*\}?|\([^)]*\)?|[A-Za-z_][A-Za-z0-9_]*|\d.*)")
 
@@ -383,8 +393,10 @@ def _secret_value(
     the name or after a link word; a value that only follows other words must look random.
     ``next_to``: the very next token after the name ("şifresi 7391"). ``near``: a few words after
     a PIN's or a code's name ("PIN do karty 6130", "код от домофона 3417")."""
-    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@%{<":
+    if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@{<":
         return False
+    if value[0] == "%" and not _PERCENT_START.fullmatch(value):
+        return False  # "%s", "%(password)s", "%APPDATA%", "%40...": a format, a variable, an encoding
     if value[0] == "$" and _SHELL_VARIABLE.fullmatch(value):
         return False  # "$DB_PASS", "${PASSWORD}"; but "$ayçiçeği1996" is "ayçiçeği" with a dollar
     if is_placeholder(value):
@@ -472,7 +484,7 @@ def _value_after(
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
             word = value.lower()
             linked = (
-                (linked and word in _ADVERBS)  # "is literally 'velvet waltz purple 14'"
+                (linked and (word in _ADVERBS or word in _POSSESSIVES_AFTER))  # "is literally '...'"
                 or (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
                 or (weak and word in _WEAK_LINKS)
                 or raw.rstrip().endswith((":", "：", "="))
@@ -497,7 +509,7 @@ def _value_after(
                 return start, pair.end()  # a one-time code in two halves: "482 913"
         candidate = text[start:spaced_end]
         if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
-            return start, spaced_end
+            return start, _last_star(text, start, spaced_end)
         if spaced_end > end or not value.isdigit():
             return None
         words, linked = words + 1, False  # a number on the way ("lockbox on 1418 Birch St is set to ...")
@@ -577,6 +589,14 @@ def _next_item(gap: str) -> bool:
     """Whether ``gap`` crosses into a new line that does not answer a label or a question."""
     line_break = gap.rfind("\n")
     return line_break >= 0 and not gap[:line_break].rstrip().endswith((":", "：", *_QUESTION_MARKS))
+
+
+def _last_star(text: str, start: int, end: int) -> int:
+    """A value's last "*", which ``_core`` took for punctuation ("oscar1509*, tolong cek ..."): no
+    sentence ends with one; a value wrapped in stars ("**x**", markdown) keeps them outside."""
+    if text.startswith("*", end) and not text.startswith("**", end) and not text.endswith("*", 0, start):
+        return end + 1
+    return end
 
 
 def _core(text: str, start: int, end: int) -> tuple[int, int]:
@@ -916,7 +936,7 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
     if grouped and sum(c.isdigit() for c in grouped.group(1)) >= 2:
         yield grouped.start(1), grouped.end(1), "recovery_code", P_PROSE
         return
-    started = False
+    started, last = False, ""
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
         start, end = _core(text, token.start(), token.end())
         value = text[start:end]
@@ -927,12 +947,29 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
         digits = sum(c.isdigit() for c in value)
         if not started and digits == 1 and _WORD_IN_TOKEN.search(value):
             continue  # "in my 1Password vault": a name with a digit, not a code
-        if (digits and len(value) >= 6) or digits >= 4 or _letter_groups_code(value):
+        if (
+            (digits and len(value) >= 6)
+            or digits >= 4
+            or _letter_groups_code(value)
+            or (started and _same_code_shape(value, last))
+        ):
             # "8tn0t-2ylv9", "0433 1938" (each group), "qknqt-xirsx-usgib" (letters in groups)
-            started = True
+            started, last = True, value
             yield start, end, "recovery_code", P_PROSE
         elif started:
             return
+
+
+def _same_code_shape(value: str, code: str) -> bool:
+    """A code of a list that happens to hold no digit ("brx6mmqf, yhu8z3g3, pcjhbfeb"): letters of
+    the case and the length of the code before it, that no language would say."""
+    return (
+        len(value) == len(code) >= 6
+        and value.isalpha()
+        and value.isascii()
+        and (value.islower() == code.islower())
+        and 4 * sum(c in "aeiouy" for c in value.lower()) < len(value)  # (a word: a vowel in four)
+    )
 
 
 def _shaped_tokens(text: str) -> Iterator[Span]:
@@ -1068,7 +1105,7 @@ _PUBLIC_ID_BEFORE = re.compile(
     r"|spreadsheets?|commits?|builds?|orders?|tickets?|invoices?|requests?|traces?|issues?|ref"
     r"|reference|asin|sku|isbn|tracking|booking|reservation|confirmation|channels?|posts?|tweets?"
     r"|messages?|threads?|links?|urls?|slugs?|hash|fingerprint|checksum|digest|uuid|guid|number|no\.?"
-    r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project)"
+    r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project|uids?)"
     r"[\s:#=]*$|" + _PUBLIC_FIELD
 )
 
