@@ -536,6 +536,7 @@ TUNE20_LOOK_ALIKES = [
 _LONG_TOKEN = (
     "ops_eyJ" + base64.b64encode(b"".join(hashlib.sha512(bytes([i])).digest() for i in range(9))).decode()
 )
+_BYTES = ",".join(str((i * 37 + 11) % 256) for i in range(64))  # a 64-byte keypair, as numbers
 TUNE22_SECRETS = [
     # a secret assigned to a map's key in brackets; a value longer than 512 characters
     ('ENV["BUILDKITE_AGENT_TOKEN"] = "bkua_3f9a7c1e5b2d8f4a6c0e9b7d3f1a5c8e2b4d6f0a"',
@@ -560,6 +561,12 @@ TUNE22_SECRETS = [
     ("kata sandi aku melati2291 jangan disebar", "melati2291"),
     # a code of a list that happens to hold no digit
     ("backup codes for the forum: 7kq2xm9p, mw3ztr8d, qvnhtbxs, 4pld9wze", "qvnhtbxs"),
+    # the key a JWT library signs with; a wallet's key in a Hardhat network; a keypair as its bytes
+    ("signing with jwt.encode(claims, 'k3x9m2q7v8w4z1t6', algorithm='HS512')", "k3x9m2q7v8w4z1t6"),
+    ("networks: { mainnet: { url: RPC,\n"
+     "  accounts: ['0x9f3c2a7b1e8d4f6a0c5b9e2d7a1f4c8b3e6d0a9f2c5b8e1d4a7f0c3b6e9d2a5f'] } }",
+     "9f3c2a7b1e8d4f6a0c5b9e2d7a1f4c8b3e6d0a9f2c5b8e1d4a7f0c3b6e9d2a5f"),
+    (f"my wallet file: [{_BYTES}]", _BYTES),
 ]  # fmt: skip
 
 TUNE22_LOOK_ALIKES = [
@@ -582,6 +589,11 @@ TUNE22_LOOK_ALIKES = [
     "after the token rotation kubectl describe shows uid: 9b2f6c1e-3d4a-4e8b-a7c6-1f0e9d8c7b6a, stable?",
     "vault kv get -field=password kv/team/billing/stripe is denied",
     "are Tr0ub4dor&3-style passwords worse than four words?",
+    # a transaction's hash beside an accounts list of names; a key read from the environment; a
+    # series of small numbers
+    "the tx 0x4322f52f4bff5a33833c64a87fa43dd97c4a6be87d391bf86618dcd387f793de failed, accounts: [al, bo]",
+    "jwt.verify(token, process.env.JWT_SECRET, { algorithms: ['HS256'] })",
+    "daily counts: [" + ", ".join(str((i * 7) % 200) for i in range(40)) + "] plotted per day",
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS

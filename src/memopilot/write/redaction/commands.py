@@ -5,8 +5,10 @@ X``, ``smbclient -U user%X``, ``rabbitmqctl change_password user X``, ``--passwo
 docker login --password-stdin``, ``CREATE USER ... IDENTIFIED BY 'X'``, ``INSERT INTO t (user,
 password) VALUES ('bob', 'X')``, ``<password>X</password>``, ``<add key="SmtpPassword" value="X"/>``,
 a ``.netrc``'s ``password X``, Oracle's ``user/X@db``, ``echo 'X' > vault_pass.txt``,
-``os.environ.get("SECRET_KEY", "X")``, ``signingKey = []byte("X")``; and password hashes
-(``$2y$...``, ``$apr1$...``: crypt(3) formats).
+``os.environ.get("SECRET_KEY", "X")``, ``signingKey = []byte("X")``, ``jwt.sign(payload, 'X')``,
+``hmac.new(b"X", ...)``; a wallet's key in a Hardhat config's ``accounts: ["0x..."]`` or ethers'
+``new Wallet("0x...")``, and a secret key written as its bytes (a Solana keypair file's 64 numbers);
+and password hashes (``$2y$...``, ``$apr1$...``: crypt(3) formats).
 """
 
 from __future__ import annotations
@@ -101,6 +103,13 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # a default for a secret's environment variable: os.environ.get("SECRET_KEY", "X"), getenv(...)
     ("env", re.compile(r"(?i)(?:environ\.get|getenv|env\.get|env)\(\s*['\"]\w*"
                        r"(?:secret|key|token|pass\w*|pwd)\w*['\"]\s*,\s*['\"]([^'\"\n]{8,128})['\"]")),
+    # the key given to a JWT or HMAC library's signing call: jwt.sign(payload, 'X', ...),
+    # jwt.encode(payload, "X", algorithm="HS256"), JWT.encode payload, 'X' (Ruby), hmac.new(b"X", ...),
+    # crypto.createHmac('sha256', 'X'): the library's argument says what the literal is
+    ("jwt", re.compile(r"(?i)\bjwt\.(?:sign|verify|encode|decode)(?:\(\s*|\s+)"
+                       r"(?:\{[^{}]{0,200}\}|[\w.\[\]'\"]{1,80})\s*,\s*b?['\"]([^'\"\n]{8,256})['\"]")),
+    ("hmac", re.compile(r"(?i)\b(?:hmac\.new\(\s*b?|createhmac\(\s*['\"][\w-]+['\"]\s*,\s*)"
+                        r"['\"]([^'\"\n]{8,256})['\"]")),
     # a key in code: signingKey = []byte("X"), secret_key = bytes("X"), API_TOKEN := String("X")
     ("(", re.compile(r"(?i)\b\w*(?:secret|key|token|passw\w*)\s*:?=\s*(?:\[\]byte|bytes|b|str|string|"
                      r"String)\(\s*['\"]([^'\"\n]{12,256})['\"]")),
@@ -277,7 +286,42 @@ for _hint in {hint for hint, _ in _PLACES if len(hint) > 1} | {"insert"}:
 _HINTS.make_automaton()
 
 
+# A wallet's private key where code keeps one: a Hardhat or Truffle network's `accounts: ["0x..."]`,
+# ethers' `new Wallet("0x...")` (64 hex digits alone are more often a hash: the place names it).
+_WALLET_PLACE = re.compile(
+    r"\baccounts\s*:\s*\[([^\]]{64,2000})\]|\bWallet\(\s*['\"]((?:0x)?[0-9a-fA-F]{64})['\"]"
+)
+_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+# A secret key written as its bytes: the JSON array of a Solana keypair file (solana-keygen's
+# id.json: 64 numbers 0-255, the secret half and the public half), or 32 bytes or more where the
+# message names a key ("secretKey: [...]", "Keypair.fromSecretKey(Uint8Array.from([...]))").
+_BYTE_ARRAY = re.compile(
+    r"\[\s*(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*,\s*){31,}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\s*\]"
+)
+_KEY_WORDS = re.compile(r"(?i)secret|private|keypair|key\b|seed|wallet|id\.json")
+
+
+def _wallet_keys(text: str) -> Iterator[Span]:
+    for m in _WALLET_PLACE.finditer(text):
+        if m.group(2):
+            yield m.start(2), m.end(2), "private_key", P_PROSE
+            continue
+        for key in _HEX_KEY.finditer(text, m.start(1), m.end(1)):
+            yield key.start(), key.end(), "private_key", P_PROSE
+
+
+def _byte_keys(text: str) -> Iterator[Span]:
+    for m in _BYTE_ARRAY.finditer(text):
+        count = m.group().count(",") + 1
+        if count == 64 or (count >= 32 and _KEY_WORDS.search(text, max(0, m.start() - 80), m.start())):
+            yield m.start(), m.end(), "private_key", P_PROSE
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
+    if "[" in text and text.count(",") >= 31:
+        yield from _byte_keys(text)
+    if ("accounts" in text or "Wallet(" in text) and len(text) >= 64:
+        yield from _wallet_keys(text)
     if "$" in text:
         for m in _CRYPT_HASH.finditer(text):
             yield m.start(), m.end(), "password_hash", P_PROSE
