@@ -155,3 +155,34 @@ def test_the_horizon_of_loaded_rows_is_the_stores(mp: MemoPilot, clock) -> None:
     ours = forgetting.horizon_of(mp.index._load(read.user_id)[1], below)
     assert ours == mp.store.forgetting_horizon(read.user_id, below)
     assert ours[0] == soon + timedelta(days=1) and ours[1] == clock.now() - timedelta(days=1)
+
+
+def test_a_turn_that_told_only_a_passing_state_expires_with_it(mp: MemoPilot, clock) -> None:
+    """The turn would otherwise present the stay as current in every later context."""
+    stay = mp.remember(
+        "I'm staying at my brother's place in Drennick for the next two weeks while my flat gets "
+        "new floors. Where can I find decent coffee around there?"
+    )
+    (note,) = stay.created
+    (turn,) = stay.episodes
+    assert note.type.value == "temporary"
+    clock.advance(days=15)
+    report = mp.run_forgetting()
+    assert set(report.expired) == {note.id, turn.id}
+    assert _state(mp, turn.id) is MemoryState.EXPIRED
+    assert note.id in mp.history(turn.id)[-1].reason
+    assert "Drennick" not in mp.build_context("Recommend a coworking space near me").text
+
+
+def test_a_turn_that_told_more_or_no_end_stays(mp: MemoPilot, clock) -> None:
+    """A temporary note that is one clause of its turn (the editor may have missed the rest), or
+    whose end the editor guessed ("for now": a week), leaves its turn in the context."""
+    more = mp.remember(
+        "General thing about how I travel: I always want a window seat, and I really hate layovers. "
+        "I'd rather pay more for a direct flight than sit in an airport for 4 hours."
+    )
+    guessed = mp.remember("Physio says my left knee can't take running on tarmac for now.")
+    turns = [*more.episodes, *guessed.episodes]
+    clock.advance(days=30)
+    mp.run_forgetting()
+    assert [_state(mp, t.id) for t in turns] == [MemoryState.ACTIVE, MemoryState.ACTIVE]

@@ -430,6 +430,23 @@ def test_an_errand_starting_with_return_is_not_code() -> None:
     ]
 
 
+def test_a_deadline_the_type_model_reads_has_its_due_date() -> None:
+    """Said on Thursday 3 December 2026: "bis Donnerstag" is the 10th (the rules read no deadline
+    cue in German; the type model does, and the day comes from the rules' reading of the date)."""
+    out = (
+        RuleEditor()
+        .edit(
+            "Ich muss bis Donnerstag die Präsentation für den Kunden Halberg fertig haben.",
+            EditorContext(NOW, "u", "p", []),
+        )
+        .output
+    )
+    (memory,) = out.new_memories
+    assert memory.type == "deadline" and memory.expires_at is not None
+    assert memory.expires_at.date().isoformat() == "2026-12-10"
+    assert memory.content.endswith("(2026-12-10)")  # another language: the day ends the content
+
+
 def test_a_flag_in_another_language_raises_the_statement_before_it() -> None:
     kept = typed("Je suis allergique aux arachides, c'est grave. N'oublie jamais ça.")
     assert [t for t, _ in kept] == ["critical"] and "arachides" in kept[0][1]
@@ -458,7 +475,7 @@ def test_what_others_say_about_the_user_or_a_day_ahead_is_kept() -> None:
 def test_an_appointment_on_a_named_day_is_a_deadline() -> None:
     """ "Tomorrow" names a day as surely as a date does ("dentist tomorrow 9:30"); "the 19th" after
     a cue is a day of this month."""
-    assert typed("dentist tomorrow 9:30") == [("deadline", "dentist tomorrow 9:30")]
+    assert typed("dentist tomorrow 9:30") == [("deadline", "dentist tomorrow 9:30 (2026-12-04)")]
     assert [t for t, _ in typed("tax return has to be filed by the 15th, can't slip this year")] == [
         "deadline"
     ]

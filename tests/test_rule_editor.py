@@ -293,7 +293,7 @@ def test_multi_sentence_message_yields_several_typed_memories() -> None:
     assert got == [
         ("preference", "I prefer Python over Java."),
         ("decision", "we decided to use FastAPI."),
-        ("deadline", "the deadline is Friday."),
+        ("deadline", "the deadline is Friday (2026-03-06)."),  # the day "Friday" meant
     ]
     assert out.new_memories[2].expires_at == eod(2026, 3, 6)
 
@@ -315,6 +315,64 @@ def test_one_statement_gives_at_most_one_memory() -> None:
 def test_question_tail_is_split_from_a_statement() -> None:
     out = edit("I prefer short answers, can you summarize this?")
     assert [(m.type, m.content) for m in out.new_memories] == [("preference", "I prefer short answers")]
+
+
+@pytest.mark.parametrize(
+    ("message", "statement"),
+    [
+        ("I take warfarin, so is it ok to take ibuprofen for my back pain?", "I take warfarin"),
+        ("I have a pacemaker, is it safe to use an induction hob?", "I have a pacemaker"),
+        (
+            "Je suis allergique aux fruits à coque, peux-tu vérifier cette recette ?",
+            "Je suis allergique aux fruits à coque",
+        ),
+        (
+            "Soy celíaca y mi marido es diabético, ¿qué postre puedo hacer?",
+            "Soy celíaca y mi marido es diabético",
+        ),
+        (
+            "Ich muss bis Donnerstag die Präsentation fertig haben, kannst du mir helfen?",
+            "Ich muss bis Donnerstag die Präsentation fertig haben",
+        ),
+    ],
+)
+def test_a_statement_is_read_apart_from_the_question_asked_after_it(message: str, statement: str) -> None:
+    """What a user tells before asking ("I have a pacemaker, is it safe to ...?") is theirs to
+    keep; read as one question, it stored nothing."""
+    from memopilot.write.sentences import split_sentences
+
+    assert split_sentences(message)[0] == statement
+    assert len(split_sentences(message)) == 2
+    assert split_sentences("Honestly, is it worth it?") == ["Honestly", "is it worth it?"]  # nothing kept
+    assert edit("Honestly, is it worth it?").new_memories == []
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        # said on Wednesday 4 March 2026
+        (
+            "My thesis draft is due this Friday, help me plan the week.",
+            "My thesis draft is due this Friday (2026-03-06)",
+        ),
+        (
+            "The tax return has to be filed by the end of the month.",
+            "filed by the end of the month (2026-03-31)",
+        ),
+        ("The landlord wants the flat inspection done by the 30th.", "done by the 30th (2026-03-30)"),
+    ],
+)
+def test_a_deadline_says_the_day_its_relative_date_meant(message: str, content: str) -> None:
+    """Read a month later, "this Friday" names another day: the memory keeps the one meant."""
+    memory = only(message)
+    assert memory.type == "deadline" and content in memory.content
+
+
+def test_a_deadline_written_as_a_day_is_left_as_written() -> None:
+    assert only("The invoices are due to Brightwell by Dec 15.").content == (
+        "The invoices are due to Brightwell by Dec 15."
+    )
+    assert only("The report is due on 15 December.").content == "The report is due on 15 December."
 
 
 def test_terse_mistake_takes_the_sentence_that_explains_it() -> None:

@@ -210,3 +210,18 @@ def test_of_two_pairs_it_is_sure_of_the_closer_in_meaning_is_changed(mp: MemoPil
     mp.remember("Sinds vorige week zijn we verhuisd naar Zwolle, het nieuwe huis heeft een tuin!")
     assert mp.get(dog.id).state is MemoryState.ACTIVE
     assert mp.get(home.id).state is MemoryState.SUPERSEDED
+
+
+def test_news_told_beside_a_question_is_judged_on_its_own(mp: MemoPilot) -> None:
+    """Most turns ask something beside their news; the judgement's features read a question mark
+    as "no update", and "Switched to nights ... Any tips?" replaced nothing."""
+    (day_shift,) = mp.remember("I work the day shift at the Quarry Lane depot, 7am to 3pm.").created
+    mp.remember(
+        "Switched to nights this week, 10pm to 6am at the depot now. Any tips for sleeping during the day?"
+    )
+    mp.settle()  # the learned judgement lands just after the write
+    assert mp.get(day_shift.id).state is MemoryState.SUPERSEDED
+    judge = default_judge()
+    assert judge is not None
+    screening = judge.screen("Switched to nights this week. Any tips for sleeping?", ["I work days."])
+    assert screening.new == "Switched to nights this week."

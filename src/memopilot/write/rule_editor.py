@@ -1001,6 +1001,10 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     for keep, st in kept[1:]:
         if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st):
             st.judgement = None
+    for _, st in kept:  # a deadline the type model read falls due on the day the rules read
+        judgement = st.judgement
+        if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
+            st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
 
 
 def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
@@ -1146,18 +1150,24 @@ def _learnable(
         return True
     if not (st.flags and st.flags.has_date) or span or mostly_cjk(st.text):
         return False
-    due = _deadline(st.dated, now)
-    if due is None:
-        # No deadline cue: a date written out ("closes on 2026-03-05") or a day named ("dentist
-        # tomorrow 9:30") still is one; a bare weekday is not ("finished on Friday", "every Friday"),
-        # nor a day a state lasts until ("Bis zum 30. November bin ich in Elternzeit").
-        if _UNTIL_WORD.search(st.dated):
-            return False
-        found = _date_in(st.dated, now)
-        if found is not None and _CLOCK_SPAN.fullmatch(found.phrase):
-            return False  # "my goal is to finish in 2 hours 10": a time to run, not a day due
-        due = found.when if found is not None and _names_the_day(found.phrase) else None
+    due = _learned_due(st, now)
     return due is not None and due >= now
+
+
+def _learned_due(st: _Statement, now: datetime) -> datetime | None:
+    """The day a statement the type model reads as a deadline falls due: the rules' due date, else
+    a date written out ("closes on 2026-03-05") or a day named ("dentist tomorrow 9:30"); not a bare
+    weekday without a deadline cue ("finished on Friday", "every Friday"), nor a day a state lasts
+    until ("Bis zum 30. November bin ich in Elternzeit")."""
+    due = _deadline(st.dated, now)
+    if due is not None:
+        return due
+    if _UNTIL_WORD.search(st.dated):
+        return None
+    found = _date_in(st.dated, now)
+    if found is None or _CLOCK_SPAN.fullmatch(found.phrase) or not _names_the_day(found.phrase):
+        return None  # ("my goal is to finish in 2 hours 10": a time to run, not a day due)
+    return found.when
 
 
 _UNTIL_WORD = re.compile(r"\b(?:until|till)\b", _F)
@@ -1174,7 +1184,7 @@ def _mistake_substance(s: str) -> bool:
     return any(w not in _MISTAKE_FILLER and "'" not in w for w in query_words(s))
 
 
-def _memories(statements: list[_Statement]) -> list[NewMemory]:
+def _memories(statements: list[_Statement], now: datetime) -> list[NewMemory]:
     """Typed memories from the judged statements.
 
     A terse mistake ("That was wrong.", "Don't do that again.") joins the sentence that says what
@@ -1214,7 +1224,8 @@ def _memories(statements: list[_Statement]) -> list[NewMemory]:
         drafts.append((i, judgement, content))
     out: list[NewMemory] = []
     seen: set[str] = set()
-    for _, judgement, content in drafts:
+    for i, judgement, content in drafts:
+        content = _dated(content, statements[i], judgement, now)
         key = " ".join(re.findall(r"[^\W_]+", content.lower()))  # same words, any punctuation: a duplicate
         if key in seen:
             continue
@@ -1233,6 +1244,28 @@ def _memories(statements: list[_Statement]) -> list[NewMemory]:
         if len(out) >= MAX_MEMORIES:
             break
     return out
+
+
+# A date phrase that names its day outright: a month ("Dec 15", "30 June"), a year or a numeric date.
+_CALENDAR_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b\d{4}\b|\b\d{1,2}[/.]\d{1,2}\b", _F
+)
+
+
+def _dated(content: str, st: _Statement, judgement: _Judgement, now: datetime) -> str:
+    """A deadline's content with the day its relative date meant: "my thesis draft is due this
+    Friday (2026-03-13)". Read a month later, "this Friday" names another day; the memory must
+    say the one the user meant. The day follows the phrase in an English statement, and ends
+    the content in another language (the phrase was found in its English reading)."""
+    if judgement.type is not MemoryType.DEADLINE or judgement.expires_at is None:
+        return content
+    day = judgement.expires_at.date().isoformat()
+    found = _date_in(st.dated, now)
+    if day in content or found is None or _CALENDAR_DAY.search(found.phrase):
+        return content
+    if st.dated == st.text and content.startswith(st.text) and found.end <= len(st.text):
+        return f"{content[: found.end]} ({day}){content[found.end :]}"
+    return f"{content.rstrip()} ({day})"
 
 
 def _raisable(st: _Statement) -> bool:
@@ -1281,7 +1314,7 @@ class RuleEditor(MemoryEditor):
                 continue
             if all(f.id != match.id for f in forgets) and len(forgets) < MAX_MEMORIES:
                 forgets.append(ForgetRequest(id=match.id, reason=f"user asked: {st.text[:400]}"))
-        return EditorOutput(new_memories=_memories(statements), forget=forgets)
+        return EditorOutput(new_memories=_memories(statements, now), forget=forgets)
 
 
 def classify(text: str, *, learned: bool = True) -> MemoryType | None:
@@ -1302,11 +1335,11 @@ def classify(text: str, *, learned: bool = True) -> MemoryType | None:
         return None
     try:
         statements = _read(text, _REFERENCE_NOW)
-        types = [m.type for m in _memories(statements)]
+        types = [m.type for m in _memories(statements, _REFERENCE_NOW)]
         classifier = default_classifier() if learned and not types and not mostly_cjk(text) else None
         if classifier is not None:  # no cue: the learned judgement may still see a fact in it
             _learned(statements, classifier, _REFERENCE_NOW)
-            types = [m.type for m in _memories(statements)]
+            types = [m.type for m in _memories(statements, _REFERENCE_NOW)]
     except Exception:
         return None
     if not types:

@@ -40,7 +40,15 @@ _QUESTION_TAIL = re.compile(
     r"|(?:is|are)\s+there\b[^.!]*[?？]\W*$"
     # a request for this reply at the end: "..., remind me??", "..., got any more like The Bridge?"
     r"|(?:please\s+)?remind me\b[^.!?]{0,40}[?？!]*\W*$"
-    r"|(?:got|know|have you got)\s+any\s+(?:more|others?|similar)\b[^.!]*[?？]\W*$)",
+    r"|(?:got|know|have you got)\s+any\s+(?:more|others?|similar)\b[^.!]*[?？]\W*$"
+    # "I take warfarin, so is it ok to take ibuprofen?", "I have a pacemaker, is it safe to ...?"
+    # (not "..., is that true?": the statement is what is asked about, not what the user holds)
+    r"|(?:so\s+)?(?:is|are)\s+(?:it|this|that|these|those)\b"
+    r"(?!\s+(?:actually\s+|really\s+|even\s+)?(?:true|right|correct|so|real|a myth)\b)[^.!]*[?？]\W*$"
+    # asking in another language: "Soy celíaca, ¿qué postre puedo hacer?", "..., peux-tu vérifier
+    # cette recette ?", "..., kannst du mir helfen?", "..., puoi ...?", "..., podes ...?", "..., kun je ...?"
+    r"|¿|\w+-(?:tu|vous)\b[^.!]*[?？]\W*$|(?:kannst|könntest|können)\s+(?:du|sie)\b[^.!]*[?？]\W*$"
+    r"|(?:puoi|potresti|può|podes|pode|poderia|kun je|kunt u|kan je)\b[^.!]*[?？]\W*$)",
     _F,
 )
 _FILLER = re.compile(
@@ -92,6 +100,17 @@ def split_sentences(message: str) -> list[str]:
                 if len(out) >= MAX_SENTENCES:
                     return out
     return out
+
+
+def told(message: str) -> str:
+    """What ``message`` tells, without the questions and requests around it: "Switched to nights
+    this week. Any tips for sleeping during the day?" tells "Switched to nights this week." A
+    message of questions only is returned whole (it tells nothing, and reads as a question)."""
+    sentences = split_sentences(message)
+    statements = [s for s in sentences if not is_question(s)]
+    if not statements or len(statements) == len(sentences):
+        return message
+    return " ".join(statements)
 
 
 # The header of a to-do list: a line ending with ":" that names one ("list for this week:", "things

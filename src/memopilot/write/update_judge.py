@@ -51,6 +51,7 @@ from ..text import content_terms
 from . import statement_classifier
 from .contradictions import marks_change
 from .language import in_english
+from .sentences import told
 from .statement_classifier import hashed_words
 
 __all__ = ["Screening", "UpdateJudge", "Verdict", "change_features", "default_judge", "pair_features"]
@@ -212,7 +213,10 @@ class UpdateJudge:
         """The static judgement of every pair, and the pairs e5 must read (a few milliseconds
         each). With e5, only those pairs can change anything: a screening that names none ends
         the judgement without e5 (the write path's background judgement starts only past it)."""
-        new = new[:MAX_NEW_CHARS]
+        # A user's message often asks something of the assistant beside its news ("Actually it's
+        # Oskar I report to now. Can you explain what a RACI chart is?"): the pair features read
+        # a question mark as "no update", so the news is judged on its own.
+        new = told(new)[:MAX_NEW_CHARS]
         if not olds:
             return Screening(new, tuple(olds), (), np.zeros(0, np.float32), (), marked=False)
         vectors = _unit(self._embedder.embed([new, *olds]))
