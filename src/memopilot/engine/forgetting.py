@@ -3,11 +3,7 @@
 - Expire active memories whose ``expires_at`` has passed (temporary notes, deadlines).
 - Archive active memories never used (usage_count 0) with importance below 0.35,
   30 days after they were created.
-- Expire with a temporary note the turn it was taken from, when the note is what the turn told
-  (its questions aside), it said when the state ends, and every other typed memory taken from the
-  turn has left the context too: "I'm staying at my brother's place in Drennick for the next two
-  weeks" would otherwise present the stay as current in every later context.
-- Never archive automatically: critical memories, episodes (the raw evidence other memories
+- Never automatically: critical memories, episodes (the raw evidence other memories
   point to), consolidation summaries (reflection refreshes or retires them), and
   pinned memories (the user asked to keep them in view).
 Nothing is ever deleted here; the engine applies each transition with its event.
@@ -15,7 +11,7 @@ Nothing is ever deleted here; the engine applies each transition with its event.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -24,10 +20,6 @@ import numpy as np
 from ..domain import EventKind, Memory, MemoryState, MemoryType
 from ..settings import Settings
 from ..store.base import FactColumns
-from ..text import content_terms
-from ..write import dates
-from ..write.date_words import readable_dates
-from ..write.sentences import told
 
 __all__ = [
     "Transition",
@@ -37,7 +29,6 @@ __all__ = [
     "expiry_transitions",
     "horizon_of",
     "next_due",
-    "spent_episode_transitions",
 ]
 
 # Types the archive rule never takes (critical memories, episodes: see the module docstring).
@@ -60,44 +51,6 @@ def expiry_transitions(memories: Iterable[Memory], now: datetime) -> list[Transi
         for m in memories
         if m.state is MemoryState.ACTIVE and m.expires_at is not None and m.expires_at <= now
     ]
-
-
-def spent_episode_transitions(
-    expiring: Sequence[Memory], episodes: Mapping[str, Memory], derived: Sequence[Memory]
-) -> list[Transition]:
-    """The turns that expire with the temporary notes in ``expiring`` (see the module docstring).
-    ``episodes``: the turns those notes cite, by id; ``derived``: every memory citing them."""
-    leaving = {m.id for m in expiring}
-    transitions: dict[str, Transition] = {}
-    for note in expiring:
-        if note.type is not MemoryType.TEMPORARY:
-            continue  # a passed deadline's turn still tells when it was (LoCoMo asks)
-        for episode in (episodes.get(i) for i in note.source_ids):
-            if episode is None or episode.type is not MemoryType.EPISODE or episode.id in transitions:
-                continue
-            if episode.state is not MemoryState.ACTIVE:
-                continue  # pinned: the user keeps it in view
-            taken = [m for m in derived if episode.id in m.source_ids and not m.is_summary]
-            if _tells_only(note, episode) and all(m.id in leaving or not m.in_context_state for m in taken):
-                reason = f"all it said that lasts was temporary memory {note.id}, which expired"
-                transitions[episode.id] = Transition(episode, MemoryState.EXPIRED, EventKind.EXPIRED, reason)
-    return list(transitions.values())
-
-
-# The share of what a turn tells (its words, questions aside) that its temporary note must hold:
-# "I'd rather pay more for a direct flight than sit in an airport for 4 hours" is one clause of a
-# turn that also says "I always want a window seat", which the editor may have missed.
-_COVERED = 0.8
-
-
-def _tells_only(note: Memory, episode: Memory) -> bool:
-    """Whether the temporary ``note`` is all ``episode`` told and it said when the state ends:
-    "for now" (the editor's guess of a week) may well last ("my knee can't take running on tarmac
-    for now"), and a turn that told more keeps telling it."""
-    if dates.temporary_expiry(readable_dates(note.content), note.created_at, guess=False) is None:
-        return False
-    told_terms = content_terms(told(episode.content))
-    return len(told_terms & content_terms(note.content)) >= _COVERED * len(told_terms)
 
 
 def archive_cutoff(now: datetime, settings: Settings) -> datetime:

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from .. import transitions
-from ..domain import EventKind, Memory, MemoryState, MemoryType, TimelineEvent
+from ..domain import EventKind, MemoryState, TimelineEvent
 from ..results import ForgettingReport, ReflectionReport
 from ..store import ChangeSet, MemoryQuery
 from ..write.redaction import redact, redact_values
@@ -36,7 +36,6 @@ class MaintenanceOps(EngineCore):
         self.flush_uses()
         now = self.clock.now()
         due = forgetting.expiry_transitions(self.store.due_for_expiry(now, user_id), now)
-        due += self._spent_episodes([t.memory for t in due])
         cutoff = forgetting.archive_cutoff(now, self.settings)
         stale = self.store.due_for_archive(cutoff, self.settings.archive_importance_below, user_id)
         due += forgetting.archive_transitions(stale, now, self.settings)
@@ -63,18 +62,6 @@ class MaintenanceOps(EngineCore):
         if user_id is not None:
             self.sweeps.swept(user_id, self.settings)
         return report
-
-    def _spent_episodes(self, expiring: list[Memory]) -> list[forgetting.Transition]:
-        """The turns that expire with the temporary notes in ``expiring`` (forgetting.py)."""
-        notes = [m for m in expiring if m.type is MemoryType.TEMPORARY and m.source_ids]
-        found: list[forgetting.Transition] = []
-        for user_id in sorted({m.user_id for m in notes}):
-            own = [m for m in notes if m.user_id == user_id]
-            cited = {i for m in own for i in m.source_ids}
-            episodes = self.store.get_many(cited, user_id=user_id)
-            derived = self.store.citing(list(episodes), user_id=user_id)
-            found += forgetting.spent_episode_transitions(own, episodes, derived)
-        return found
 
     @settled
     def reflect(

@@ -39,6 +39,7 @@ from .contradictions import (
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
+from .sentences import told
 from .update_judge import UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
@@ -619,7 +620,9 @@ class _Plan:
         ends = [self.live.get(m.id, m).expires_at for m in derived]
         if not ends or any(end is None for end in ends):
             return
-        said = sum(len(e.content) for e in self.outcome.episodes)
+        # (what it asked the assistant beside them is not more said: "I'm staying at my brother's
+        # in Drennick for two weeks. Where can I find decent coffee there?" ends with the stay)
+        said = sum(len(told(e.content)) for e in self.outcome.episodes)
         if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
             return  # the message said more than its short-lived memories hold: it stays
         if all(self.live.get(m.id, m).type is MemoryType.TEMPORARY for m in derived) and not any(
