@@ -103,7 +103,7 @@ def split_sentences(message: str) -> list[str]:
 
 
 def told(message: str) -> str:
-    """What ``message`` tells, without the questions and requests around it: "Switched to nights
+    """What ``message`` tells, without the questions it asks (``is_question``): "Switched to nights
     this week. Any tips for sleeping during the day?" tells "Switched to nights this week." A
     message of questions only is returned whole (it tells nothing, and reads as a question)."""
     sentences = split_sentences(message)
