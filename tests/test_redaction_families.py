@@ -596,8 +596,49 @@ TUNE22_LOOK_ALIKES = [
     "daily counts: [" + ", ".join(str((i * 7) % 200) for i in range(40)) + "] plotted per day",
 ]
 
-SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS
-LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES
+# 2026-12-06 (look-alike session): families read from redaction_lookalikes_tune's false positives,
+# written again in other words with invented values: each look-alike stays whole, and a secret of
+# the same family still goes.
+LOOKALIKE_SECRETS = [
+    # a password after "=" on its own line still goes; only an empty value ends at the line break
+    ("ADMIN_PASSWORD=\nplease set it, mine was ADMIN_PASSWORD=Qv7#mLp2!rTz", "Qv7#mLp2!rTz"),
+    # a card with no serial or barcode named before it
+    ("put it on my card 4556 7375 8689 9855 please", "4556 7375 8689 9855"),
+    # a random token of both cases with no prefix before its hex; a release-looking password
+    ("the new one is rK8vQ2mZx7LpW4nT9c, don't lose it", "rK8vQ2mZx7LpW4nT9c"),
+    ("wifi password: Orbit#2.4.7!Lime", "Orbit#2.4.7!Lime"),
+    # "member ID" is a health plan's word wherever it stands; a person's tax number
+    ("member ID W884201935 on the new card", "W884201935"),
+    ("meine Steuernummer ist 181/815/08155, bitte für die Erklärung", "181/815/08155"),
+    # a PIN said plainly, the digest word elsewhere in the message
+    ("sha256 checks out; the PIN is 7316", "7316"),
+]
+LOOKALIKE_LOOK_ALIKES = [
+    # "=" ending its line in an .env template: the next line's name is no value
+    "sample .env:\nSMTP_PASSWORD=\nSMTP_HOST=mail.example.org",
+    # a Luhn-valid number named as a device's serial, IMEI or barcode
+    "the sticker says serial 4929381332663, is it still under warranty?",
+    # hex with a prefix: a key id, an object id that a service prints as letters and a digest
+    "run gpg --recv-keys 0xA1B2C3D4E5F60718 first",
+    "SMd41d8cd98f00b204e9800998ecf8427e was queued then failed",
+    # an address of a coin in Base58Check (TRON here); an address said to be one
+    "send USDT to TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW on TRC20",
+    "pool payout address 1Bb8MqFkJeRc3rP9VuTtWwZ2XxYnHdLs4g",
+    # a program's release with its build
+    "uname -v prints #112~20.04.3-Ubuntu SMP on that box",
+    # a pinned public key's digest; a product code named by its standard
+    'Public-Key-Pins: pin-sha256="d6qzRu9zOECb90Uez27xWltNsj0e1Md7GkYYkVoZWmM="; max-age=5184000',
+    "the UPC-A code 036000291452 on the can scans fine",
+    # a base's and a table's ids
+    "the CRM base appQ8wKz2LmN4pR7sT links to table tblX3vB9nM2kL5qW8",
+    # a gym's membership number, a car insurer's policy number, a company's tax number
+    "my climbing gym membership number is 5538201946 if they ask",
+    "car insurance renewal, policy number 88-4.512.903-1, due in March",
+    "the supplier's invoice shows the company tax number 27/614/05518",
+]
+
+SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS
+LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:
@@ -669,6 +710,11 @@ def _measure():
         ("tests/data/redaction_tune20", 0.98, 0.01),
         # redaction_check22 on arrival (2026-12-06, tenth session): 95.5% / 3.5%; its misses then read
         ("tests/data/redaction_tune22", 0.98, 0.01),
+        # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
+        # detectors: 14/206 = 6.8% altered then; its false positives then read
+        ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
+        # Its twin, written first and only measured: 9/203 = 4.4% altered on arrival
+        ("tests/data/redaction_lookalikes_check", 1.0, 0.045),
         # Never tuned on: a floor under today's figure (RELIABILITY.md), so that a change that
         # makes redaction worse on text it was not written for fails here.
         ("tests/data/redaction_check10", CHECK_FLOOR, 0.03),

@@ -282,6 +282,10 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     for word_start, word_end, word in _ID_WORDS.find(lower):
         if word in _NEEDS_BANK and not _BANK_CONTEXT.search(lower):
             continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
+        if word in _NEEDS_HEALTH and not _HEALTH_CONTEXT.search(lower):
+            continue  # a gym's membership number, a car's insurance policy: a health plan's are identities
+        if word in _TAX_WORDS and _COMPANY_BEFORE.search(lower, max(0, word_start - 40), word_start + 48):
+            continue  # a company's tax number, printed on its invoices and its imprint
         before = _number_before(text, word_start, word)
         if before is not None:
             yield before
@@ -411,6 +415,26 @@ _BANK_CONTEXT = Substrings(
     銀行|振込|은행|송금|银行|銀行|转账
     """)
 )
+# Numbers of a plan or a membership: a person's identity where a health plan is spoken of (a member
+# number on an insurance card), a club's, a shop's or a car insurer's number elsewhere. ("Member ID"
+# is a health plan's word: it stays an identity wherever it stands.)
+_NEEDS_HEALTH = frozenset(("member number", "membership number", "subscriber id", "policy number"))
+_HEALTH_CONTEXT = Substrings(
+    word_list("""
+    health|medical|patient|dental|clinic|hospital|doctor|pharmacy|medicare|medicaid|hmo|ppo|
+    aetna|cigna|humana|kaiser|blue cross|bcbs|anthem|aok|barmer|techniker|insurance card|
+    krankenkasse|krankenversicherung|santé|mutuelle|salud|sanitari|saúde|zorgverzeker|
+    医療|保険証|의료|医保|медицин|полис омс
+    """)
+)
+# Tax numbers, which a company's are too: public when the company is said to hold it ("die
+# Steuernummer der Firma", "our company's tax number", "the GmbH's tax ID").
+_TAX_WORDS = frozenset(("tax id", "tax number", "steuernummer", "numéro fiscal", "nif", "tin"))
+_COMPANY_BEFORE = re.compile(
+    r"(?i)\b(?:company|company's|firma|der firma|unternehmens?|gmbh|ltd|llc|inc|corp|société|empresa|"
+    r"azienda|bedrijf|impressum|imprint|vendor|supplier|lieferant)\b"
+)
+
 # Words that name other numbers too, unless a bank is spoken of ("普通" is "ordinary" in Japanese,
 # and the kind of a bank account before its number: "普通 2750922").
 _NEEDS_BANK = frozenset(("account", "acc", "a/c", "a/c no", "account no", "普通", "当座", "口座", "계좌"))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .keywords import KeywordIndex
 from .rules import P_PROSE, Span
-from .statements import public_field_before
+from .statements import public_field_before, public_shape
 
 __all__ = [
     "KIND",
@@ -342,5 +342,5 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if model is None:
         return
     for start, end in model.spans(text, lower):
-        if not public_field_before(text, start):
+        if not public_field_before(text, start) and not public_shape(text[start:end]):
             yield start, end, KIND, PRIORITY

@@ -437,6 +437,14 @@ _CARD = re.compile(
     r"|[0-9]{9,15})"  # 13-19 digits in one run
     r"(?![\w/-]|\.[0-9]|,[0-9]{1,2}(?![0-9/]))"  # not "1234...,50" (an amount), but a CSV field
 )
+# "=" that ends its line: an .env file's empty value ("SMTP_PASSWORD=\n"), not a link to the next line.
+_EMPTY_ASSIGNMENT = re.compile(r"s?[\"']?[ \t]*=[ \t]*\r?\n\s*$")
+# A number named as a product's or a device's own ("serial 4944622225212", "IMEI 35...", "EAN
+# 5901234123457"): a Luhn check digit is what those numbers carry too.
+_DEVICE_NUMBER_BEFORE = re.compile(
+    r"(?i)\b(?:serial|s/n|sn|imei|meid|iccid|isbn|ean|upc|gtin|barcode|bar code|tracking|part)"
+    r"(?:[ \t]*(?:number|no\.?|nr\.?|#))?[ \t]*[:#=]?[ \t]*$"
+)
 _NOT_BEFORE_CARD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+./-")
 
 
@@ -493,6 +501,8 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
             continue
         digits = m.group().replace(" ", "").replace("-", "")
         if 13 <= len(digits) <= 19 and _card_network(digits) and _luhn(digits):
+            if _DEVICE_NUMBER_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                continue
             # (payment providers' test numbers, 4242 4242 4242 4242, are found too: users give them
             # as their cards; only a message that calls one a test or an example keeps it, see
             # _documented_test_value in __init__.py)
@@ -657,6 +667,8 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
             s, e, quoted = _password_value(text, m, (2, 3), 4)
             if not quoted and text.startswith(":", e):
                 continue  # "pg_password:\n  file: ./secrets/pg": the next key, not a value
+            if _EMPTY_ASSIGNMENT.match(lower, m.end(1), s):
+                continue  # "DB_PASSWORD=\nREDIS_PASSWORD=": an empty value, then the next line
             if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], m.group(1)):
                 yield s, e, "password", P_CONTEXT
         for m in _PW_FLAG.finditer(lower):

@@ -47,7 +47,7 @@ from .rules import (
     shannon,
 )
 
-__all__ = ["detect", "public_field_before"]
+__all__ = ["detect", "public_field_before", "public_shape"]
 
 
 # Names of a password or code, by language (lowercase); inflected forms are matched too. (Bengali's
@@ -124,7 +124,8 @@ _PUBLIC_CODE_BEFORE = re.compile(
     r"(?:reservation|booking|confirmation|promo|discount|coupon|voucher|gift|tracking|postal|zip|area|"
     r"country|error|status|exit|return|source|reference|product|item|sku|color|colour|dress|friend|"
     r"referral|invite|invitation|qr|bar|morse|tax|billing|course|class|flight|fare|vs|sort|swift|bic|"
-    r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd|trace)[\s-]*$"
+    r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd|trace|upc|gtin|isbn"
+    r"|barcode)(?:-?\d{1,3}|-[a-z])?[\s-]*$"  # (with the standard's number: "EAN-13 code", "UPC-A code")
 )
 _PUBLIC_CODE_AFTER = re.compile(
     r"\s+(?:de rastreio|de rastreamento|de seguimiento|de suivi|pocztowy|pocztowa|"
@@ -172,7 +173,7 @@ _NOT_A_VALUE_AFTER = re.compile(
     r"|strength|expiry|expired|changes?|vault|generator|protected|protection|prompt|reviews?|base"
     r"|blocks?|quality|style|editor|snippets?|smells?|coverage|paths?|page|screen|form|box|input"
     r"|dialog|hints?|update|updates|sharing|leaks?|of conduct|owners?|freeze|splitting|golf|names?|ssid"
-    r"|speed|signal|router|coverage|outage|card|adapter|settings|calls?)\b"
+    r"|speed|signal|router|coverage|outage|card|adapter|settings|calls?|sha\d*|md5)\b"
 )
 # A token: a quoted string, a run of a script written without spaces, or a run of anything else.
 # (without the corner brackets 「」『』, U+300C-300F, which quote a value inside a run of Japanese)
@@ -214,6 +215,8 @@ _NOT_A_SECRET = re.compile(
     # a kind of value, not one ("P@ssw0rd-style substitutions"); a path of three names or more
     # ("secret/data/prod/postgres", where `vault kv get -field=password` reads from)
     r"|\S+-(?:style|like|type|esque|looking|based)|[a-z][\w.-]*(?:/[a-z0-9_.-]+){2,}/?"
+    # a digest after its algorithm's name ("sha256=...", "pin-sha256=\"...\"", "md5:..."): a hash
+    r"|(?:[a-z]+-)?(?:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?|crc32)[=:][\"']?[a-z0-9+/=_-]+[\"']?"
 )
 _FIELD = re.compile(r"[a-z_]+=[a-z_]+")  # "login status=success": the next field of a log line
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -1105,7 +1108,10 @@ _PUBLIC_ID_BEFORE = re.compile(
     r"|spreadsheets?|commits?|builds?|orders?|tickets?|invoices?|requests?|traces?|issues?|ref"
     r"|reference|asin|sku|isbn|tracking|booking|reservation|confirmation|channels?|posts?|tweets?"
     r"|messages?|threads?|links?|urls?|slugs?|hash|fingerprint|checksum|digest|uuid|guid|number|no\.?"
-    r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project|uids?)"
+    r"|model|serial|version|release|tag|branch|image|container|pod|node|instance|cluster|project|uids?"
+    # an address (a wallet's is public), a database's objects, a platform's object SID
+    r"|address(?:es)?|adresse|dirección|direccion|endereço|indirizzo|adres|base|tables?|records?|rows?"
+    r"|fields?|views?|workspaces?|datasets?|pages?|sids?)"
     r"[\s:#=]*$|" + _PUBLIC_FIELD
 )
 
@@ -1120,9 +1126,26 @@ def public_field_before(text: str, start: int) -> bool:
 _TRACE_ID = re.compile(r"(?:Root|Self)=1-[0-9a-f]{8}-[0-9a-f]{24}")
 
 
+# A release of a program with its build ("#49~22.04.1-Ubuntu", "3.2.1+build.7-Debian"): a version
+# of three numbers, and words; no symbol a password rule asks for besides "#", "~" and "+".
+_VERSION_RUN = re.compile(r"\d+\.\d+\.\d+")
+_LETTER_RUN = re.compile(r"[A-Za-z]+")
+_WORD_LETTERS = re.compile(r"[A-Z]?[a-z]{2,}|[a-z]|[A-Z]{2,6}")
+_VERSION_SYMBOLS = frozenset("!@$%^&*=?")
+
+
+def _release_name(value: str) -> bool:
+    return (
+        _VERSION_RUN.search(value) is not None
+        and _VERSION_SYMBOLS.isdisjoint(value)
+        and all(_WORD_LETTERS.fullmatch(run) for run in _LETTER_RUN.findall(value))
+    )
+
+
 def _not_a_password(value: str) -> bool:
     return (
         any(c in value for c in '/\\()[]{}<>"`')
+        or _release_name(value)
         or _TRACE_ID.match(value) is not None
         or "://" in value
         or bool(_EMAIL.fullmatch(value))
@@ -1135,12 +1158,31 @@ _ETHEREUM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")  # public (mixed case is it
 
 
 def _bitcoin_address(value: str) -> bool:
-    """A legacy Bitcoin address (Base58Check of 25 bytes from 1 or 3): public, made to be shared."""
-    return 26 <= len(value) <= 35 and value[0] in "13" and base58check(value)
+    """A legacy Bitcoin address (Base58Check of 25 bytes from 1 or 3), or another coin's in the same
+    format (TRON's "T...", Litecoin's "L...", Dogecoin's "D..."): public, made to be shared. (A
+    private key in Base58Check, WIF, runs to 51-52 characters.)"""
+    return 26 <= len(value) <= 35 and base58check(value)
+
+
+# Hex with a prefix: a number ("0xE6E71F0F62F852D1", a key id) or an object's id that a service
+# prints as its letters and a hex digest ("SM85bbb4...", "AC3f9e..."): both cases only in the prefix,
+# so nothing random in the mix of cases.
+_PREFIXED_HEX = re.compile(r"(?:0x|[A-Za-z]{1,4})(?:[0-9a-f]{16,40}|[0-9A-F]{16,40})")  # (a key: 64)
+
+
+def public_shape(value: str) -> bool:
+    """Whether a token found by its looks alone (a shaped token, the learned net) is public by its
+    format: a wallet's address, hex with a prefix, a program's release."""
+    return (
+        _ETHEREUM_ADDRESS.fullmatch(value) is not None
+        or _PREFIXED_HEX.fullmatch(value) is not None
+        or _bitcoin_address(value)
+        or _release_name(value)
+    )
 
 
 def _random_secret(text: str, start: int, value: str) -> bool:
-    if _ETHEREUM_ADDRESS.fullmatch(value) or _bitcoin_address(value):
+    if public_shape(value):
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
