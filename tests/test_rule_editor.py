@@ -343,8 +343,15 @@ def test_a_statement_is_read_apart_from_the_question_asked_after_it(message: str
 
     assert split_sentences(message)[0] == statement
     assert len(split_sentences(message)) == 2
-    assert split_sentences("Honestly, is it worth it?") == ["Honestly", "is it worth it?"]  # nothing kept
-    assert edit("Honestly, is it worth it?").new_memories == []
+
+
+def test_a_question_about_what_was_just_said_keeps_it_a_question() -> None:
+    from memopilot.write.sentences import split_sentences
+
+    assert edit("Honestly, is it worth it?").new_memories == []  # ("Honestly" alone says nothing)
+    hearsay = "A friend says never buy a used car from a rental company, is that true?"
+    assert split_sentences(hearsay) == [hearsay]  # what is asked about is not what the user holds
+    assert edit(hearsay).new_memories == []
 
 
 @pytest.mark.parametrize(

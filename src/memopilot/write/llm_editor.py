@@ -37,7 +37,8 @@ Rules:
 - Store durable facts, preferences, decisions, constraints, deadlines, mistakes to avoid, learning goals,
   tasks and critical facts, in the user's own words. Do not store questions, small talk, or one-off commands.
 - "scope": "user" for facts about the person that hold in every project, otherwise "project".
-- Deadlines and temporary notes get expires_at (relative dates are relative to "now").
+- Deadlines and temporary notes get expires_at (relative dates are relative to "now"). A relative
+  date in a memory's content keeps the day it meant beside it: "due this Friday (2026-03-13)".
 - When the message replaces an existing memory (a new value for the same thing, a changed decision),
   add an update for that memory's id with "supersede": true and "superseded_by_index" pointing at the
   new memory in new_memories. Never supersede a memory of type critical.

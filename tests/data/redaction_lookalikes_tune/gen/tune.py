@@ -2,7 +2,10 @@
 """redaction_lookalikes_tune: written after the check half, different phrasings and formats."""
 
 import sys
+from pathlib import Path
 
+# the value helpers are the check half's (one copy for both halves)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "redaction_lookalikes_check" / "gen"))
 from common import V, b64text, luhn_ok, write
 
 v = V(20261207)
