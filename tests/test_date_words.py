@@ -26,6 +26,15 @@ NOW = datetime(2026, 11, 10, 12, tzinfo=UTC)
         ("Pago a renda até dia 8 de dezembro.", "pt", "Pago a renda by dia 8 december."),
         ("Ik ben deze week in Gent.", "nl", "Ik ben this week in Gent."),
         ("Die Woche war lang.", "de", "Die Woche war lang."),  # "Die" and "Di": words, not Tuesday
+        # "in <n> <units>" read with dateparser's own patterns, a number in words first
+        ("Je rends le mémoire dans dix jours.", "fr", "Je rends le mémoire in 10 days."),
+        ("Ik moet over twee weken verlengen.", "nl", "Ik moet in 2 weeks verlengen."),
+        ("Consegno tra tre settimane.", "it", "Consegno in 3 weeks."),
+        ("Tenemos dos hijos.", "es", "Tenemos dos hijos."),  # a number not before a unit of time stays
+        # a weekday of next week, a day of the month said alone, a month in the genitive
+        ("Entrego antes del viernes de la semana que viene.", "es", "Entrego before next week friday."),
+        ("Preciso pagar até o dia 10.", "pt", "Preciso pagar by the 10th."),
+        ("Muss bis Ende nächsten Monats fertig sein.", "de", "Muss by end of next month fertig sein."),
     ],
 )
 def test_date_words_are_read_in_english(text: str, language: str, english: str) -> None:
@@ -57,6 +66,9 @@ def _kept(message: str) -> list[tuple[str, str | None]]:
         # "bis zum" is "until" unless something must be done by then; Swedish "till och med"
         ("Bis zum 30. November bin ich in Elternzeit, danach wieder im Büro.", ("temporary", "2026-11-30")),
         ("Jag är sjukskriven till och med 20 november.", ("temporary", "2026-11-20")),
+        # said on Tuesday 10 November 2026
+        ("Devo consegnare il preventivo entro giovedì della settimana prossima.", ("deadline", "2026-11-19")),
+        ("Je dois rendre mon mémoire dans dix jours.", ("deadline", "2026-11-20")),
     ],
 )
 def test_a_deadline_or_an_end_in_another_language_has_its_day(message: str, kept: tuple[str, str]) -> None:

@@ -83,6 +83,17 @@ def test_a_message_that_only_said_something_short_lived_expires_with_it(mp: Memo
     assert lasting.episodes[0].expires_at is None  # it also said something lasting
 
 
+def test_words_beside_a_short_lived_state_that_keep_nothing_end_with_it(mp: MemoPilot) -> None:
+    """The editor judged "Painful, but manageable" not worth keeping: the turn said nothing
+    lasting, however long those words are beside the week of antibiotics."""
+    outcome = mp.remember(
+        "The dentist found an abscess, so I'm on amoxicillin three times a day for the next seven days. "
+        "Painful, but manageable with ice packs and an early night."
+    )
+    assert [m.type for m in outcome.created] == [MemoryType.TEMPORARY]
+    assert outcome.episodes[0].expires_at == outcome.created[0].expires_at
+
+
 def test_forget_takes_what_came_only_from_the_memory_and_cascade_its_episode(mp: MemoPilot) -> None:
     outcome = mp.remember("I prefer tabs over spaces.")
     (typed,) = outcome.created

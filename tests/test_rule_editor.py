@@ -375,6 +375,76 @@ def test_a_deadline_says_the_day_its_relative_date_meant(message: str, content: 
     assert memory.type == "deadline" and content in memory.content
 
 
+def learned_edit(message: str) -> EditorOutput:
+    """The default editor's output: the rules with the learned judgement."""
+    return RuleEditor().edit(message, context()).output
+
+
+def learned_only(message: str) -> NewMemory:
+    out = learned_edit(message)
+    assert len(out.new_memories) == 1, [m.content for m in out.new_memories]
+    return out.new_memories[0]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        # said on Wednesday 4 March 2026: any memory, not only a deadline, says the day meant
+        ("Our flight to Oslo got moved to next Thursday, same time.", "next Thursday (2026-03-12)"),
+        ("The dentist rang, they've moved me to the 19th.", "to the 19th (2026-03-19)"),
+        ("I'm in Porto till Sunday for work.", "till Sunday (2026-03-08)"),
+        ("I have to return the rented tux the day after tomorrow.", "the day after tomorrow (2026-03-06)"),
+        # "before Saturday" is due on Friday, but the phrase names Saturday
+        ("Book the vet for his booster, it has to be before Saturday.", "before Saturday (2026-03-07)"),
+    ],
+)
+def test_a_memory_says_the_day_its_relative_date_meant(message: str, content: str) -> None:
+    assert content in learned_only(message).content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I proposed to Aiko on Saturday on the top of Mount Rokko and she said yes!",  # the Saturday gone
+        "I go swimming Monday, Wednesday and Friday before work.",  # a routine
+        "My goal for this year is to read 40 books.",  # no one day
+    ],
+)
+def test_a_date_that_may_be_past_or_names_no_day_is_not_dated(message: str) -> None:
+    assert "(2026-" not in learned_only(message).content and "(2027-" not in learned_only(message).content
+
+
+def test_a_change_that_starts_this_week_is_no_temporary_state() -> None:
+    memory = learned_only("Physio has switched to Tuesday evenings. From this week on that's my slot.")
+    assert memory.type != "temporary" and memory.expires_at is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'Could you make this email sound less pushy? "As I already said, the deadline was Friday."',
+        'Summarize this for me: "The committee has decided to postpone the vote until further notice."',
+        "Hypothetically, if I decided to quit my job and sail for a year, how much would I need?",
+        "Someone at the gym told me you should never eat after 8pm. Is that true?",
+        "No emojis in this next reply, please, I'm pasting it into a formal document.",
+    ],
+)
+def test_quoted_hypothetical_hearsay_and_one_answer_requests_store_nothing(message: str) -> None:
+    assert learned_edit(message).new_memories == []
+
+
+def test_a_fact_beside_a_quoted_text_is_kept() -> None:
+    out = learned_edit('I live in Leeds. Can you fix this sentence: "their going to the park on Sunday"')
+    assert [m.content for m in out.new_memories] == ["I live in Leeds."]
+
+
+def test_a_list_of_things_to_know_is_facts_not_tasks() -> None:
+    out = learned_edit("things for you to know:\n- my husband hates coriander\n- we're 2 adults + 3 kids")
+    assert {m.type for m in out.new_memories} == {"fact"} and len(out.new_memories) == 2
+    todo = learned_edit("things for the weekend:\n- buy milk\n- call mum")
+    assert [m.type for m in todo.new_memories] == ["task", "task"]
+
+
 def test_a_deadline_written_as_a_day_is_left_as_written() -> None:
     assert only("The invoices are due to Brightwell by Dec 15.").content == (
         "The invoices are due to Brightwell by Dec 15."

@@ -39,12 +39,14 @@ _RELATIVE = {
 _CONNECTORS = {
     "es": {"hasta el": "until", "hasta": "until", "antes del": "before", "antes de": "before",
            "para el": "by", "a más tardar el": "by", "a finales de": "by the end of", "fin de": "end of",
-           "el próximo": "next", "la próxima": "next", "este": "this", "esta": "this"},
+           "el próximo": "next", "la próxima": "next", "este": "this", "esta": "this",
+           "la semana que viene": "next week", "semana que viene": "next week"},
     "fr": {"jusqu'au": "until", "jusqu'à": "until", "avant le": "before", "avant": "before",
            "d'ici le": "by", "d'ici": "by", "au plus tard le": "by", "fin": "end of", "prochain": "next",
            "prochaine": "next"},
     "de": {"bis zum": "until", "bis spätestens": "by", "spätestens am": "by", "bis": "until",
            "vor dem": "before", "ende": "end of", "nächsten": "next", "nächste": "next", "kommenden": "next",
+           "monats": "month",
            "diese": "this"},
     "it": {"entro il": "by", "entro": "by", "fino al": "until", "fino a": "until", "prima del": "before",
            "prima di": "before", "fine": "end of", "prossimo": "next", "prossima": "next"},
@@ -81,11 +83,72 @@ def english_dates(text: str, language: str) -> str:
     if language == "de" and _OBLIGATION_DE.search(text):
         # "muss bis Freitag fertig sein": due by Friday; "bis Freitag in Hamburg": until Friday
         table = table | {"bis": "by", "bis zum": "by"}
-    english = pattern.sub(lambda m: _in_english(m.group(), table), text)
+    english = _counted_spans(text, language)  # "dans dix jours": "in 10 days"
+    english = pattern.sub(lambda m: _in_english(m.group(), table), english)
     if language in _HABITUAL:  # "los martes por la tarde": every Tuesday, "tuesdays"
         english = _HABITUAL[language].sub(r"\1s", english)
     english = _DAY_OF_MONTH.sub(r"\1 \2", english)  # "20 de january", "20. july": "20 july"
+    english = _DAY_ALONE.sub(r"the \1th", english)  # "até o dia 10": "by the 10th"
+    english = _WEEKDAY_OF_NEXT_WEEK.sub(r"next week \1", english)  # "viernes de la semana que viene"
     return _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"
+
+
+def _counted_spans(text: str, language: str) -> str:
+    """``text`` with its "in <n> <units>" phrases in English ("over twee weken": "in 2 weeks"),
+    read with dateparser's own patterns for them; a number said in words is read first."""
+    for spoken, digits in _number_words(language):
+        text = spoken.sub(digits, text)
+    for said, english in _span_patterns(language):
+        text = said.sub(english, text)
+    return text
+
+
+@functools.cache
+def _span_patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    from dateparser.languages.loader import LocaleDataLoader
+
+    info = LocaleDataLoader().get_locale(language).info
+    found: list[tuple[str, str]] = []
+    for key, patterns in info.get("relative-type-regex", {}).items():
+        unit = re.fullmatch(r"in \\1 (day|week|month|year)", key)
+        if unit:
+            found += [(p, rf"in \1 {unit.group(1)}s") for p in patterns]
+    found.sort(key=lambda pair: -len(pair[0]))  # "dans 3 jours" before "dans 3 j"
+    return tuple((re.compile(rf"(?<!\w){p}(?!\w)", re.IGNORECASE), e) for p, e in found)
+
+
+@functools.cache
+def _number_words(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Numbers said in words before a unit of time ("zwei Wochen", "dieci giorni"): dateparser's
+    own words where it keeps them (French, German), else the short table below."""
+    from dateparser.languages.loader import LocaleDataLoader
+
+    info = LocaleDataLoader().get_locale(language).info
+    words = {spoken: str(n) for spoken, n in _NUMBERS.get(language, {}).items()}
+    for entry in info.get("simplifications", []):
+        for spoken, digits in entry.items():
+            if re.fullmatch(r"[^\W\d_]+", spoken) and digits.isdigit() and int(digits) > 1:
+                words.setdefault(spoken.lower(), digits)
+    names = [name for key in ("day", "week", "month", "year") for name in info.get(key, [])]
+    units = "|".join(re.escape(name.lower()) for name in names if len(name) > 2)
+    return tuple(
+        (re.compile(rf"(?<!\w){re.escape(spoken)}(?=\s+(?:{units})(?!\w))", re.IGNORECASE), digits)
+        for spoken, digits in words.items()
+    )
+
+
+# Two to twelve, where dateparser keeps no number words (French and German come from its data).
+_NUMBERS = {
+    language: dict(zip(words.split(), range(first, first + len(words.split())), strict=True))
+    for language, first, words in (
+        ("es", 2, "dos tres cuatro cinco seis siete ocho nueve diez once doce"),
+        ("it", 2, "due tre quattro cinque sei sette otto nove dieci undici dodici"),
+        ("pt", 3, "três quatro cinco seis sete oito nove dez onze doze"),
+        ("nl", 2, "twee drie vier vijf zes zeven acht negen tien elf twaalf"),
+        ("sv", 3, "tre fyra fem sex sju åtta nio tio elva tolv"),
+    )
+}
+_NUMBERS["pt"] |= {"dois": 2, "duas": 2}
 
 
 # A weekday said as a habit is every such day, not the next one: "los martes" (plural), "il
@@ -109,6 +172,13 @@ _OBLIGATION_DE = re.compile(
 _MONTH_NAMES = "|".join(_MONTHS)
 _DAY_OF_MONTH = re.compile(rf"\b(\d{{1,2}})(?:\.|º|er)?\s+(?:de\s+)?({_MONTH_NAMES})\b")
 _NEXT_AFTER = re.compile(rf"\b({'|'.join(_WEEKDAYS)}|week|month|year)\s+next\b")
+# "el viernes de la semana que viene", "giovedì della settimana prossima": Friday of next week,
+# which the English rules read as "next week friday"
+_WEEKDAY_OF_NEXT_WEEK = re.compile(
+    rf"\b({_WEEKDAY_NAMES})\s+(?:de\s+la|de|della|di|da|der|van\s+de)\s+next\s+week\b"
+)
+# "até o dia 10", "hasta el día 5": a day of this month (or the next), said without the month
+_DAY_ALONE = re.compile(r"\b(?:o\s+|el\s+)?d[ií]a\s+(\d{1,2})\b(?!\s*(?:de\s+)?[^\W\d_]{3,}\b(?<!\bde))")
 
 
 @functools.cache

@@ -179,6 +179,12 @@ class DateMatch:
     end: int
     phrase: str
     exact: bool  # True when a time was given (or implied, as in "in 2 hours")
+    before: bool = False  # "before Saturday": due the day before the day the phrase names
+
+    @property
+    def named_day(self) -> date:
+        """The day the phrase itself names (Saturday, for "before Saturday")."""
+        return self.when.date() + timedelta(days=1) if self.before else self.when.date()
 
 
 def deadline_from(text: str, now: datetime) -> datetime | None:
@@ -219,7 +225,7 @@ def find_date(text: str, now: datetime) -> DateMatch | None:
         return DateMatch(when, min(start, c_start), max(end, c_end), text[start:end], True)
     if before:
         value -= timedelta(days=1)
-    return DateMatch(_at(value, _END_OF_DAY), start, end, text[start:end], False)
+    return DateMatch(_at(value, _END_OF_DAY), start, end, text[start:end], False, before)
 
 
 def range_end(text: str, now: datetime) -> datetime | None:
@@ -284,9 +290,9 @@ def temporary_expiry(
     if _bounds(_TEMP_MONTH, text):
         return _at(_month_end(today.year, today.month), _END_OF_DAY)
     found = find_date(text, now)
-    if found is not None and (
-        any_date or (found.when <= now + _STATED_SOON and not _starts_at(text, found.start))
-    ):
+    # ("from this week on that's my slot": when a change begins, not when a state ends)
+    soon = found is not None and found.when <= now + _STATED_SOON
+    if found is not None and not _starts_at(text, found.start) and (any_date or soon):
         return found.when
     if guess and _TEMP_FOR_NOW.search(text):
         return now + timedelta(days=FOR_NOW_DAYS)

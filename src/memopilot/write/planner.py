@@ -177,7 +177,7 @@ class WritePath:
         episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
         plan.sources = [e.id for e in episodes]
         created = self._apply_new(plan, result, user_id, project_id, provenance)
-        plan.date_episodes([m for m in created if m is not None])
+        plan.date_episodes([m for m in created if m is not None], result.left_in_episode)
         self._apply_updates(plan, result.output.updates, created, user_id, project_id)
         self._apply_forgets(plan, result, user_id, project_id)
         self._apply_message_changes(plan, text, created)
@@ -612,18 +612,23 @@ class _Plan:
         )
         self.outcome.episodes.append(episode)
 
-    def date_episodes(self, derived: list[Memory]) -> None:
+    def date_episodes(self, derived: list[Memory], left_in_episode: list[str] | None) -> None:
         """A message that only said short-lived things (a deadline, a temporary note) ends with
         them: its episodes expire when the last of its memories does, so an old "I'm in Lisbon
-        this week" never reads as current. A message that said anything more (a lasting memory,
-        or words no memory holds) stays."""
+        this week" never reads as current. A message that said anything more worth keeping (a
+        lasting memory, or what the editor left to the episode) stays.
+
+        ``left_in_episode`` is what the editor judged worth keeping beyond its memories; an editor
+        that does not say is judged by length: its memories must hold most of what the message
+        told ("Painful, but manageable with ice packs." beside a week of antibiotics is not more
+        said, but only an editor that judged it can tell)."""
         ends = [self.live.get(m.id, m).expires_at for m in derived]
-        if not ends or any(end is None for end in ends):
+        if not ends or any(end is None for end in ends) or left_in_episode:
             return
         # (what it asked the assistant beside them is not more said: "I'm staying at my brother's
         # in Drennick for two weeks. Where can I find decent coffee there?" ends with the stay)
         said = sum(len(told(e.content)) for e in self.outcome.episodes)
-        if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
+        if left_in_episode is None and sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
             return  # the message said more than its short-lived memories hold: it stays
         if all(self.live.get(m.id, m).type is MemoryType.TEMPORARY for m in derived) and not any(
             dates.temporary_expiry(e.content, self.now, guess=False) for e in self.outcome.episodes

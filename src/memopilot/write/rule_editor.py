@@ -183,9 +183,12 @@ _STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
 # "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
 _WITH_ME = re.compile(r"\bwith me\b", _F)
 _ONE_OFF = re.compile(
-    r"\b(?:right now|this time|in this (?:answer|reply|response|one|snippet|message)|"
-    r"for this (?:one|answer|reply|question|snippet|message))\b",
+    r"\b(?:right now|this time|in (?:this|the) (?:next )?(?:answer|reply|response|one|snippet|message)|"
+    r"for (?:this|the) (?:next )?(?:one|answer|reply|question|snippet|message))\b",
     _F,
+)
+_ONE_ANSWER = re.compile(
+    r"\b(?:in|for) (?:this|the) (?:next )?(?:answer|reply|response|snippet|message)\b", _F
 )
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|not sure|unsure|wondering|i guess|i wonder|considering|thinking about|"
@@ -737,7 +740,9 @@ _FORGET = re.compile(
     r"i'd like you to\s+|you can\s+|you should\s+)?"
     r"(?:forget|unlearn|stop remembering|don't remember|do not remember|remove from (?:your )?memory|"
     r"(?:delete|remove|erase|drop|clear)\s+(?:the\s+|that\s+|my\s+|your\s+|any\s+)?(?:memory|memories|note|"
-    r"notes|fact|facts|record)(?:\s+(?:about|that|of|saying))?)\b(?P<target>.*)$",
+    r"notes|fact|facts|record)(?:\s+(?:about|that|of|saying))?|"
+    r"(?:i\s+)?(?:don't|do not)\s+want\s+(?:that|this|it)\s+(?:kept|stored|saved|remembered|recorded))"
+    r"\b(?P<target>.*)$",
     _F,
 )
 _FORGET_LEAD = re.compile(
@@ -751,6 +756,7 @@ _FORGET_GENERIC = frozenset(
         """
         memory memories note notes fact facts said told tell everything anything thing things
         remember forget info information detail details stuff about mention mentioned record please
+        anywhere anymore
     """
     )
 )
@@ -952,12 +958,13 @@ _LEARNED_SCOPE: dict[MemoryType, Literal["project", "user"]] = {
 }
 
 
-def _learned(statements: list[_Statement], classifier: StatementClassifier, now: datetime) -> None:
+def _learned(statements: list[_Statement], classifier: StatementClassifier, now: datetime) -> list[str]:
     """Let the learned judgement decide whether each statement is kept, and its type.
 
     The rules keep the last word on what they are sure of: a user's critical flag is kept as
     critical, and a kept statement keeps the rules' type (with its due date or end) when the type
     model finds it plausible. Statements too long, code, or forget requests are left to the rules.
+    Answers the statements worth keeping that are left to the message's episode.
     """
     judged: list[_Statement] = []
     for st in statements:
@@ -971,7 +978,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             continue
         judged.append(st)
     if not judged:
-        return
+        return []
     rule_types = [st.judgement.type.value if st.judgement else None for st in judged]
     # (the bars tell the classifier which verdicts e5's vector could change: a second memory's too)
     keep_bars = (_RULE_BACKED_KEEP, _SECOND_MEMORY_KEEP) if len(judged) > 1 else (_RULE_BACKED_KEEP,)
@@ -998,13 +1005,16 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     # One message usually holds one thing worth keeping; the rest of what it says stays in its
     # episode. A second memory needs the judgement to be sure of it.
     kept.sort(key=lambda pair: -pair[0])
+    left: list[str] = []
     for keep, st in kept[1:]:
         if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st):
             st.judgement = None
+            left.append(st.text)
     for _, st in kept:  # a deadline the type model read falls due on the day the rules read
         judgement = st.judgement
         if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
+    return left
 
 
 def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
@@ -1032,7 +1042,8 @@ def _dated_by_rules(st: _Statement) -> bool:
 # the lottery I'd buy an island"), and a quotation with its source ("... — Steve Jobs", "that's a
 # line from a movie").
 _HYPOTHETICAL = re.compile(
-    r"^(?:(?:even )?if (?:i|we) (?:ever |only |really |just )?(?:had|were|was|won|could|owned|lived|got|"
+    r"^(?:hypothetically\b|"
+    r"(?:even )?if (?:i|we) (?:ever |only |really |just )?(?:had|were|was|won|could|owned|lived|got|"
     r"didn't|did not|[a-z]+ed)\b.*"
     r"\b(?:i'd|i would|we'd|we would|i might|i could)\b|(?:imagine|what if|suppose|in another life)\b)",
     _F,
@@ -1054,6 +1065,7 @@ _REPORTED = re.compile(
     r"^(?:(?:my|our|a|an|the|his|her|their)\s+(?:\w+\s+){0,3}?|(?:someone|somebody|people|everyone|"
     r"everybody|he|she|they)\b(?:\s+\w+){0,4}?\s+|(?!(?:it|this|that|there|i)\b)[A-Z][a-z]+\s+)"
     r"(?:says|said|swears|swore|thinks|reckons|claims|insists|believes|keeps saying|always says)\b"
+    r"|^(?:someone|somebody|people|everyone|everybody)\b(?:\s+\w+){0,4}?\s+(?:told|tell|tells)\s+(?:me|us)\b"
     r"|^(?:secondo|según|selon|laut|segundo|volgens)\s",
     _F,
 )
@@ -1086,20 +1098,22 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
     """Wishes, quotations, plans only weighed and other people's opinions store nothing typed,
     however much they sound like a fact or a flag."""
     attributed = _ATTRIBUTION.search(message) is not None
-    quotes = list(_QUOTED.finditer(message)) if attributed else []
+    worked_on = _WORK_ON_TEXT.search(message) is not None
+    quotes = list(_QUOTED.finditer(message)) if attributed or worked_on else []
     quoted = [q.group(1).lower() for q in quotes]
-    source = message[quotes[-1].end() :].lower() if quotes else ""  # "— Steve Jobs"
+    source = message[quotes[-1].end() :].lower() if quotes and attributed else ""  # "— Steve Jobs"
     for i, st in enumerate(statements):
         borrowed = (
             _HYPOTHETICAL.match(st.text) is not None
             or _UNDECIDED.match(st.text) is not None
             or _reported_opinion(st, now)
+            or (worked_on and _inside(st.text, quoted))  # 'Summarize this: "The committee decided ..."'
         )
         if attributed and not borrowed:
             text = st.text.lower().strip(' "“”«»„.!')
             following = statements[i + 1].text if i + 1 < len(statements) else ""
             borrowed = (
-                any(text and text in q for q in quoted)  # inside the quotation
+                _inside(st.text, quoted)
                 # the quotation and its source in one sentence: '"..." - that's a line from a play'
                 or (any(q in text for q in quoted) and _ATTRIBUTION.search(st.text) is not None)
                 or (bool(text) and text in source and len(text.split()) <= _SOURCE_WORDS)  # its source
@@ -1112,6 +1126,32 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
 
 
+def _inside(statement: str, quoted: list[str]) -> bool:
+    """Whether the statement is part of one of the quotations (lower-cased), or is the request
+    that introduces it followed by its start ('Summarize this for me: "The committee has ...').
+    """
+    parts = [statement]
+    opening = _QUOTE_MARK.search(statement)
+    if opening and statement[: opening.start()].rstrip().endswith((":", "?")):
+        parts.append(statement[opening.end() :])
+    for part in parts:
+        text = part.lower().strip(' "“”«»„.!')
+        if text and any(text in q for q in quoted):
+            return True
+    return False
+
+
+_QUOTE_MARK = re.compile(r"[\"“«„]")
+# A request to work on a text the user quotes: the quotation is the text, not news about the user
+_WORK_ON_TEXT = re.compile(
+    r"\b(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate|shorten|polish|"
+    r"tidy up|edit|improve|fix|check|explain|reply to|respond to|answer)\b[^\"“«„]{0,60}"
+    r"\b(?:this|these|that|the following|it|my)\b"
+    r"|\bmake (?:this|it|that)\b|\bwhat does (?:this|that|it) mean\b",
+    _F,
+)
+
+
 def _never_kept(st: _Statement, rule_type: str | None) -> bool:
     """Questions, small talk, code, annotations and one-off commands (unless the rules found a
     task or a learning goal in them) store nothing typed, whatever they mention."""
@@ -1119,6 +1159,8 @@ def _never_kept(st: _Statement, rule_type: str | None) -> bool:
     assert flags is not None
     if flags.never_kept or _ANNOTATION.match(st.text):
         return True
+    if _ONE_ANSWER.search(st.text) and not _DURABLE.search(st.text):
+        return True  # "No emojis in this next reply, please": for one answer
     return flags.command and rule_type is None
 
 
@@ -1253,19 +1295,47 @@ _CALENDAR_DAY = re.compile(
 
 
 def _dated(content: str, st: _Statement, judgement: _Judgement, now: datetime) -> str:
-    """A deadline's content with the day its relative date meant: "my thesis draft is due this
-    Friday (2026-03-13)". Read a month later, "this Friday" names another day; the memory must
-    say the one the user meant. The day follows the phrase in an English statement, and ends
-    the content in another language (the phrase was found in its English reading)."""
-    if judgement.type is not MemoryType.DEADLINE or judgement.expires_at is None:
-        return content
-    day = judgement.expires_at.date().isoformat()
+    """A memory's content with the day its relative date meant: "my thesis draft is due this
+    Friday (2026-03-13)", "our flight got moved to next Thursday (2027-01-28)". Read a month
+    later, "this Friday" names another day; the memory must say the one the user meant. The day
+    follows the phrase in an English statement, and ends the content in another language (the
+    phrase was found in its English reading).
+
+    A deadline's date is ahead by its nature. In any other memory only a phrase that looks ahead
+    and names one day is dated: "on Friday" may be the Friday gone ("I proposed on Saturday"),
+    "this year" is no day, and "Monday, Wednesday and Friday" is a routine."""
     found = _date_in(st.dated, now)
-    if day in content or found is None or _CALENDAR_DAY.search(found.phrase):
+    if found is None or _CALENDAR_DAY.search(found.phrase) or _CLOCK_ONLY.match(found.phrase):
+        return content
+    deadline = judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
+    if not deadline and not _one_day_ahead(st.dated, found):
+        return content
+    day = found.named_day.isoformat()
+    if day in content:
         return content
     if st.dated == st.text and content.startswith(st.text) and found.end <= len(st.text):
         return f"{content[: found.end]} ({day}){content[found.end :]}"
     return f"{content.rstrip()} ({day})"
+
+
+def _one_day_ahead(text: str, found: dates.DateMatch) -> bool:
+    """Whether the date phrase names one day still ahead whatever the tense: "today", "tomorrow",
+    "in ten days", "next Sunday", "until Friday", "to the 19th"."""
+    if _DAY_AHEAD.fullmatch(found.phrase):
+        return True
+    weekday = _WEEKDAY_NAME.fullmatch(found.phrase) is not None
+    return weekday and _AHEAD_CUE.search(text[: found.start]) is not None
+
+
+_DAY_AHEAD = re.compile(
+    r"(?:the\s+day\s+after\s+)?tomorrow|tmrw|tonight|today"
+    r"|in\s+\S+\s+(?:days?|weeks?|fortnights?)"
+    r"|(?:next|this(?:\s+coming)?|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:by|until|till|before|to|due)\s+the\s+\d{1,2}(?:st|nd|rd|th)",
+    _F,
+)
+_WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
+_AHEAD_CUE = re.compile(r"\b(?:by|before|until|till|til|this\s+coming|coming)\s+$", _F)
 
 
 def _raisable(st: _Statement) -> bool:
@@ -1286,23 +1356,24 @@ class RuleEditor(MemoryEditor):
         self.learned = learned  # False: the cue rules alone (the learned judgement's baseline)
 
     def edit(self, message: str, context: EditorContext) -> EditorResult:
-        notes: list[str] = []
+        result = EditorResult(output=EditorOutput(), editor=self.name)
         try:
-            output = self._edit(message, context, notes)
+            result.output = self._edit(message, context, result)
         except Exception as exc:  # never raise on odd input: an empty answer loses nothing stored
-            notes.append(f"rule editor skipped the message: {type(exc).__name__}")
-            output = EditorOutput()
-        return EditorResult(output=output, editor=self.name, notes=notes)
+            result.notes.append(f"rule editor skipped the message: {type(exc).__name__}")
+            result.output, result.left_in_episode = EditorOutput(), None
+        return result
 
-    def _edit(self, message: str, context: EditorContext, notes: list[str]) -> EditorOutput:
+    def _edit(self, message: str, context: EditorContext, result: EditorResult) -> EditorOutput:
         if not isinstance(message, str) or not message.strip():
             return EditorOutput()
+        notes = result.notes
         now = _aware(context.now)
         statements = _read(message, now)
         _drop_borrowed(statements, message, now)
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
-            _learned(statements, classifier, now)
+            result.left_in_episode = _learned(statements, classifier, now)
         forgets: list[ForgetRequest] = []
         for st in statements:
             if st.forget is None:

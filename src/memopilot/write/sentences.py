@@ -116,7 +116,8 @@ def told(message: str) -> str:
 # The header of a to-do list: a line ending with ":" that names one ("list for this week:", "things
 # to do:", "errands sat:", "à faire :", "zu erledigen:"), followed by its items as bullets.
 _TODO_HEADER = re.compile(
-    r"^\s*(?:my\s+)?(?:(?:to-?do|todo|to do|shopping)?\s*list|to-?dos?|to do|things (?:to do|for)|tasks|"
+    r"^\s*(?:my\s+)?(?:(?:to-?do|todo|to do|shopping)?\s*list|to-?dos?|to do|"
+    r"things (?:to do|for(?! you\b))|tasks|"
     r"errands|chores|jobs|reminders|checklist|liste|lista|(?:choses )?à faire|a fazer|da fare|por hacer|"
     r"pendientes|tareas|zu erledigen|aufgaben|erledigen|taken|klusjes|att göra|do zrobienia|やること|待办|"
     r"할 ?일)\b[^:\n]{0,30}:\s*$",
@@ -129,6 +130,8 @@ _TODO_HEADER = re.compile(
 _ABOUT_ME_HEADER = re.compile(
     r"^\s*(?:(?:some|a few|quick|random|basic)\s+)?(?:things|facts|info|details|stuff|context|background)"
     r"\s+(?:about|on)\s+(?:me|myself|us)\b[^:\n]{0,20}:\s*$"
+    r"|^\s*(?:(?:some\s+)?things (?:for you |you should |you need |you ought )?to know\b[^:\n]{0,30}"
+    r"|for context|(?:pasted |copied )?from my notes)\s*:\s*$"
     r"|^\s*(?:(?:a (?:bit|little) )?about (?:me|myself|us)|my (?:details|background|profile)|über mich|"
     r"sobre mí|sobre mim|à propos de moi|su di me|over mij|关于我|私について)\s*[:：]\s*$",
     re.IGNORECASE,
