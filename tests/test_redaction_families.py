@@ -637,8 +637,51 @@ LOOKALIKE_LOOK_ALIKES = [
     "the supplier's invoice shows the company tax number 27/614/05518",
 ]
 
-SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS
+# 2026-12-06 (eleventh session): families read from redaction_tune24's misses and false positives,
+# each written again with invented values, and look-alikes of each that must stay whole.
+TUNE24_SECRETS = [
+    # a company's CNPJ and EIN, a taxpayer's UTR filed under its name
+    ("o CNPJ do cliente é 11.222.333/0001-81, confere?", "11.222.333/0001-81"),
+    ("our EIN is 27-1938475 for the W-9", "27-1938475"),
+    ("Name: R. Okafor\nUTR: 19558 39661\nthanks", "19558 39661"),
+    # a card in groups two spaces apart
+    ("card on file 5457  6238  9012  3454 exp 11/29", "5457  6238  9012  3454"),
+    # automation services' catch-hook URLs
+    ("the zap listens on https://hooks.zapier.com/hooks/catch/9911223/b7kq2zp/ for the form",
+     "hooks.zapier.com/hooks/catch/9911223/b7kq2zp"),
+    # a licence key of four groups after its name; a licence block's lines
+    ("product key for the editor: Q7RT-2XKP-M4VN-8HZC, one seat", "Q7RT-2XKP-M4VN-8HZC"),
+    ("clave de licencia: 4KPQZ-7TRW2-XM9VB-H3JD8", "4KPQZ-7TRW2-XM9VB-H3JD8"),
+    ("---- BEGIN LICENSE ----\nAda Byron\nSite License\nAB12-904411\n0F3C9A21 77BE04D2 91AC5E6F 3D08B7C4\n"
+     "---- END LICENSE ----", "0F3C9A21 77BE04D2 91AC5E6F 3D08B7C4"),
+    # a password sent in pieces, each named as one, a line apart
+    ("sending the router login in two parts\npart one: Gh7Kwq2\npart two: Zp4Lrx9M", "Zp4Lrx9M"),
+    # a password in base64 after "pw"
+    ("the pw, base64 so the log won't show it: " + base64.b64encode(b"Maple_Otter_Drum_81").decode(),
+     base64.b64encode(b"Maple_Otter_Drum_81").decode()),
+    # a list of codes apart by " / "; a list of dashed codes, one of them without a digit
+    ("recovery codes: 4410298837 / 9023317465 / 5528810943", "9023317465"),
+    ("backup codes: r7kx-2mq9, tzvb-wqnh, 8pd3-kx0w", "tzvb-wqnh"),
+]  # fmt: skip
+
+TUNE24_LOOK_ALIKES = [
+    # a licence named, then an order's number in the same shape; a key shape with no licence named
+    "the MIT license applies here; the order AB12-CD34-EF56 shipped",
+    "ticket QX12-RT34-ZZ90 was closed yesterday",
+    # passwords described, not given; a prompt and the program's output; MySQL's "using password"
+    "half of our passwords are duplicated across sites",
+    "Enter password:\nWARNING: Using a password on the command line interface can be insecure.",
+    "ERROR 1045 (28000): Access denied for user 'app'@'10.0.0.7' (using password: NO)",
+    # a placeholder of several words in angle brackets
+    "[server]\npassword = <your token goes here>\nand the rest stays",
+    # the halves of a season; a number that is not an EIN; "ein" in German
+    "the first half was slow, the second half much better",
+    "Ich habe ein 27-1938475 Formular bekommen",
+]
+
+SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
+LOOK_ALIKES += TUNE24_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:
@@ -710,6 +753,8 @@ def _measure():
         ("tests/data/redaction_tune20", 0.98, 0.01),
         # redaction_check22 on arrival (2026-12-06, tenth session): 95.5% / 3.5%; its misses then read
         ("tests/data/redaction_tune22", 0.98, 0.01),
+        # redaction_check24 on arrival (2026-12-06, eleventh session): 93.3% / 4.1%; its misses then read
+        ("tests/data/redaction_tune24", 0.96, 0.03),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

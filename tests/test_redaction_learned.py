@@ -11,13 +11,9 @@ import pytest
 from memopilot.write.redaction import learned, redact
 
 # Secrets the hand-written detectors let through (each asserted below) and the model takes out:
-# a secret split in two halves, the old password beside a new one in Russian.
+# the old password beside a new one in Russian. (A secret in two halves, "half 1: ...", was the
+# other until 2026-12-06, when statements.py learnt pieces named as such: see TUNE24_SECRETS.)
 MISSED_BY_THE_DETECTORS = [
-    (
-        "Sending the restore phrase in two halves since my app cuts it off:\n"
-        "half 1: KmPq7VtR2x\nhalf 2: 9ZyLw3NbQe",
-        ["KmPq7VtR2x", "9ZyLw3NbQe"],
-    ),
     ("Пароль от Сбербанка теперь Rybka#Don55, прежний Samovar1990! уже не подходит.", ["Samovar1990!"]),
 ]
 

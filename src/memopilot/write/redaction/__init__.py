@@ -171,10 +171,17 @@ def _same_shape_numbers(text: str, spans: list[Span]) -> list[Span]:
         return []
     found: list[Span] = []
     for m in _NUMBER_TOKEN.finditer(text):
-        kind = shapes.get(m.group().translate(_SHAPE))
-        if kind is not None and not any(m.start() < sp[1] and sp[0] < m.end() for sp in spans):
-            found.append((m.start(), m.end(), kind, _SAME_SHAPE_PRIORITY))
+        parts = [(m.start(), m.end())]
+        if " / " in m.group() or " - " in m.group():  # a list: "2823 6894 09 / 1164 7937 51"
+            parts = [(m.start() + p.start(), m.start() + p.end()) for p in _LIST_ITEM.finditer(m.group())]
+        for start, end in parts:
+            kind = shapes.get(text[start:end].translate(_SHAPE))
+            if kind is not None and not any(start < sp[1] and sp[0] < end for sp in spans):
+                found.append((start, end, kind, _SAME_SHAPE_PRIORITY))
     return found
+
+
+_LIST_ITEM = re.compile(r"[^ /-](?:(?! [/-] ).)*")
 
 
 # A secret said twice in one message is taken out twice ("Hunter. That's the password. Just Hunter,

@@ -177,7 +177,8 @@ _ID_WORDS = KeywordIndex(
     hesap|hesap no|konto|kontonr|tilinumero|tili|λογαριασμός|αριθμός λογαριασμού|cuit|cuil|
     sozialversicherungsnummer|versicherungsnummer|sv-nummer|svnr|
     krankenversichertennummer|versichertennummer|krankenversicherungsnummer|kvnr|
-    oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број
+    oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број|
+    cnpj|ein|employer identification number|utr|unique taxpayer reference
     """)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
@@ -280,6 +281,8 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     "Meine Steuer-ID lautet ...", "BSN-nummer van mijn zoon: ..."), or just before it when it
     passes the word's checksum ("3273805003545656 - that's my NIK")."""
     for word_start, word_end, word in _ID_WORDS.find(lower):
+        if word == "ein" and text[word_start:word_end] != "EIN":
+            continue  # German's "ein" (a, one); the employer number is written in capitals
         if word in _NEEDS_BANK and not _BANK_CONTEXT.search(lower):
             continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
         if word in _NEEDS_HEALTH and not _HEALTH_CONTEXT.search(lower):
@@ -401,13 +404,17 @@ _CHECKSUM_OF = {
     "oib": "hr.oib", "egn": "bg.egn", "егн": "bg.egn", "emšo": "si.emso", "emso": "si.emso",
     "pib": "rs.pib", "nipt": "al.nipt", "idno": "md.idno", "edrpou": "ua.edrpou", "єдрпоу": "ua.edrpou",
     "jmbg": "si.emso", "јмбг": "si.emso", "матичен број": "si.emso",  # (JMBG: EMŠO's format)
+    # a Brazilian company's CNPJ, a US employer's EIN, a UK taxpayer's UTR (2026-12-06: "EIN" is a
+    # German article too; it is read only in capitals, and its number must pass)
+    "cnpj": "br.cnpj", "ein": "us.ein", "employer identification number": "us.ein", "utr": "gb.utr",
+    "unique taxpayer reference": "gb.utr",
 } | _NATIONAL_WORDS  # fmt: skip
 
 
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
 _CHECKSUM_REQUIRED = frozenset(
-    ("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", *_NATIONAL_WORDS)
+    ("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", *_NATIONAL_WORDS)
 )
 _BANK_CONTEXT = Substrings(
     word_list("""

@@ -257,6 +257,18 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         not_after=frozenset(),
     ),
     _TokenRule(
+        "webhook_url",
+        # automation services' catch hooks, whose path is the credential as Slack's is (2026-12-06):
+        # Zapier's (account number, then a hook key), Make's (32 characters), IFTTT's Maker key
+        re.compile(
+            r"(?:https?://)?(?:hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]+/?"
+            r"|hook\.(?:[a-z0-9]+\.)?make\.com/[a-z0-9]{24,}"
+            r"|maker\.ifttt\.com/trigger/[\w-]+/(?:json/)?with/key/[A-Za-z0-9_-]{16,})"
+        ),
+        ("hooks.zapier.com", "make.com/", "maker.ifttt.com"),
+        not_after=frozenset(),
+    ),
+    _TokenRule(
         "twitter_bearer_token",
         # an app-only bearer token: 20+ "A"s, then random characters, URL-encoded ("%3D") inside
         re.compile(r"A{20,}[A-Za-z0-9%]{30,}" + _E),
@@ -432,7 +444,7 @@ def _structured(text: str, lower: str) -> Iterator[Span]:
 
 
 _CARD = re.compile(
-    r"[0-9]{4}(?:([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{1,3})?"  # 4-4-4-4(-3)
+    r"[0-9]{4}(?:([ -]|  )[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{1,3})?"  # 4-4-4-4(-3), or 2 spaces
     r"|([ -])[0-9]{6}\2[0-9]{4,5}"  # Amex 4-6-5, Diners 4-6-4
     r"|[0-9]{9,15})"  # 13-19 digits in one run
     r"(?![\w/-]|\.[0-9]|,[0-9]{1,2}(?![0-9/]))"  # not "1234...,50" (an amount), but a CSV field
@@ -574,6 +586,8 @@ def postal_pin_code(lower: str) -> bool:
     return _POSTAL_CONTEXT.search(lower) is not None
 
 
+# A terminal's prompt for a password, which echoes nothing ("Enter password:\nERROR 1045 ...").
+_PROMPT_BEFORE = re.compile(r"\b(?:enter|type|re-?enter|retype)(?:\s+(?:the|your|a|new))?\s+$")
 _HASH_NAMES = _words("argon2 argon2id argon2i bcrypt scrypt pbkdf2 sha1 sha256 sha512 md5 ntlm")
 
 # Words that follow "password is" / "password:" in prose, not as a value.
@@ -588,7 +602,7 @@ PROSE_WORDS = _words(
     case-sensitive sensitive mandatory enforced checked validated sent shown masked generated random
     managed handled kept in-memory there here what which that this it its something anything nothing
     same-as see via from into using used protected rejected accepted supported unchanged updated
-    literally simply actually basically really exactly
+    literally simply actually basically really exactly yes
     """
 )
 _CODE_PREFIX = re.compile(
@@ -614,6 +628,8 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
         return True
     if v[0] in "{[(!&*|>" or "(" in v or "[" in v:
         return False
+    if v[0] == "<" and ">" in rest.partition("\n")[0]:
+        return False  # "<paste token here>": a placeholder of several words, cut at its first space
     if _CODE_PREFIX.match(v) or _VAR_NAME.fullmatch(v):
         return False
     cased_with_digit = not (_UPPER.isdisjoint(v) or _LOWER.isdisjoint(v) or _DIGITS.isdisjoint(v))
@@ -669,6 +685,10 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
                 continue  # "pg_password:\n  file: ./secrets/pg": the next key, not a value
             if _EMPTY_ASSIGNMENT.match(lower, m.end(1), s):
                 continue  # "DB_PASSWORD=\nREDIS_PASSWORD=": an empty value, then the next line
+            if "\n" in text[m.end(1) : s] and _PROMPT_BEFORE.search(lower, max(0, m.start() - 16), m.start()):
+                continue  # "Enter password:" then the program's output: a prompt echoes nothing
+            if lower.startswith("s", m.end(1)) and text[s:e].isalpha() and text[s:e].islower():
+                continue  # "37 of my passwords are reused": passwords described, not given
             if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], m.group(1)):
                 yield s, e, "password", P_CONTEXT
         for m in _PW_FLAG.finditer(lower):

@@ -265,6 +265,33 @@ _DOTTED_CHARS = re.compile(r"\.[^\s.]\.[^\s.]\.[^\s.]\.")
 # Product and recovery keys: five or more dashed groups of four to six capitals and digits
 # ("I2SC-FC6B-6LJ4-KTHP-1B3P-JON9-AAYP", "VK7JG-NPHTM-C97JM-9MPGT-3V66T").
 _PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){4,}(?![\w-])")
+# Three or four such groups where a licence or a product key is named just before ("license key for
+# the plugin: C7DS-IC2D-PZXH-QEQ2", "Lizenzschlüssel: 3UTNQ-4JF2F-..."; 2026-12-06): alone, that
+# shape is an order's or a part's number as often.
+_SHORT_PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,3}(?![\w-])")
+_LICENCE_CUES = re.compile(
+    r"(?:licen[cs]|lizenz|licencia|licença|licenza|licentie|лиценз|ライセンス|라이선스)\w*[ \t-]*"
+    r"(?:key|code|schlüssel|sleutel|ключ|キー|키)"
+    r"|(?:clave|chave|clé|codice|klucz|key|code)[ \t]+(?:de |di |d'|of |for |the )*licen"
+    r"|product[ -]?key|activation (?:key|code)|registration (?:key|code)|serial (?:key|code)|cd[ -]key|"
+    r"clé d'activation|clave de producto|produktschlüssel|aktivierungs|序列号|激活码|授权码|许可证密钥"
+)
+_LICENCE_CUE_REACH = 80
+# A licence block between BEGIN and END LICENSE lines (Sublime Text's and others': the holder, the
+# seats, then lines of hex groups): the lines from the first that holds a digit are the licence.
+_LICENCE_BLOCK = re.compile(
+    r"-{3,} ?BEGIN LICENSE ?-{3,}[ \t]*\r?\n(.{0,4000}?)\r?\n[ \t]*-{3,} ?END LICENSE", re.S
+)
+_DIGIT_LINE = re.compile(r"^[^\n]*\d", re.M)
+
+
+def _licence_blocks(text: str) -> Iterator[Span]:
+    for m in _LICENCE_BLOCK.finditer(text):
+        first = _DIGIT_LINE.search(text, m.start(1), m.end(1))
+        if first is not None:
+            yield first.start(), m.end(1), "licence_key", P_STRUCT
+
+
 # GitHub's recovery codes: five hex digits, a dash, five more; a list of them is the secret.
 _HEX_CODE_PAIR = re.compile(r"(?<![\w-])[0-9a-f]{5}-[0-9a-f]{5}(?![\w-])")
 # "Tr0ub4dor&3 is my password": the value before the name.
@@ -723,7 +750,8 @@ def _secret_words(text: str, m: re.Match[str], *, code: bool = False) -> Iterato
 # when you type it)"): two neighbouring tokens, one space apart, that together look like a password.
 _JOIN_CUES = Substrings(
     word_list("""
-    chunk|no space|without the space|without a space|without space|halves|two parts|two pieces|join them
+    chunk|no space|without the space|without a space|without space|halves|two parts|two pieces|join them|
+    three parts|in parts
     """)
 )
 _PIECE_LEAST = 3
@@ -742,6 +770,19 @@ def _pieces(text: str) -> Iterator[Span]:
             and not _not_a_password(joined)
         ):
             yield s1, e2, "password", P_PROSE
+    # each piece named as one ("first half 7rKd9", "part 2: Qm4xZ"), on its own line or not
+    for m in _NAMED_PIECE.finditer(text):
+        start, end = _core(text, m.start(1), m.end(1))
+        value = text[start:end]
+        if len(value) >= 4 and _kinds(value) >= 3 and not _not_a_password(value):
+            yield start, end, "password", P_PROSE
+
+
+# (2026-12-06: a VPN password sent as "first half X" and "second half Y", a line each)
+_NAMED_PIECE = re.compile(
+    r"(?i)\b(?:(?:first|second|third|last|other|1st|2nd|3rd)\s+(?:half|part|piece|chunk)"
+    r"|(?:half|part|piece|chunk)\s+(?:one|two|three|[1-3]))\b\s*(?:is\s+)?[:=—–-]?\s*(\S{4,64})"
+)
 
 
 # Two values offered as alternatives, "if X doesn't work try Y": passwords where a login or a
@@ -965,7 +1006,10 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
 
 def _same_code_shape(value: str, code: str) -> bool:
     """A code of a list that happens to hold no digit ("brx6mmqf, yhu8z3g3, pcjhbfeb"): letters of
-    the case and the length of the code before it, that no language would say."""
+    the case and the length of the code before it, that no language would say; its dashes where
+    the code has its own ("n19t-2p0x, jjke-vqnm")."""
+    if "-" in value and len(value) == len(code) and _dash_positions(value) == _dash_positions(code):
+        value, code = value.replace("-", ""), code.replace("-", "")
     return (
         len(value) == len(code) >= 6
         and value.isalpha()
@@ -973,6 +1017,10 @@ def _same_code_shape(value: str, code: str) -> bool:
         and (value.islower() == code.islower())
         and 4 * sum(c in "aeiouy" for c in value.lower()) < len(value)  # (a word: a vowel in four)
     )
+
+
+def _dash_positions(value: str) -> list[int]:
+    return [i for i, c in enumerate(value) if c == "-"]
 
 
 def _shaped_tokens(text: str) -> Iterator[Span]:
@@ -1061,7 +1109,7 @@ def _decodes_to_text(value: str) -> bool:
 # "my password, base64-encoded: UGluZWFwcGxl...", "the smtp password hex encoded: 4d61706c65...":
 # an encoded value in a message about an encoded password.
 _ENCODED = re.compile(r"base64|base-64|hex[- ]?encoded|in hex|as hex|_hex\b|encoded")
-_PASSWORDISH = re.compile(r"pass|login|credential|secret|pin\b|key")
+_PASSWORDISH = re.compile(r"pass|login|credential|secret|pin\b|key|\bpwd?\b")
 _ENCODED_HINTS = ("hex", "base", "encoded")  # one is in every word _ENCODED finds: tested first, in C
 
 _ENCODED_VALUE = re.compile(r"(?<![\w+/=])(?:[A-Za-z0-9+/]{12,}={0,2}|[0-9a-f]{16,})(?![\w+/=])")
@@ -1282,11 +1330,20 @@ def _letter_words(lower: str) -> list[str]:
     return raw.decode("utf-8", "surrogatepass").split()
 
 
-def _dashed_keys(text: str) -> Iterator[Span]:
+def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
     for m in _PRODUCT_KEY.finditer(text):
         value = m.group()
         if sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 2:
             yield m.start(), m.end(), "product_key", P_STRUCT
+    if _LICENCE_CUES.search(lower):
+        for m in _SHORT_PRODUCT_KEY.finditer(text):
+            value = m.group()
+            if (
+                sum(c.isdigit() for c in value) >= 2
+                and sum(c.isalpha() for c in value) >= 2
+                and _LICENCE_CUES.search(lower, max(0, m.start() - _LICENCE_CUE_REACH), m.start())
+            ):
+                yield m.start(), m.end(), "product_key", P_STRUCT
     codes = [m for m in _HEX_CODE_PAIR.finditer(text) if any(c.isalpha() for c in m.group())]
     if len(codes) >= 2:  # one alone may be anything; a list of them is a set of recovery codes
         for m in _HEX_CODE_PAIR.finditer(text):
@@ -1312,7 +1369,7 @@ def _obfuscated(text: str, lower: str, found: list[str], digits: int) -> Iterato
         if one_case and digits >= 2 and lettered and not _touches_word(text, m.start(), m.end()):
             yield m.start(), m.end(), "otp_secret", P_STRUCT
     if text.count("-") >= 2:
-        yield from _dashed_keys(text)
+        yield from _dashed_keys(text, lower)
     # Six spelled digits at least; four where a password or a code is named anywhere in the
     # message ("seven two nine nine three, that's the gate code").
     if len(_NUMBER_WORDS.intersection(found)) < 2:
@@ -1621,6 +1678,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _named_values(text, lower)
     if _APP_PASSWORD_CUES.search(lower):
         yield from _app_passwords(text, lower)
+    if "BEGIN LICENSE" in text:
+        yield from _licence_blocks(text)
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
         yield from _password_columns(text, lower)
