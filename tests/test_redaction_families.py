@@ -662,6 +662,8 @@ TUNE24_SECRETS = [
     # a list of codes apart by " / "; a list of dashed codes, one of them without a digit
     ("recovery codes: 4410298837 / 9023317465 / 5528810943", "9023317465"),
     ("backup codes: r7kx-2mq9, tzvb-wqnh, 8pd3-kx0w", "tzvb-wqnh"),
+    # a secret on a log line that also carries a trace id
+    ("traceId=9c1f7a3e5b2d4086 user=mo password=Quill#Fen27", "Quill#Fen27"),
 ]  # fmt: skip
 
 TUNE24_LOOK_ALIKES = [
@@ -677,6 +679,12 @@ TUNE24_LOOK_ALIKES = [
     # the halves of a season; a number that is not an EIN; "ein" in German
     "the first half was slow, the second half much better",
     "Ich habe ein 27-1938475 Formular bekommen",
+    # a masked key as a CLI prints it; a secret's ARN; a trace's ids in their header; an error's code
+    "aws_secret_access_key   ******************7Rqd  env",
+    "the role may read arn:aws:secretsmanager:us-east-2:210987654321:secret:billing/api-Tq83Lm only",
+    "traceparent: 00-7d3f0c9be21a4f56a8c1e0d94b7a2f31-5c1e9a7b3d2f4e60-01 on the failing call",
+    "X-Amzn-Trace-Id: Root=1-65a1b2c3-9f8e7d6c5b4a39281706f5e4;Parent=7a3c9e1f5b2d8406;Sampled=0",
+    '{"error": {"code": "ThrottlingException", "message": "Rate exceeded"}}',
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS

@@ -209,6 +209,11 @@ def _repeated_values(text: str, spans: list[Span]) -> list[Span]:
 _PLACEHOLDER_NAME = re.compile(r"(?:YOUR|MY)_[A-Z0-9_]+|<[A-Za-z][\w -]*>|[A-Z_]+_HERE")
 
 
+# A masked value that shows only its last (or first) few characters, as CLIs and dashboards print a
+# key ("****************9fLk" in `aws configure list`, "sk-...••••••••3xQa").
+_MASKED = re.compile(r"[*•●]{6,}[A-Za-z0-9]{0,4}|[A-Za-z0-9_-]{0,8}[*•●]{6,}[A-Za-z0-9]{0,4}")
+
+
 def _documentation_example(value: str) -> bool:
     """A documented example rather than a secret: ``x`` or ``*`` repeated after its prefix
     (``ghp_xxxxxxxx...``), AWS's documented keys (``AKIAIOSFODNN7EXAMPLE``,
@@ -217,7 +222,7 @@ def _documentation_example(value: str) -> bool:
     tail = value[-16:]
     if len(value) >= 12 and value.endswith(("EXAMPLE", "EXAMPLEKEY")):
         return True
-    if _PLACEHOLDER_NAME.fullmatch(value):
+    if _PLACEHOLDER_NAME.fullmatch(value) or _MASKED.fullmatch(value):
         return True
     return len(value) >= 12 and max(tail.count(c) for c in "xX*") >= 13
 
@@ -263,12 +268,25 @@ def _documented_test_value(text: str, start: int, end: int) -> bool:
 _SSH_PUBLIC_BLOB = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "AAAAG3NrLW", "AAAAInNrLW")
 _DIGEST_PREFIX = re.compile(r"(?:\bh1:|\bsha(?:256|384|512)-)$")
 _DIGEST = re.compile(r"[A-Za-z0-9+/]{43,86}={0,2}")
+# * a resource's name inside an AWS ARN ("arn:aws:secretsmanager:...:secret:prod/db-Xk29Qa": the
+#   secret's name and its random suffix, which IAM policies quote);
+# * a distributed trace's ids in their headers (X-Amzn-Trace-Id, W3C traceparent, B3, Jaeger's).
+_ARN = re.compile(r"(?<![\w-])arn:aws[\w-]*:[\w-]+:[\w-]*:\d{0,12}:\S*$")
+_TRACE_HEADER_CUES = re.compile(r"(?i)trace|x-b3-|span-?id")
+_TRACE_HEADER = re.compile(
+    r"(?i)\b(?:x-amzn-trace-id|traceparent|tracestate|x-b3-[a-z]+|b3|uber-trace-id|x-cloud-trace-context"
+    r"|trace-?id|span-?id|parent-?id)[\"']?[ \t]*[:=][ \t]*[\"']?[\w;=.,/+-]*$"
+)
 _FEN_BOARD = re.compile(r"[pnbrqkPNBRQK1-8]{1,8}(?:/[pnbrqkPNBRQK1-8]{1,8}){7}")
 _FEN_SQUARES = str.maketrans("pnbrqkPNBRQK", "111111111111")
 
 
 def _public_by_format(text: str, start: int, end: int) -> bool:
     if text.startswith(_SSH_PUBLIC_BLOB, start):
+        return True
+    if "arn:" in text and _ARN.search(text, max(0, start - 200), start):
+        return True
+    if _TRACE_HEADER_CUES.search(text) and _TRACE_HEADER.search(text, max(0, start - 120), start):
         return True
     if _DIGEST_PREFIX.search(text, max(0, start - 7), start) and _DIGEST.fullmatch(text, start, end):
         return True

@@ -133,7 +133,7 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
 )
 _POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code", "पिन कोड"))
-_OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*$")
+_OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*[\"']?$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("""
     backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes|backup verification codes|
@@ -679,6 +679,12 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if _CLOSING_QUOTE.match(lower, name_end) and not _KEY_OF_VALUE.match(lower, name_end + 1):
             continue  # the end of a string literal (type="password", "current-password"), not a key
+        if (
+            name == "code"
+            and "{" in lower[:name_start]
+            and _OBJECT_KEY_BEFORE.search(lower, max(0, name_start - 4), name_start)
+        ):
+            continue  # "{ errmsg: 'bad auth', code: 8000 }", {"code":"ResourceNotFound"}: an error's code
         json_value = _JSON_VALUE.match(text, name_end)
         if json_value:  # "pin": "480315"
             value = json_value.group(1)
@@ -695,12 +701,6 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # "codice cliente", "code postal": a customer's or a place's number
         if name in _POSTAL_PIN_NAMES and postal_pin_code(lower):
             continue  # India's PIN code is its postcode: "the PIN code for the area is 560001"
-        if (
-            name == "code"
-            and "{" in lower[:name_start]
-            and _OBJECT_KEY_BEFORE.search(lower, max(0, name_start - 3), name_start)
-        ):
-            continue  # "{ errmsg: 'bad auth', code: 8000 }": an error's code in an object
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
