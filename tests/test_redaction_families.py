@@ -662,6 +662,15 @@ TUNE24_SECRETS = [
     # a list of codes apart by " / "; a list of dashed codes, one of them without a digit
     ("recovery codes: 4410298837 / 9023317465 / 5528810943", "9023317465"),
     ("backup codes: r7kx-2mq9, tzvb-wqnh, 8pd3-kx0w", "tzvb-wqnh"),
+    # a session cookie set in code by name and value; a servlet container's session id in its log
+    ('jar.set("laravel_session", "Zt4mQ9xLw2Rk7PvN3sHc8YbJ5gDf1aKe", domain="shop.test")',
+     "Zt4mQ9xLw2Rk7PvN3sHc8YbJ5gDf1aKe"),
+    ("INFO [exec-3] Session [7F2A9C41D08E6B35A1C7E94F20B8D613] invalidated for user=kb",
+     "7F2A9C41D08E6B35A1C7E94F20B8D613"),
+    # basic auth as a pair in code; a Terraform random_password's result
+    ('r = httpx.get(url, auth=("deploy", "Orchid.Lamp.4471"))', "Orchid.Lamp.4471"),
+    ('{"type": "random_password", "name": "api", "instances": [{"attributes": {"length": 20,\n'
+     '  "result": "q8#Vz!mR2p@Lx7Kd$w3N", "special": true}}]}', "q8#Vz!mR2p@Lx7Kd$w3N"),
     # a secret on a log line that also carries a trace id
     ("traceId=9c1f7a3e5b2d4086 user=mo password=Quill#Fen27", "Quill#Fen27"),
 ]  # fmt: skip
@@ -685,6 +694,9 @@ TUNE24_LOOK_ALIKES = [
     "traceparent: 00-7d3f0c9be21a4f56a8c1e0d94b7a2f31-5c1e9a7b3d2f4e60-01 on the failing call",
     "X-Amzn-Trace-Id: Root=1-65a1b2c3-9f8e7d6c5b4a39281706f5e4;Parent=7a3c9e1f5b2d8406;Sampled=0",
     '{"error": {"code": "ThrottlingException", "message": "Rate exceeded"}}',
+    # a session of a course beside a commit's hash; a random_string resource with no result yet
+    "session 3 covers rebasing; see commit 5e1c9a0b7d2f4e6a8c1b3d5f7a9e0c2b4d6f8a1c",
+    '{"type": "random_string", "name": "suffix", "instances": []}',
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS

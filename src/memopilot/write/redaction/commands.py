@@ -110,6 +110,13 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
                        r"(?:\{[^{}]{0,200}\}|[\w.\[\]'\"]{1,80})\s*,\s*b?['\"]([^'\"\n]{8,256})['\"]")),
     ("hmac", re.compile(r"(?i)\b(?:hmac\.new\(\s*b?|createhmac\(\s*['\"][\w-]+['\"]\s*,\s*)"
                         r"['\"]([^'\"\n]{8,256})['\"]")),
+    # HTTP basic auth in code, the user and the password as a pair: requests' auth=("user", "X"),
+    # HTTPBasicAuth("user", "X"), aiohttp's BasicAuth("user", "X"), httpx's auth=("user", "X")
+    ("auth", re.compile(r"(?i)\b(?:auth\s*=\s*\(|\w*basicauth\(|httpdigestauth\()\s*['\"][^'\"\n]{1,64}['\"]"
+                        r"\s*,\s*(?:password\s*=\s*)?['\"]([^'\"\n]{4,128})['\"]")),
+    # Terraform state: a random_password's (or random_string's) "result" attribute is the value
+    ("random_", re.compile(r"\"type\"\s*:\s*\"random_(?:password|string)\"[\s\S]{0,800}?"
+                           r"\"result\"\s*:\s*\"((?:[^\"\\\n]|\\.){4,256})\"")),
     # a key in code: signingKey = []byte("X"), secret_key = bytes("X"), API_TOKEN := String("X")
     ("(", re.compile(r"(?i)\b\w*(?:secret|key|token|passw\w*)\s*:?=\s*(?:\[\]byte|bytes|b|str|string|"
                      r"String)\(\s*['\"]([^'\"\n]{12,256})['\"]")),
@@ -127,7 +134,7 @@ _CRYPT_HASH = re.compile(
 _COUNTED_HINTS = {":": 4, ".": 2}
 # Places whose name says the value is a secret, whatever it looks like (Django's and WordPress's
 # keys are runs of symbols), and Terraform's default for a variable named for one.
-_NAMED_HINTS = frozenset(("env", "define(", "variable", "gh secret", "value:"))
+_NAMED_HINTS = frozenset(("env", "define(", "variable", "gh secret", "value:", "random_"))
 # INSERT INTO t (col, password, ...) VALUES ('x', 'secret', ...), ('y', 'other', ...)
 _SQL_INSERT = re.compile(r"insert\s+into\s+[\w.\"`\[\]]+\s*\(([^)]{1,400})\)\s*values", re.IGNORECASE)
 _SQL_ROW = re.compile(r"\s*,?\s*\(([^)]{1,1000})\)")

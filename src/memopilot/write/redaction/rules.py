@@ -1016,8 +1016,29 @@ _SESSION_COOKIE = re.compile(
 _COOKIE_NOT_A_VALUE = re.compile(r"[a-z_]+|[A-Z_]+|[\d.:-]+")  # a word, a constant, a number or a date
 
 
+# The same cookie set in code, its name and value as a call's two arguments (requests'
+# `cookies.set(".AspNetCore.Cookies", "CfDJ8...")`, PHP's setcookie, Express's res.cookie); and a
+# servlet container's session id in its log ("Session [21E9...] expired": 32 hex digits or more).
+_SESSION_COOKIE_ARGS = re.compile(
+    r"(?<![\w.%-])([\w.%-]*(?:session|sess|sid|logged_in|aspnetcore|remember_|identity|cookies)[\w.%-]*)"
+    r"[\"']\s*,\s*[\"']([A-Za-z0-9%._~+/=:|!*-]{20,4096})[\"']"
+)
+_SESSION_ID = re.compile(r"\bsession(?:[ _-]?id)?[ \t]*[\[(:=#]?[ \t]*[\"']?([0-9a-f]{32,64})(?![\w-])")
+
+
 def _session_cookies(text: str, lower: str) -> Iterator[Span]:
-    if "=" not in text or not _COOKIE_HINTS.search(lower):
+    if not _COOKIE_HINTS.search(lower):
+        return
+    if "session" in lower:
+        for m in _SESSION_ID.finditer(lower):
+            yield m.start(1), m.end(1), "session_cookie", P_CONTEXT
+    if "," in text:
+        for m in _SESSION_COOKIE_ARGS.finditer(lower):
+            start, end = m.span(2)
+            value = text[start:end]
+            if looks_random(value, 20) and not is_placeholder(value):
+                yield start, end, "session_cookie", P_CONTEXT
+    if "=" not in text:
         return
     for m in _SESSION_COOKIE.finditer(lower):
         start, end = m.span(2)
