@@ -671,6 +671,18 @@ TUNE24_SECRETS = [
     ('r = httpx.get(url, auth=("deploy", "Orchid.Lamp.4471"))', "Orchid.Lamp.4471"),
     ('{"type": "random_password", "name": "api", "instances": [{"attributes": {"length": 20,\n'
      '  "result": "q8#Vz!mR2p@Lx7Kd$w3N", "special": true}}]}', "q8#Vz!mR2p@Lx7Kd$w3N"),
+    # a safe's code "reset to" two groups of four; a lockbox's code a few words after its name
+    ("the cabin safe got reset to 4471 0925 by the host", "4471 0925"),
+    ("lockbox by the back gate 3318 6042, the key is on the hook", "3318 6042"),
+    # a hex key named by "key" in another language
+    ("Stripe test değil, gerçek API anahtarı: 7c2e9b14f0a3d6e85b1c4f7a9d2e0b36",
+     "7c2e9b14f0a3d6e85b1c4f7a9d2e0b36"),
+    # a password read out with its separators said as words; the NATO alphabet with "x-ray"
+    ("router password: Maple underscore river underscore 88", "Maple underscore river underscore 88"),
+    ("my passphrase, said aloud: copper dot lantern dot fjord nine two",
+     "copper dot lantern dot fjord nine two"),
+    ("read it back to me: x-ray capital bravo seven kilo x-ray lima echo",
+     "x-ray capital bravo seven kilo x-ray lima echo"),
     # a secret on a log line that also carries a trace id
     ("traceId=9c1f7a3e5b2d4086 user=mo password=Quill#Fen27", "Quill#Fen27"),
 ]  # fmt: skip
@@ -697,6 +709,10 @@ TUNE24_LOOK_ALIKES = [
     # a session of a course beside a commit's hash; a random_string resource with no result yet
     "session 3 covers rebasing; see commit 5e1c9a0b7d2f4e6a8c1b3d5f7a9e0c2b4d6f8a1c",
     '{"type": "random_string", "name": "suffix", "instances": []}',
+    # a password's reset spoken of; separators said as words with no password named
+    "the password reset to default did not work for me",
+    "in vim type colon w q, then dot slash build dot sh dash dash release",
+    "Turkish for key is anahtar, as in anahtar kelime",
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS

@@ -24,6 +24,10 @@ from .rules import P_PROSE, Span, plausible_password
 __all__ = ["detect"]
 
 _V = r"['\"]?([^\s'\"|;&]{4,128})['\"]?"  # a value, quoted or not
+_AUTH_PAIR = re.compile(
+    r"(?i)\b(?:auth\s*=\s*\(|\w*basicauth\(|httpdigestauth\()\s*['\"][^'\"\n]{1,64}['\"]"
+    r"\s*,\s*(?:password\s*=\s*)?['\"]([^'\"\n]{4,128})['\"]"
+)
 # (substring that must be in the lowercased text, pattern whose group 1 is the password)
 _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("login", re.compile(r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?: registry)?|az|oc)\s+login\b"
@@ -112,8 +116,7 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
                         r"['\"]([^'\"\n]{8,256})['\"]")),
     # HTTP basic auth in code, the user and the password as a pair: requests' auth=("user", "X"),
     # HTTPBasicAuth("user", "X"), aiohttp's BasicAuth("user", "X"), httpx's auth=("user", "X")
-    ("auth", re.compile(r"(?i)\b(?:auth\s*=\s*\(|\w*basicauth\(|httpdigestauth\()\s*['\"][^'\"\n]{1,64}['\"]"
-                        r"\s*,\s*(?:password\s*=\s*)?['\"]([^'\"\n]{4,128})['\"]")),
+    *((hint, _AUTH_PAIR) for hint in ("auth=(", "auth = (", "basicauth(", "digestauth(")),
     # Terraform state: a random_password's (or random_string's) "result" attribute is the value
     ("random_", re.compile(r"\"type\"\s*:\s*\"random_(?:password|string)\"[\s\S]{0,800}?"
                            r"\"result\"\s*:\s*\"((?:[^\"\\\n]|\\.){4,256})\"")),

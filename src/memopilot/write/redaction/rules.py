@@ -586,6 +586,10 @@ def postal_pin_code(lower: str) -> bool:
     return _POSTAL_CONTEXT.search(lower) is not None
 
 
+# Separators said as words after a value, twice at least (statements.py's _READ_OUT, in English).
+_READ_OUT_AFTER = re.compile(
+    r"(?i)(?:[ \t]+(?:dash|hyphen|space|underscore|dot|period|slash)[ \t]+[^\W_]+){2,}"
+)
 # A terminal's prompt for a password, which echoes nothing ("Enter password:\nERROR 1045 ...").
 _PROMPT_BEFORE = re.compile(r"\b(?:enter|type|re-?enter|retype)(?:\s+(?:the|your|a|new))?\s+$")
 _HASH_NAMES = _words("argon2 argon2id argon2i bcrypt scrypt pbkdf2 sha1 sha256 sha512 md5 ntlm")
@@ -628,6 +632,8 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
         return True
     if v[0] in "{[(!&*|>" or "(" in v or "[" in v:
         return False
+    if _READ_OUT_AFTER.match(rest):
+        return False  # "Cactus dash thunder dash 5317": read out, statements.py takes it whole
     if v[0] == "<" and ">" in rest.partition("\n")[0]:
         return False  # "<paste token here>": a placeholder of several words, cut at its first space
     if _CODE_PREFIX.match(v) or _VAR_NAME.fullmatch(v):
@@ -1023,7 +1029,8 @@ _SESSION_COOKIE_ARGS = re.compile(
     r"(?<![\w.%-])([\w.%-]*(?:session|sess|sid|logged_in|aspnetcore|remember_|identity|cookies)[\w.%-]*)"
     r"[\"']\s*,\s*[\"']([A-Za-z0-9%._~+/=:|!*-]{20,4096})[\"']"
 )
-_SESSION_ID = re.compile(r"\bsession(?:[ _-]?id)?[ \t]*[\[(:=#]?[ \t]*[\"']?([0-9a-f]{32,64})(?![\w-])")
+_ARGUMENT_PAIRS = ('", "', "', '", '","', "','", "', \"", "\", '")
+_SESSION_ID = re.compile(r"session(?:[ _-]?id)?[ \t]*[\[(:=#]?[ \t]*[\"']?([0-9a-f]{32,64})(?![\w-])")
 
 
 def _session_cookies(text: str, lower: str) -> Iterator[Span]:
@@ -1031,8 +1038,9 @@ def _session_cookies(text: str, lower: str) -> Iterator[Span]:
         return
     if "session" in lower:
         for m in _SESSION_ID.finditer(lower):
-            yield m.start(1), m.end(1), "session_cookie", P_CONTEXT
-    if "," in text:
+            if m.start() == 0 or not lower[m.start() - 1].isalnum():
+                yield m.start(1), m.end(1), "session_cookie", P_CONTEXT
+    if any(pair in text for pair in _ARGUMENT_PAIRS):
         for m in _SESSION_COOKIE_ARGS.finditer(lower):
             start, end = m.span(2)
             value = text[start:end]

@@ -169,7 +169,8 @@ _DIGIT_CODE = re.compile(r"[\d\s#*-]+")
 _LISTS = frozenset(_LIST_NAMES)
 # Words right after a name that make it the name of something else ("password manager").
 _NOT_A_VALUE_AFTER = re.compile(
-    r"[\s-]*(?:managers?|polic(?:y|ies)|resets?|requirements?|rules?|fields?|hash(?:es|ing)?|length"
+    r"[\s-]*(?:managers?|polic(?:y|ies)|resets?(?![ \t]+(?:it[ \t]+)?to[ \t]+\d)|requirements?|rules?|fields?"
+    r"|hash(?:es|ing)?|length"
     r"|strength|expiry|expired|changes?|vault|generator|protected|protection|prompt|reviews?|base"
     r"|blocks?|quality|style|editor|snippets?|smells?|coverage|paths?|page|screen|form|box|input"
     r"|dialog|hints?|update|updates|sharing|leaks?|of conduct|owners?|freeze|splitting|golf|names?|ssid"
@@ -256,7 +257,9 @@ _SPOKEN = _NUMBER_WORDS | frozenset(
     almohadilla|guion|guión|bajo|arroba|punto|signo|tiret|arobase|dièse|point
 """)
 )
-_SPELLED = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d(?!\d)")  # words ("п'ять"), or one digit said alone
+_SPELLED = re.compile(  # words ("п'ять", the NATO alphabet's "x-ray"), or one digit said alone
+    r"(?i:x-ray)|[^\W\d_]+(?:['’][^\W\d_]+)?|\d(?!\d)"
+)
 _SPACED_OUT = re.compile(r"(?<!\S)(?:\S[ \-]){7,}\S(?=[\s,.;:!?]|$)")
 # The same with a dot between every character ("r.o.c.k.y.1.9.9.9.+"), and perhaps a full stop after;
 # looked for where four dotted characters are (a pattern that starts with "." is scanned for in C).
@@ -277,6 +280,12 @@ _LICENCE_CUES = re.compile(
     r"clé d'activation|clave de producto|produktschlüssel|aktivierungs|序列号|激活码|授权码|许可证密钥"
 )
 _LICENCE_CUE_REACH = 80
+_LICENCE_STEMS = Substrings(
+    word_list("""
+    licen|lizenz|лиценз|ライセンス|라이선스|product|activation|registration|serial|cd key|cd-key|
+    clé d'activation|clave de producto|produktschlüssel|aktivierungs|序列号|激活码|授权码|许可证
+    """)
+)
 # A licence block between BEGIN and END LICENSE lines (Sublime Text's and others': the holder, the
 # seats, then lines of hex groups): the lines from the first that holds a digit are the licence.
 _LICENCE_BLOCK = re.compile(
@@ -530,13 +539,16 @@ def _value_after(
         spaced_end = _spaced_run(text, start, end)
         next_to = words == 0 and not weak
         near = strong_code and words <= _WORDS_BEFORE_CODE
-        if code and spaced_end == end and value.isdigit() and (linked or next_to or near):
+        if code and spaced_end == end and value.isdigit():
             pair = _CODE_SECOND_HALF.match(text, end)
-            third = _CODE_SECOND_HALF.match(text, pair.end()) if pair else None
-            if third and len(value) == len(pair.group(1)) == len(third.group(1)) == 2:
-                return start, third.end()  # a passcode in pairs: "83 91 02"
-            if pair and 5 <= len(value) + len(pair.group(1)) <= 8 and len(value) <= 4:
-                return start, pair.end()  # a one-time code in two halves: "482 913"
+            if linked or next_to or near:
+                third = _CODE_SECOND_HALF.match(text, pair.end()) if pair else None
+                if third and len(value) == len(pair.group(1)) == len(third.group(1)) == 2:
+                    return start, third.end()  # a passcode in pairs: "83 91 02"
+                if pair and 5 <= len(value) + len(pair.group(1)) <= 8 and len(value) <= 4:
+                    return start, pair.end()  # a one-time code in two halves: "482 913"
+            elif pair and words <= _WORDS_BEFORE_CODE and len(value) == len(pair.group(1)) == 4:
+                return start, pair.end()  # "lockbox by the gate 5521 0934": two groups of four digits
         candidate = text[start:spaced_end]
         if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
             return start, _last_star(text, start, spaced_end)
@@ -1335,7 +1347,7 @@ def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
         value = m.group()
         if sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 2:
             yield m.start(), m.end(), "product_key", P_STRUCT
-    if _LICENCE_CUES.search(lower):
+    if _LICENCE_STEMS.search(lower) and _LICENCE_CUES.search(lower):
         for m in _SHORT_PRODUCT_KEY.finditer(text):
             value = m.group()
             if (
@@ -1353,6 +1365,37 @@ def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
 def _touches_word(text: str, start: int, end: int) -> bool:
     """Whether the span continues a hyphenated word on either side ("-ABCD ... WXYZ-")."""
     return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
+
+
+# A password read out with its separators said as words ("Cactus dash thunder dash 5317", "quiet
+# space juniper space harbor seven five"; 2026-12-06): words joined by two said separators at least,
+# and the spelled digits after them, where a password is named.
+_SAID_SEPARATOR = (
+    r"(?:dash|hyphen|space|underscore|dot|period|slash|point|punkt|tiret|guion|guión|bindestrich"
+    r"|unterstrich|leerzeichen|espace|espacio|trattino)"
+)
+_READ_OUT = re.compile(
+    rf"(?<![\w-])[^\W_]+(?:[ \t]+{_SAID_SEPARATOR}[ \t]+[^\W_]+){{2,}}(?![\w-])", re.IGNORECASE
+)
+_SAID_SEPARATORS = KeywordIndex(
+    word_list(
+        "dash|hyphen|space|underscore|dot|period|slash|point|punkt|tiret|guion|guión|bindestrich|"
+        "unterstrich|leerzeichen|espace|espacio|trattino"
+    )
+)
+
+
+def _read_out(text: str, lower: str) -> Iterator[Span]:
+    said = _SAID_SEPARATORS.find(lower)  # (from the message's shared pass: a regex scan costs more)
+    if next(said, None) is None or next(said, None) is None or next(_NAMES.find(lower), None) is None:
+        return
+    for m in _READ_OUT.finditer(text):
+        end = m.end()
+        for word in _SPELLED.finditer(text, end):
+            if text[end : word.start()].strip(" \t") or word.group().lower() not in _NUMBER_WORDS:
+                break
+            end = word.end()
+        yield m.start(), end, "password", P_PROSE
 
 
 def _obfuscated(text: str, lower: str, found: list[str], digits: int) -> Iterator[Span]:
@@ -1443,6 +1486,9 @@ _SECRET_CUE = re.compile(
     r"|シークレット|トークン|キー|秘密鍵|密钥|秘钥|密鑰|私钥|私鑰|令牌|시크릿|토큰|비밀 ?키|개인 ?키"
     r"|секрет|токен|ключ"
     r"|clé privée|chave privada|clave privada|chiave privata|privater schlüssel|klucz prywatny"
+    # "key" in other languages (2026-12-06: "Azure OpenAI anahtarım <32 hex digits>", Turkish)
+    r"|anahtar|schlüssel|sleutel|nøkkel|nøgle|nyckel|avain|kulcs|klucz|klíč|cheie|kunci|khóa|chave"
+    r"|chiave|clave|\bclé|مفتاح|कुंजी|מפתח"
 )
 _CUE_WINDOW = 80  # characters before the value, on its line
 _HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
@@ -1699,6 +1745,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _pieces(text)
     if digits:  # every shaped token holds a digit
         yield from _shaped_tokens(text)
+    yield from _read_out(text, lower)
     found = _letter_words(lower)
     yield from _obfuscated(text, lower, found, digits)
     yield from _seed_phrases(lower, found)
