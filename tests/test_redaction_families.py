@@ -683,6 +683,12 @@ TUNE24_SECRETS = [
      "copper dot lantern dot fjord nine two"),
     ("read it back to me: x-ray capital bravo seven kilo x-ray lima echo",
      "x-ray capital bravo seven kilo x-ray lima echo"),
+    # an app's secret named in prose with no operator; a short password the message says wrapped;
+    # an Algolia client's API key
+    ("for the sync job: client id 7hq2, client secret k29vmx7q4tz1wa", "k29vmx7q4tz1wa"),
+    ("wifi password:\nTq9#mLe2\nvR7xPkLw\nsorry, it wrapped, it's all one line", "vR7xPkLw"),
+    ("const c = algoliasearch('Q7ZK2M9XPL', '5d1f8e3a9b7c2e4f6a0d8b1c3e5f7a9b');",
+     "5d1f8e3a9b7c2e4f6a0d8b1c3e5f7a9b"),
     # a secret on a log line that also carries a trace id
     ("traceId=9c1f7a3e5b2d4086 user=mo password=Quill#Fen27", "Quill#Fen27"),
 ]  # fmt: skip
@@ -713,6 +719,9 @@ TUNE24_LOOK_ALIKES = [
     "the password reset to default did not work for me",
     "in vim type colon w q, then dot slash build dot sh dash dash release",
     "Turkish for key is anahtar, as in anahtar kelime",
+    # a client secret's rotation spoken of; a list wrapped with no value named; a search-only key
+    "the client secret rotation2024 ticket is still open",
+    "const search = algoliasearch('Q7ZK2M9XPL', '0c4e8a2f6b1d9e3c7a5f0b2d4e6c8a1f'); // search-only key",
 ]
 
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
@@ -789,8 +798,9 @@ def _measure():
         ("tests/data/redaction_tune20", 0.98, 0.01),
         # redaction_check22 on arrival (2026-12-06, tenth session): 95.5% / 3.5%; its misses then read
         ("tests/data/redaction_tune22", 0.98, 0.01),
-        # redaction_check24 on arrival (2026-12-06, eleventh session): 93.3% / 4.1%; its misses then read
-        ("tests/data/redaction_tune24", 0.96, 0.03),
+        # redaction_check24 on arrival (2026-12-06, eleventh session): 93.3% / 4.1%; its misses then
+        # read (100.0% / 0.0% after)
+        ("tests/data/redaction_tune24", 0.99, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

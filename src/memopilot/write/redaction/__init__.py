@@ -296,6 +296,10 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     )
 
 
+# A message that says its value was cut onto the next line ("it wrapped, it's one line").
+_SAID_WRAPPED = re.compile(
+    r"(?i)\bwrap(?:ped|s)?\b|one line|single line|same line|line ?break|no newline|umbruch|eine zeile"
+)
 # A line that is one random-looking token: the rest of a key that a terminal or chat app wrapped
 # (never an assignment such as the next line of an .env file: "=" only as base64 padding).
 _CONTINUATION = re.compile(r"\r?\n([A-Za-z0-9+/_\-]{8,}={0,2})(?=\r?\n|$)")
@@ -303,8 +307,10 @@ _CONTINUATION = re.compile(r"\r?\n([A-Za-z0-9+/_\-]{8,}={0,2})(?=\r?\n|$)")
 
 def _wrapped_end(text: str, start: int, end: int) -> int:
     """Where a long token found at ``start:end`` really ends, when it runs on into the next line."""
-    if end - start < 20 or not text.startswith(("\n", "\r\n"), end):
+    if not text.startswith(("\n", "\r\n"), end):
         return end
+    if end - start < 20 and (end - start < 6 or _SAID_WRAPPED.search(text) is None):
+        return end  # a short value runs on only where the message says it wrapped
     more = _CONTINUATION.match(text, end)
     if more is None:
         return end

@@ -117,6 +117,10 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # HTTP basic auth in code, the user and the password as a pair: requests' auth=("user", "X"),
     # HTTPBasicAuth("user", "X"), aiohttp's BasicAuth("user", "X"), httpx's auth=("user", "X")
     *((hint, _AUTH_PAIR) for hint in ("auth=(", "auth = (", "basicauth(", "digestauth(")),
+    # an Algolia client made with its application id and an API key (the search-only key, public
+    # by design, is let through below)
+    ("algolia", re.compile(r"(?i)(?:algoliasearch|searchclient\.create|searchclient)\("
+                           r"\s*['\"][A-Z0-9]{10}['\"]\s*,\s*['\"]([a-f0-9]{32})['\"]")),
     # Terraform state: a random_password's (or random_string's) "result" attribute is the value
     ("random_", re.compile(r"\"type\"\s*:\s*\"random_(?:password|string)\"[\s\S]{0,800}?"
                            r"\"result\"\s*:\s*\"((?:[^\"\\\n]|\\.){4,256})\"")),
@@ -124,6 +128,7 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("(", re.compile(r"(?i)\b\w*(?:secret|key|token|passw\w*)\s*:?=\s*(?:\[\]byte|bytes|b|str|string|"
                      r"String)\(\s*['\"]([^'\"\n]{12,256})['\"]")),
 ]  # fmt: skip
+_SEARCH_ONLY = re.compile(r"search[ _-]?only|public[ _-]?(?:api[ _-]?)?key")
 # Password hashes as crypt(3), htpasswd and /etc/shadow keep them (MD5-crypt, bcrypt, SHA-crypt,
 # yescrypt, Argon2): enough to recover weak passwords offline, so they go like the passwords.
 _CRYPT_HASH = re.compile(
@@ -345,6 +350,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             continue
         for m in pattern.finditer(text):
             value = m.group(1)
+            if hint == "algolia" and _SEARCH_ONLY.search(lower):
+                continue  # a search-only key ships in every storefront's page
             # (a default for a secret's variable is one whatever it looks like: Django's keys are symbols)
             named = hint in _NAMED_HINTS and " " not in value
             if (named or plausible_password(value, False, "")) and not value.startswith(("$", "<", "%")):

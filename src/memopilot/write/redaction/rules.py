@@ -966,6 +966,18 @@ def _previous_word(text: str, pos: int) -> str:
     return words[-1].lower() if words else ""
 
 
+# An app's or a client's secret named in prose, with no operator: a short run of letters and digits
+# (Dropbox's app secrets are 15 lowercase letters and digits).
+_SAID_SHORT_SECRET = re.compile(r"[ \t]+([A-Za-z0-9]{10,15})(?![\w-])")
+_CLIENT_WORDS = frozenset(("app", "client", "consumer", "api", "oauth", "application"))
+
+
+def _code_like(value: str) -> bool:
+    """Letters and three digits at least, not a word with a number after it ("version2024")."""
+    digits = sum(c.isdigit() for c in value)
+    return digits >= 3 and digits < len(value) - 3 and not re.fullmatch(r"[A-Za-z]+\d+", value)
+
+
 def _entropy(text: str, lower: str) -> Iterator[Span]:
     if not _ANY_KEYWORD.search(lower):
         return
@@ -987,6 +999,14 @@ def _entropy(text: str, lower: str) -> Iterator[Span]:
             short = _SHORT_SECRET.match(text, end)  # "X-Naver-Client-Secret: g2BkXpVubb"
             if short is not None and _kinds_of_alnum(short.group(1)) == 3 and _secret_name(text[start:end]):
                 yield short.start(1), short.end(1), "secret", P_ENTROPY
+                continue
+            said = _SAID_SHORT_SECRET.match(text, end)  # "(app key ..., app secret jasenex4us64pag)"
+            if (
+                said is not None
+                and _previous_word(text, start) in _CLIENT_WORDS
+                and _code_like(said.group(1))
+            ):
+                yield said.start(1), said.end(1), "secret", P_ENTROPY
                 continue
         m = assign or _AFTER_NAME.match(text, end)
         if m is None or not _secret_name(text[start:end]) or _previous_word(text, start) in _NOT_SECRET_PARTS:
