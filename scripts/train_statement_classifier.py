@@ -22,9 +22,10 @@ Data (tune only; the check halves are never read for training):
   others' opinions, plans only weighed, passing feelings, sarcasm; 2026-12-05, fifth session) and
   chat_tune1.json (300 turns of invented chats between friends, with speakers), and every item of
   messages_check2 to
-  messages_check6 (held-out sets, each measured on arrival in an earlier session, then read: spent
-  as checks, so training data since 2026-12-05, fifth session; messages_check7 and check8 stay
-  unread by training as validation): each message is split into the statements the
+  messages_check6, check9 to check12, check14 and check16 (held-out sets, each measured on arrival
+  in an earlier session, then read: spent as checks, so training data since 2026-12-05 and
+  2026-12-06; messages_check7, check8, check18 and check20 stay unread by training as
+  validation): each message is split into the statements the
   rule editor reads; a statement that meets an expectation's words is labelled with that
   expectation's first type, every other statement "none".
 
@@ -99,17 +100,30 @@ C = 2.0
 # 0.127 / 0.095 -> 0.175 / 0.159); then messages_tune4 and chat_tune1 (hard negatives, friends'
 # chat) lowered it at every threshold and 0.95 chose 0.85 (LoCoMo check recall 0.646 -> 0.431), so
 # it is 0.915, which keeps the thresholds near where they were (0.65 combined, 0.70 static).
-TARGET_PRECISION = 0.915
+# With check9-12, 14 and 16 in training (2026-12-06, eleventh session) 0.915 chose 0.55 / 0.65:
+# validation recall rose, and so did what was stored where nothing was expected (messages_check7
+# 0.079 -> 0.127); 0.93 chose 0.65 / 0.70 again. Validation (precision / recall / stored when none),
+# before the new sets -> 0.915 -> 0.93: check7 .914/.899/.079 -> .886/.916/.127 -> .908/.908/.095;
+# check8 .914/.884/.048 -> .940/.909/.048 -> .956/.901/.016; check18 .835/.649 -> .868/.710 ->
+# .866/.696; check20 .839/.702/.083 -> .832/.738/.083 -> .843/.723/.067.
+TARGET_PRECISION = 0.93
 EXTRACTION = ROOT / "eval" / "extraction"
 # Held-out sets measured on arrival in earlier sessions and then read: training data since
-# 2026-12-05 (fifth session). messages_check7 and check8 stay unread by training (validation), and
-# the check halves of messages.json and locomo.json stay held out.
+# 2026-12-05 (fifth session; check9-12, 14 and 16 since 2026-12-06). messages_check7, check8,
+# check18 and check20 stay unread by training (validation); check13, 15, 17 and 19 were measured
+# once and never read; the check halves of messages.json and locomo.json stay held out.
 SPENT_CHECK_SETS = (
     "messages_check2",
     "messages_check3",
     "messages_check4",
     "messages_check5",
     "messages_check6",
+    "messages_check9",
+    "messages_check10",
+    "messages_check11",
+    "messages_check12",
+    "messages_check14",
+    "messages_check16",
 )
 Example = tuple[str, str | None, ShapeFlags, str]  # text, rules' type, shape, label
 

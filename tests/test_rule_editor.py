@@ -438,6 +438,17 @@ def test_a_fact_beside_a_quoted_text_is_kept() -> None:
     assert [m.content for m in out.new_memories] == ["I live in Leeds."]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I have photosensitive epilepsy, so please never suggest videos or games with flashing lights",
+        "そばアレルギーがあるので、そば粉を使わない和菓子のレシピを教えてください。",  # (a buckwheat allergy)
+    ],
+)
+def test_a_condition_that_binds_is_a_constraint_not_a_taste(message: str) -> None:
+    assert learned_only(message).type == "constraint"
+
+
 def test_a_list_of_things_to_know_is_facts_not_tasks() -> None:
     out = learned_edit("things for you to know:\n- my husband hates coriander\n- we're 2 adults + 3 kids")
     assert {m.type for m in out.new_memories} == {"fact"} and len(out.new_memories) == 2

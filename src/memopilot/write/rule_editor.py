@@ -283,6 +283,13 @@ _HEALTH = re.compile(
     _F,
 )
 
+# A condition of the body that binds what may be suggested (in several languages' common stems)
+_CONDITION = re.compile(
+    r"\b(?:allerg|alerg|anaphyla|epipen|diab[eé]t|epilep|c[oe]?eliac|cel[ií]ac|asthma|intoleran)\w*"
+    r"|アレルギー|过敏|過敏|알레르기",
+    _F,
+)
+
 _MISTAKE = _rx(
     r"\b(?:that|this|it|your(?: \w+){1,2})(?:'s| was| is)\s+(?:\w+ly\s+)?"
     r"(?:wrong|incorrect|a mistake|not right|not correct|broken|buggy|false|inaccurate)\b",
@@ -903,8 +910,11 @@ _TERSE_IMPORTANCE = re.compile(rf"^(?:and\s+)?(?:this|that|it)(?:'s| is)\s+(?:\w
 # today only, answer in French." 0.41; validation messages_check7 / check8 and the messages check
 # half are unchanged at 0.4, the LoCoMo check half stores one more (precision 0.808 -> 0.792).
 # 0.39 since the seventh session's retraining scored it 0.395; at 0.38 the LoCoMo check half stored
-# one more again (0.800 -> 0.784), at 0.39 every set measures as at 0.40.
-_RULE_BACKED_KEEP = 0.39
+# one more again (0.800 -> 0.784), at 0.39 every set measures as at 0.40. 0.32 since the eleventh
+# session's retraining (more training sets) scored 'My favourite quote is "stay hungry, stay
+# foolish"' 0.33: the validation sets measure as at 0.39 but messages_check20 (0.843 / 0.723 ->
+# 0.844 / 0.731); of the tune sets, chat_tune1 stores once more where nothing was expected.
+_RULE_BACKED_KEEP = 0.32
 _SECOND_MEMORY_KEEP = 0.9  # a message's second and later memories need this keep probability
 # (both chosen by five-fold runs on the tune items, scripts/cv_statement_classifier.py: from 0.45
 # and 0.85, messages 0.875 / 0.854 -> 0.896 / 0.842 and locomo 0.836 / 0.849 -> 0.873 / 0.833,
@@ -1268,6 +1278,9 @@ def _memories(statements: list[_Statement], now: datetime) -> list[NewMemory]:
     seen: set[str] = set()
     for i, judgement, content in drafts:
         content = _dated(content, statements[i], judgement, now)
+        if judgement.type is MemoryType.PREFERENCE and _CONDITION.search(content):
+            # "I have epilepsy, so never suggest flashing lights": a condition binds, whatever else it asks
+            judgement = dataclasses.replace(judgement, type=MemoryType.CONSTRAINT)
         key = " ".join(re.findall(r"[^\W_]+", content.lower()))  # same words, any punctuation: a duplicate
         if key in seen:
             continue
