@@ -79,19 +79,28 @@ def test_a_message_that_only_said_something_short_lived_expires_with_it(mp: Memo
     outcome = mp.remember("For today only, skip the lint step.")
     assert [m.type for m in outcome.created] == [MemoryType.TEMPORARY]
     assert outcome.episodes[0].expires_at == outcome.created[0].expires_at
-    lasting = mp.remember("I'm in Lisbon this week. My sister is called Ana.")
-    assert lasting.episodes[0].expires_at is None  # it also said something lasting
 
 
-def test_words_beside_a_short_lived_state_that_keep_nothing_end_with_it(mp: MemoPilot) -> None:
-    """The editor judged "Painful, but manageable" not worth keeping: the turn said nothing
-    lasting, however long those words are beside the week of antibiotics."""
+def test_what_else_a_short_lived_message_told_stays_as_an_episode_of_its_own(mp: MemoPilot) -> None:
+    """The turn is parted: the sentences of the passing state (and the questions asked beside
+    them) end with it; what else it told stays findable, with the same provenance."""
     outcome = mp.remember(
         "The dentist found an abscess, so I'm on amoxicillin three times a day for the next seven days. "
-        "Painful, but manageable with ice packs and an early night."
+        "Painful, but manageable with ice packs. Can you suggest soft foods?",
+        session_id="s1",
+        message_id="m1",
     )
     assert [m.type for m in outcome.created] == [MemoryType.TEMPORARY]
-    assert outcome.episodes[0].expires_at == outcome.created[0].expires_at
+    ending, staying = outcome.episodes
+    assert ending.expires_at == outcome.created[0].expires_at
+    assert "amoxicillin" in ending.content and "soft foods?" in ending.content
+    assert staying.content == "Painful, but manageable with ice packs." and staying.expires_at is None
+    assert (staying.session_id, staying.message_id) == ("s1", "m1")
+    assert outcome.created[0].source_ids == [ending.id]  # the memory cites the sentences it holds
+    assert mp.get(staying.id).state is MemoryState.ACTIVE
+    lasting = mp.remember("I'm in Lisbon this week. My sister is called Ana.")
+    assert [e.expires_at is None for e in lasting.episodes] == [False, True]
+    assert lasting.episodes[1].content == "My sister is called Ana."
 
 
 def test_forget_takes_what_came_only_from_the_memory_and_cascade_its_episode(mp: MemoPilot) -> None:

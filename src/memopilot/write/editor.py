@@ -117,10 +117,6 @@ class EditorResult:
     editor: str  # "rules" or "llm:<model>"
     fallback_reason: str | None = None  # set when the LLM failed and the rules answered
     notes: list[str] = field(default_factory=list)
-    # What the editor judged worth keeping but left to the message's episode rather than to a
-    # memory of its own (None: the editor does not say). An empty list: its memories hold all
-    # the message said that was worth keeping.
-    left_in_episode: list[str] | None = None
 
 
 class MemoryEditor(ABC):

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import transitions
-from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent
+from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, TimelineEvent, new_id
 from ..errors import InvalidInputError, MemoryLimitError
 from ..settings import Settings
 from ..store import ChangeSet
@@ -39,12 +39,13 @@ from .contradictions import (
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
-from .sentences import told
+from .sentences import parted, told
 from .update_judge import UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
 _SAID_IN_FULL = 0.8  # a message whose memories hold this share of its text said nothing else
+_HELD = 0.6  # a sentence whose content words a memory holds this share of is what that memory says
 _MAX_CITED = 50  # episodes a typed memory cites when several messages stated it
 EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
 
@@ -177,7 +178,7 @@ class WritePath:
         episodes = self._keep_episodes(plan, text, user_id, project_id, provenance, speaker)
         plan.sources = [e.id for e in episodes]
         created = self._apply_new(plan, result, user_id, project_id, provenance)
-        plan.date_episodes([m for m in created if m is not None], result.left_in_episode)
+        plan.date_episodes([m for m in created if m is not None])
         self._apply_updates(plan, result.output.updates, created, user_id, project_id)
         self._apply_forgets(plan, result, user_id, project_id)
         self._apply_message_changes(plan, text, created)
@@ -612,32 +613,47 @@ class _Plan:
         )
         self.outcome.episodes.append(episode)
 
-    def date_episodes(self, derived: list[Memory], left_in_episode: list[str] | None) -> None:
+    def date_episodes(self, derived: list[Memory]) -> None:
         """A message that only said short-lived things (a deadline, a temporary note) ends with
         them: its episodes expire when the last of its memories does, so an old "I'm in Lisbon
-        this week" never reads as current. A message that said anything more worth keeping (a
-        lasting memory, or what the editor left to the episode) stays.
-
-        ``left_in_episode`` is what the editor judged worth keeping beyond its memories; an editor
-        that does not say is judged by length: its memories must hold most of what the message
-        told ("Painful, but manageable with ice packs." beside a week of antibiotics is not more
-        said, but only an editor that judged it can tell)."""
+        this week" never reads as current. What else it told stays: a message kept as one episode
+        is parted in two, the sentences its short-lived memories hold (with the questions asked
+        beside them), which expire, and the rest, which stays ("Dad's staying with us for ten
+        days. The kids love having Grandpa at breakfast."). A longer message stays whole unless
+        its memories hold most of what it told."""
         ends = [self.live.get(m.id, m).expires_at for m in derived]
-        if not ends or any(end is None for end in ends) or left_in_episode:
+        if not ends or any(end is None for end in ends):
             return
-        # (what it asked the assistant beside them is not more said: "I'm staying at my brother's
-        # in Drennick for two weeks. Where can I find decent coffee there?" ends with the stay)
-        said = sum(len(told(e.content)) for e in self.outcome.episodes)
-        if left_in_episode is None and sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
-            return  # the message said more than its short-lived memories hold: it stays
         if all(self.live.get(m.id, m).type is MemoryType.TEMPORARY for m in derived) and not any(
             dates.temporary_expiry(e.content, self.now, guess=False) for e in self.outcome.episodes
         ):
             return  # its end is a guess ("can't run on tarmac for now"): its words stay findable
         last = max(e for e in ends if e is not None)
+        if len(self.outcome.episodes) == 1:
+            self._part_episode(self.outcome.episodes[0], [m.content for m in derived], last)
+            return
+        # (what it asked the assistant beside them is not more said)
+        said = sum(len(told(e.content)) for e in self.outcome.episodes)
+        if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:
+            return  # the message said more than its short-lived memories hold: it stays
         for episode in self.outcome.episodes:  # not yet stored: its created event stands
             self._put((episode.copy(expires_at=last), None))
         self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
+
+    def _part_episode(self, episode: Memory, held: list[str], ends: datetime) -> None:
+        """``episode`` (not yet stored) ends at ``ends``; what it told that ``held`` does not hold
+        becomes an episode of its own, with the same provenance, that stays."""
+        prefix = f"{self.speaker}: " if self.speaker else ""
+        prefix = prefix if episode.content.startswith(prefix) else ""
+        short, rest = parted(episode.content[len(prefix) :], held, _HELD)
+        if not rest:
+            self._put((episode.copy(expires_at=ends), None))
+            self.outcome.episodes = [self._changed[episode.id]]
+            return
+        self._put((episode.copy(content=prefix + short, expires_at=ends), None))
+        remainder = episode.copy(id=new_id(), content=prefix + rest)
+        self.outcome.episodes = [self._changed[episode.id]]
+        self.keep_episode(remainder)
 
     def restate(self, existing: Memory, item: NewMemory) -> Memory:
         changed = {

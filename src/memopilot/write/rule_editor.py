@@ -968,13 +968,12 @@ _LEARNED_SCOPE: dict[MemoryType, Literal["project", "user"]] = {
 }
 
 
-def _learned(statements: list[_Statement], classifier: StatementClassifier, now: datetime) -> list[str]:
+def _learned(statements: list[_Statement], classifier: StatementClassifier, now: datetime) -> None:
     """Let the learned judgement decide whether each statement is kept, and its type.
 
     The rules keep the last word on what they are sure of: a user's critical flag is kept as
     critical, and a kept statement keeps the rules' type (with its due date or end) when the type
     model finds it plausible. Statements too long, code, or forget requests are left to the rules.
-    Answers the statements worth keeping that are left to the message's episode.
     """
     judged: list[_Statement] = []
     for st in statements:
@@ -988,7 +987,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             continue
         judged.append(st)
     if not judged:
-        return []
+        return
     rule_types = [st.judgement.type.value if st.judgement else None for st in judged]
     # (the bars tell the classifier which verdicts e5's vector could change: a second memory's too)
     keep_bars = (_RULE_BACKED_KEEP, _SECOND_MEMORY_KEEP) if len(judged) > 1 else (_RULE_BACKED_KEEP,)
@@ -1015,16 +1014,13 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     # One message usually holds one thing worth keeping; the rest of what it says stays in its
     # episode. A second memory needs the judgement to be sure of it.
     kept.sort(key=lambda pair: -pair[0])
-    left: list[str] = []
     for keep, st in kept[1:]:
         if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st):
             st.judgement = None
-            left.append(st.text)
     for _, st in kept:  # a deadline the type model read falls due on the day the rules read
         judgement = st.judgement
         if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
-    return left
 
 
 def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
@@ -1369,24 +1365,23 @@ class RuleEditor(MemoryEditor):
         self.learned = learned  # False: the cue rules alone (the learned judgement's baseline)
 
     def edit(self, message: str, context: EditorContext) -> EditorResult:
-        result = EditorResult(output=EditorOutput(), editor=self.name)
+        notes: list[str] = []
         try:
-            result.output = self._edit(message, context, result)
+            output = self._edit(message, context, notes)
         except Exception as exc:  # never raise on odd input: an empty answer loses nothing stored
-            result.notes.append(f"rule editor skipped the message: {type(exc).__name__}")
-            result.output, result.left_in_episode = EditorOutput(), None
-        return result
+            notes.append(f"rule editor skipped the message: {type(exc).__name__}")
+            output = EditorOutput()
+        return EditorResult(output=output, editor=self.name, notes=notes)
 
-    def _edit(self, message: str, context: EditorContext, result: EditorResult) -> EditorOutput:
+    def _edit(self, message: str, context: EditorContext, notes: list[str]) -> EditorOutput:
         if not isinstance(message, str) or not message.strip():
             return EditorOutput()
-        notes = result.notes
         now = _aware(context.now)
         statements = _read(message, now)
         _drop_borrowed(statements, message, now)
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
-            result.left_in_episode = _learned(statements, classifier, now)
+            _learned(statements, classifier, now)
         forgets: list[ForgetRequest] = []
         for st in statements:
             if st.forget is None:

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_MESSAGE_CHARS", "MAX_SENTENCES", "clean_statement", "is_question", "split_sentences"]
+from ..text import content_terms
+
+__all__ = [
+    "MAX_MESSAGE_CHARS",
+    "MAX_SENTENCES",
+    "clean_statement",
+    "is_question",
+    "parted",
+    "split_sentences",
+    "told",
+]
 
 MAX_MESSAGE_CHARS = 20_000  # the rest of a longer message is not read
 MAX_SENTENCES = 200
@@ -111,6 +121,21 @@ def told(message: str) -> str:
     if not statements or len(statements) == len(sentences):
         return message
     return " ".join(statements)
+
+
+def parted(message: str, held: list[str], share: float = 0.6) -> tuple[str, str]:
+    """``message`` in two: the sentences ``held`` (memories' contents) say, with the questions
+    asked beside them, and the rest it told. A sentence is held when a memory holds ``share`` of
+    its content words; one without content words ("lol") goes with the held part."""
+    held_terms = [content_terms(h) for h in held]
+    said: list[str] = []
+    rest: list[str] = []
+    for sentence in split_sentences(message):
+        terms = content_terms(sentence)
+        said_by_one = any(len(terms & h) >= share * len(terms) for h in held_terms)
+        covered = not terms or is_question(sentence) or said_by_one
+        (said if covered else rest).append(sentence)
+    return " ".join(said), " ".join(rest)
 
 
 # The header of a to-do list: a line ending with ":" that names one ("list for this week:", "things
