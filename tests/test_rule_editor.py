@@ -449,6 +449,45 @@ def test_a_condition_that_binds_is_a_constraint_not_a_taste(message: str) -> Non
     assert learned_only(message).type == "constraint"
 
 
+@pytest.mark.parametrize(
+    ("message", "due"),
+    [
+        # said on Wednesday 4 March 2026: a day soon ahead is kept in view until it passes
+        ("The application for the Corran Trust internship closes next Tuesday at noon.", "2026-03-10"),
+        ("dentist tomorrow at 8:15 and I'm dreading it", "2026-03-05"),
+        ("my sister's wedding is on Saturday and I still haven't written my toast.", "2026-03-07"),
+    ],
+)
+def test_a_day_soon_ahead_makes_a_deadline_due_then(message: str, due: str) -> None:
+    memory = learned_only(message)
+    assert memory.type == "deadline" and memory.expires_at is not None
+    assert memory.expires_at.date().isoformat() == due and f"({due})" in memory.content
+
+
+def test_a_condition_said_beside_a_coming_day_outlives_it() -> None:
+    memory = learned_only("My in-laws are coming Saturday and my father-in-law is coeliac, so gluten-free.")
+    assert memory.type != "deadline" and memory.expires_at is None
+
+
+def test_what_happened_today_is_news_not_a_deadline() -> None:
+    assert learned_only("I quit my job at Deloitte today.").type != "deadline"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My colleague Ravi is flying to Osaka for a conference soon. What's the weather like there in April?",
+        "my coworker Dave keeps microwaving fish in the office, it's so annoying",
+    ],
+)
+def test_a_friends_or_colleagues_news_that_does_not_touch_the_user_stores_nothing(message: str) -> None:
+    assert learned_edit(message).new_memories == []
+
+
+def test_a_friends_news_that_involves_the_user_is_kept() -> None:
+    assert "Sam" in learned_only("My friend Sam is visiting me next week.").content
+
+
 def test_a_list_of_things_to_know_is_facts_not_tasks() -> None:
     out = learned_edit("things for you to know:\n- my husband hates coriander\n- we're 2 adults + 3 kids")
     assert {m.type for m in out.new_memories} == {"fact"} and len(out.new_memories) == 2

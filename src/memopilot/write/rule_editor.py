@@ -1007,9 +1007,13 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         span = _span_of_dates(st.dated, now)
         ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
+        until = ends if memory_type is MemoryType.TEMPORARY else None
+        if memory_type is MemoryType.FACT and not span and (day := _event_ahead(st, now)) is not None:
+            # "the application closes next Tuesday at noon", "dentist tomorrow at 8:15": a day to
+            # keep in view, due then (a deadline leaves the context after its day)
+            memory_type, until = MemoryType.DEADLINE, day
         personal = _LEARNED_SCOPE.get(memory_type, "project") if _about_the_user(st.text) else "project"
         scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
-        until = ends if memory_type is MemoryType.TEMPORARY else None
         st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope, until)
     # One message usually holds one thing worth keeping; the rest of what it says stays in its
     # episode. A second memory needs the judgement to be sure of it.
@@ -1021,6 +1025,23 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         judgement = st.judgement
         if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
+
+
+# A day said as ahead that is this close is an event to keep in view, not a fact to keep for good.
+_EVENT_HORIZON = timedelta(days=60)
+
+
+def _event_ahead(st: _Statement, now: datetime) -> datetime | None:
+    """The day ``st`` names when it is one day ahead, soon, in words that look ahead ("tomorrow",
+    "next Tuesday", "is on Saturday", "in ten days"); else None."""
+    found = _date_in(st.dated, now)
+    if found is None or _CALENDAR_DAY.search(found.phrase) or mostly_cjk(st.text):
+        return None
+    if _CONDITION.search(st.text):
+        return None  # "in-laws are coming Saturday and my father-in-law is coeliac": that outlives the day
+    # (a later day: what happened "today" is mostly news already, "I quit my job today")
+    later_day = now.date() < found.when.date() <= (now + _EVENT_HORIZON).date()
+    return found.when if later_day and _one_day_ahead(st.dated, found) else None
 
 
 def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
@@ -1075,6 +1096,22 @@ _REPORTED = re.compile(
     r"|^(?:secondo|según|selon|laut|segundo|volgens)\s",
     _F,
 )
+# News of a friend, a colleague or a neighbour that does not touch the user ("My colleague Ravi is
+# flying to Osaka soon", "my coworker keeps microwaving fish"): theirs, not the user's. Family is
+# the user's own life, and a boss's or a client's wish is usually the user's task.
+_SOMEONE_ELSE = re.compile(
+    r"^(?:(?:so|and|but|also|oh|btw|ugh|lol)\W+)*(?:my|our)\s+(?:best\s+|old\s+|new\s+)?"
+    r"(?:friend|colleague|coworker|co-worker|neighbou?r|roommate|flatmate|housemate|classmate|"
+    r"teammate|mate|buddy)s?(?:'s|’s)?\b",
+    _F,
+)
+
+
+def _someone_elses_news(text: str) -> bool:
+    said = _SOMEONE_ELSE.match(text)
+    return said is not None and _FIRST_PERSON_AFTER.search(text, said.end()) is None
+
+
 _FIRST_PERSON_AFTER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|us|our)\b", _F)
 
 
@@ -1113,6 +1150,7 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             _HYPOTHETICAL.match(st.text) is not None
             or _UNDECIDED.match(st.text) is not None
             or _reported_opinion(st, now)
+            or _someone_elses_news(st.text)
             or (worked_on and _inside(st.text, quoted))  # 'Summarize this: "The committee decided ..."'
         )
         if attributed and not borrowed:
@@ -1344,7 +1382,9 @@ _DAY_AHEAD = re.compile(
     _F,
 )
 _WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
-_AHEAD_CUE = re.compile(r"\b(?:by|before|until|till|til|this\s+coming|coming)\s+$", _F)
+_AHEAD_CUE = re.compile(
+    r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+on)?)\s+$", _F
+)
 
 
 def _raisable(st: _Statement) -> bool:
