@@ -155,7 +155,7 @@ _MONTH_ONLY = _rx(
 _ORDINAL_DAY = _rx(
     r"\b(?:on|by|until|till|before|due|from|is|to|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
-    r"(?=\s*(?:$|[.,;:!?)]|(?:at|by|and|or|so|but|to|for)\b))"
+    r"(?=\s*(?:$|[.,;:!?)—–-]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after)\b))"
 )
 _EOD = _rx(
     r"\b(?:eod|cob|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|"
