@@ -267,3 +267,14 @@ def test_a_thing_called_new_announces_no_change(mp: MemoPilot) -> None:
     mp.settle()  # the learned judgement lands just after the write
     assert later.superseded == []
     assert mp.get(viola.id).state is MemoryState.ACTIVE
+
+
+def test_a_message_is_parted_by_what_its_memories_hold() -> None:
+    from memopilot.write.sentences import parted
+
+    message = "I'm in Lisbon this week. Can you suggest a café? My sister is called Ana."
+    assert parted(message, ["I'm in Lisbon this week."]) == (
+        "I'm in Lisbon this week. Can you suggest a café?",
+        "My sister is called Ana.",
+    )
+    assert parted(message, ["We adopted a dog."])[1].startswith("I'm in Lisbon")  # nothing held

@@ -646,14 +646,17 @@ class _Plan:
         prefix = f"{self.speaker}: " if self.speaker else ""
         prefix = prefix if episode.content.startswith(prefix) else ""
         short, rest = parted(episode.content[len(prefix) :], held, _HELD)
-        if not rest:
-            self._put((episode.copy(expires_at=ends), None))
-            self.outcome.episodes = [self._changed[episode.id]]
-            return
-        self._put((episode.copy(content=prefix + short, expires_at=ends), None))
-        remainder = episode.copy(id=new_id(), content=prefix + rest)
-        self.outcome.episodes = [self._changed[episode.id]]
-        self.keep_episode(remainder)
+        if not short:
+            return  # no sentence is what its memories say: which part ends cannot be told, it stays
+        if rest:
+            try:
+                self.make_room(1)
+            except MemoryLimitError:
+                return  # no room for a second episode: the message stays whole
+            self.keep_episode(episode.copy(id=new_id(), content=prefix + rest))
+            episode = episode.copy(content=prefix + short)
+        self._put((episode.copy(expires_at=ends), None))
+        self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
 
     def restate(self, existing: Memory, item: NewMemory) -> Memory:
         changed = {

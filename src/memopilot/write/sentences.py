@@ -126,7 +126,7 @@ def told(message: str) -> str:
 def parted(message: str, held: list[str], share: float = 0.6) -> tuple[str, str]:
     """``message`` in two: the sentences ``held`` (memories' contents) say, with the questions
     asked beside them, and the rest it told. A sentence is held when a memory holds ``share`` of
-    its content words; one without content words ("lol") goes with the held part."""
+    its content words; one without content words ("..."), with the held part."""
     held_terms = [content_terms(h) for h in held]
     said: list[str] = []
     rest: list[str] = []
