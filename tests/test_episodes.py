@@ -278,3 +278,9 @@ def test_a_message_is_parted_by_what_its_memories_hold() -> None:
         "My sister is called Ana.",
     )
     assert parted(message, ["We adopted a dog."])[1].startswith("I'm in Lisbon")  # nothing held
+
+
+def test_a_message_with_code_is_never_parted(mp: MemoPilot) -> None:
+    """The sentence splitter drops code: a turn holding some is kept whole, never losing it."""
+    outcome = mp.remember("I'm on call this week. My alias is:\n```\nalias k=kubectl\n```")
+    assert len(outcome.episodes) == 1 and "alias k=kubectl" in outcome.episodes[0].content

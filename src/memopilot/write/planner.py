@@ -406,6 +406,13 @@ class WritePath:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
 
 
+def _plain_prose(text: str) -> bool:
+    """Text that parts into sentences without losing a character that matters: one paragraph, no
+    code, no curly apostrophes (the sentence splitter drops code, bullets and line breaks, and
+    straightens apostrophes)."""
+    return not any(mark in text for mark in ("\n", "```", "~~~", "’", "‘"))
+
+
 def _decide(
     plan: _Plan,
     judge: UpdateJudge,
@@ -619,8 +626,8 @@ class _Plan:
         this week" never reads as current. What else it told stays: a message kept as one episode
         is parted in two, the sentences its short-lived memories hold (with the questions asked
         beside them), which expire, and the rest, which stays ("Dad's staying with us for ten
-        days. The kids love having Grandpa at breakfast."). A longer message stays whole unless
-        its memories hold most of what it told."""
+        days. The kids love having Grandpa at breakfast."). A longer message, or one with code,
+        lists or line breaks, stays whole unless its memories hold most of what it told."""
         ends = [self.live.get(m.id, m).expires_at for m in derived]
         if not ends or any(end is None for end in ends):
             return
@@ -629,7 +636,7 @@ class _Plan:
         ):
             return  # its end is a guess ("can't run on tarmac for now"): its words stay findable
         last = max(e for e in ends if e is not None)
-        if len(self.outcome.episodes) == 1:
+        if len(self.outcome.episodes) == 1 and _plain_prose(self.outcome.episodes[0].content):
             self._part_episode(self.outcome.episodes[0], [m.content for m in derived], last)
             return
         # (what it asked the assistant beside them is not more said)
