@@ -175,14 +175,16 @@ def test_a_turn_that_told_only_a_passing_state_expires_with_it(mp: MemoPilot, cl
 
 
 def test_a_turn_that_told_more_or_no_end_stays(mp: MemoPilot, clock) -> None:
-    """A temporary note that is one clause of its turn (the editor may have missed the rest), or
-    whose end the editor guessed ("for now": a week), leaves its turn in the context."""
+    """What a turn told beside its temporary note stays when the note ends (the turn is parted);
+    a turn whose end the editor guessed ("for now": a week) stays whole."""
     more = mp.remember(
-        "General thing about how I travel: I always want a window seat, and I really hate layovers. "
-        "I'd rather pay more for a direct flight than sit in an airport for 4 hours."
+        "My in-laws are staying with us this week. General thing about how I travel: I always want "
+        "a window seat, and I really hate layovers."
     )
     guessed = mp.remember("Physio says my left knee can't take running on tarmac for now.")
-    turns = [*more.episodes, *guessed.episodes]
     clock.advance(days=30)
     mp.run_forgetting()
-    assert [_state(mp, t.id) for t in turns] == [MemoryState.ACTIVE, MemoryState.ACTIVE]
+    context = mp.build_context("Book me a flight to Lisbon: what should you know about how I travel?").text
+    assert "window seat" in context and "in-laws" not in context
+    assert [_state(mp, t.id) for t in guessed.episodes] == [MemoryState.ACTIVE]
+    assert any(_state(mp, t.id) is MemoryState.ACTIVE for t in more.episodes)

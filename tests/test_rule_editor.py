@@ -469,6 +469,11 @@ def test_a_condition_said_beside_a_coming_day_outlives_it() -> None:
     assert memory.type != "deadline" and memory.expires_at is None
 
 
+def test_a_taste_that_names_a_duration_is_no_temporary_state() -> None:
+    memory = learned_only("I'd rather pay more for a direct flight than sit in an airport for 4 hours.")
+    assert memory.type != "temporary" and memory.expires_at is None
+
+
 def test_what_happened_today_is_news_not_a_deadline() -> None:
     assert learned_only("I quit my job at Deloitte today.").type != "deadline"
 

@@ -167,6 +167,7 @@ _COMMAND_START = re.compile(
     r"(?!\s+of\b|\s+in\s+plans?\b)",  # "change of plans: ...", "change in plans": a noun, not an order
     _F,
 )
+_RATHER = re.compile(r"\b(?:i'd|i would|we'd|we would)\s+(?:much\s+)?(?:rather|prefer)\b", _F)
 _DURABLE = re.compile(
     r"\b(?:always|never|from now on|going forward|moving forward|in (?:the )?future|every time|each time|"
     r"whenever|by default|as a rule|all the time|any time|in every|in all (?:your|of your|future)|"
@@ -592,7 +593,8 @@ def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None
         return None
     dated = s if dated is None else dated
     lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
-    temporary = bool(_TEMPORARY.search(dated))
+    # ("I'd rather pay more than sit in an airport for 4 hours": a taste, not a state for 4 hours)
+    temporary = bool(_TEMPORARY.search(dated)) and not _RATHER.search(s)
     command = _is_command(s)
     if _ONE_OFF.search(s) and not _DURABLE.search(s):
         return None
