@@ -45,7 +45,6 @@ from .update_judge import UpdateJudge, Verdict, default_judge
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
 _SAID_IN_FULL = 0.8  # a message whose memories hold this share of its text said nothing else
-_HELD = 0.6  # a sentence whose content words a memory holds this share of is what that memory says
 _MAX_CITED = 50  # episodes a typed memory cites when several messages stated it
 EXISTING_SHOWN = 30  # relevant memories shown to the editor and checked for duplicates/contradictions
 
@@ -652,7 +651,7 @@ class _Plan:
         becomes an episode of its own, with the same provenance, that stays."""
         prefix = f"{self.speaker}: " if self.speaker else ""
         prefix = prefix if episode.content.startswith(prefix) else ""
-        short, rest = parted(episode.content[len(prefix) :], held, _HELD)
+        short, rest = parted(episode.content[len(prefix) :], held)
         if not short:
             return  # no sentence is what its memories say: which part ends cannot be told, it stays
         if rest:

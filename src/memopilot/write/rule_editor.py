@@ -183,14 +183,13 @@ _STYLE_DURABLE = re.compile(
 _STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
 # "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
 _WITH_ME = re.compile(r"\bwith me\b", _F)
+_AN_ANSWER = r"(?:answer|reply|response|snippet|message)"
 _ONE_OFF = re.compile(
-    r"\b(?:right now|this time|in (?:this|the) (?:next )?(?:answer|reply|response|one|snippet|message)|"
-    r"for (?:this|the) (?:next )?(?:one|answer|reply|question|snippet|message))\b",
+    rf"\b(?:right now|this time|in (?:this|the) (?:next )?(?:{_AN_ANSWER}|one)|"
+    rf"for (?:this|the) (?:next )?(?:{_AN_ANSWER}|one|question))\b",
     _F,
 )
-_ONE_ANSWER = re.compile(
-    r"\b(?:in|for) (?:this|the) (?:next )?(?:answer|reply|response|snippet|message)\b", _F
-)
+_ONE_ANSWER = re.compile(rf"\b(?:in|for) (?:this|the) (?:next )?{_AN_ANSWER}\b", _F)
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|not sure|unsure|wondering|i guess|i wonder|considering|thinking about|"
     r"thinking of|whether|should we|if we|haven't decided|undecided|not yet decided)\b",
@@ -277,17 +276,16 @@ def _vital_flag(s: str) -> bool:
     return False
 
 
-_HEALTH = re.compile(
-    r"\b(?:allerg\w*|anaphyla\w*|epipen|medical|medication|diabetic|diabetes|epilep\w*|celiac|coeliac|"
-    r"pregnan\w*|vegan|vegetarian|kosher|halal|intoleran\w*|asthma|gluten|lactose|dairy|shellfish|"
-    r"peanuts?)\b",
-    _F,
-)
-
 # A condition of the body that binds what may be suggested (in several languages' common stems)
-_CONDITION = re.compile(
+_CONDITION_WORDS = (
     r"\b(?:allerg|alerg|anaphyla|epipen|diab[eé]t|epilep|c[oe]?eliac|cel[ií]ac|asthma|intoleran)\w*"
-    r"|アレルギー|过敏|過敏|알레르기",
+    r"|アレルギー|过敏|過敏|알레르기"
+)
+_CONDITION = re.compile(_CONDITION_WORDS, _F)
+# ... and what else about health or diet holds for the user everywhere, not in one project
+_HEALTH = re.compile(
+    rf"{_CONDITION_WORDS}|\b(?:medical|medication|pregnan\w*|vegan|vegetarian|kosher|halal|gluten|"
+    r"lactose|dairy|shellfish|peanuts?)\b",
     _F,
 )
 
