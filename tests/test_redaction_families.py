@@ -724,9 +724,64 @@ TUNE24_LOOK_ALIKES = [
     "const search = algoliasearch('Q7ZK2M9XPL', '0c4e8a2f6b1d9e3c7a5f0b2d4e6c8a1f'); // search-only key",
 ]
 
+# 2026-12-06 (twelfth session): families read from redaction_tune26's misses and false positives,
+# each written again with invented values, and look-alikes of each that must stay whole.
+TUNE26_SECRETS = [
+    # a vendor's prefix before hex digits, or before capitals and digits, in a message about a key
+    ("pushed sk_9e41c07b2d5a8f36e1b94c0d7a2f58e3b61c9d04a7e2f815 by mistake, it's the voice service key",
+     "sk_9e41c07b2d5a8f36e1b94c0d7a2f58e3b61c9d04a7e2f815"),
+    ("rotated it, new one is ZXAK-4M7QP2LX9RT8VWK3NB6YC5DH1J0 (credential for prod)",
+     "ZXAK-4M7QP2LX9RT8VWK3NB6YC5DH1J0"),
+    # a token given as the basic-auth user with an empty password
+    ('resp = session.get(base, auth=("qa7lm29xkpz4rt8vw3nc", ""))', "qa7lm29xkpz4rt8vw3nc"),
+    # Postfix's sasl_passwd map; an app password the message names after the value
+    ("[mail.example.net]:465 ops@example.net:velvetanchor93", "velvetanchor93"),
+    ("creds line: bob.r@gmail.com wqze mrtx nbyl okfa\nGoogle calls this an app password, right?",
+     "wqze mrtx nbyl okfa"),
+    # a key asked for in a chat and given after the answerer's aside
+    ("[09:02] ana: can you DM me the Mapbox key?\n[09:03] li: sec\n"
+     "[09:04] li: 5be91c07f3a2d84e6c1f0b9a7d3e2c58\n[09:05] ana: got it", "5be91c07f3a2d84e6c1f0b9a7d3e2c58"),
+    # Russian and Ukrainian name what the password is for and give it, with no "is"
+    ("пароль для роутера tigerlily42moss, не теряй", "tigerlily42moss"),
+    ("пароль від пошти solovey31ko", "solovey31ko"),
+    # a keypad's code with a capital letter among its digits
+    ("le code de l'immeuble : 0492B716", "0492B716"),
+    # an IBAN under its name whose check digits fail, with its country's length
+    ("pay me at IBAN: DE12 5001 0517 0648 4898 91", "DE12 5001 0517 0648 4898 91"),
+    # a routing number under "RTN"
+    ("wire it to RTN 264170394, acct 5540918827 please", "264170394"),
+    # a passport's number said again after its machine-readable zone
+    ("the scan:\nP<FRAMARTIN<<CLAIRE<<<<<<<<<<<<<<<<<<<<<<<<<<\n"
+     "L8R2Q7T413FRA8804123F3109258<<<<<<<<<<<<<<04\nthe number on the page is L8R2Q7T41", "L8R2Q7T41"),
+    # a table column named by an identity whose checksum passes
+    ("| employee | SIN | dept |\n|---|---|---|\n| A. Roy | 271 936 486 | ops |\n"
+     "| B. Tremblay | 518 209 374 | hr |", "518 209 374"),
+]  # fmt: skip
+
+TUNE26_LOOK_ALIKES = [
+    # an error object's code and its request id; a request id named in Chinese and Japanese
+    '{\n  "error": {\n    "code": "quota_exceeded",\n'
+    '    "request_id": "a1b2c3d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"\n  }\n}',
+    "会话令牌失效了，请求ID 3f9a1c2e-7b4d-4e8a-9c1f-5d2e8b7a6c40",
+    "トークンのエラーです。リクエストID 8c2d4e6f-1a3b-4c5d-8e7f-9a0b1c2d3e4f",
+    # a masked password in a log line, then the next field
+    "auth log: user=kim password=****** result=DENIED",
+    # prefixed ids in a message about keys
+    "the key rotation ran as build_9f8e7d6c5b4a39281706f5e4d3c2b1a0 last night",
+    "request req_3dc3d043eb56ac27283ae9a12efa1fe1 failed with a token error",
+    # an IBAN's length spoken of; a routing number's abbreviation with no number
+    "an Irish IBAN has 22 characters, a German one too",
+    "press RTN on the old keyboard to confirm",
+    # a chat where the key is asked for and not given
+    "[10:01] ana: where is the office key?\n[10:02] li: sec\n[10:02] li: under the mat as usual",
+    # a table column named by an identity whose numbers fail its checksum
+    "| name | SIN |\n|---|---|\n| test row | 123 456 789 |",
+]
+
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
+SECRETS += TUNE26_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
-LOOK_ALIKES += TUNE24_LOOK_ALIKES
+LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:
@@ -801,6 +856,9 @@ def _measure():
         # redaction_check24 on arrival (2026-12-06, eleventh session): 93.3% / 4.1%; its misses then
         # read (100.0% / 0.0% after)
         ("tests/data/redaction_tune24", 0.99, 0.01),
+        # redaction_check26 on arrival (2026-12-06, twelfth session): 95.1% / 4.1%; its misses then
+        # read (99.5% / 0.0% after)
+        ("tests/data/redaction_tune26", 0.99, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

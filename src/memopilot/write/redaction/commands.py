@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 import ahocorasick
 
+from .identifiers import checked_identity_word, passes_checksum
 from .keywords import matches
 from .rules import P_PROSE, Span, plausible_password
 
@@ -27,6 +28,15 @@ _V = r"['\"]?([^\s'\"|;&]{4,128})['\"]?"  # a value, quoted or not
 _AUTH_PAIR = re.compile(
     r"(?i)\b(?:auth\s*=\s*\(|\w*basicauth\(|httpdigestauth\()\s*['\"][^'\"\n]{1,64}['\"]"
     r"\s*,\s*(?:password\s*=\s*)?['\"]([^'\"\n]{4,128})['\"]"
+)
+# A token given as the basic-auth user with an empty password, as SonarQube, Stripe and Mailgun take
+# one: auth=("TOKEN", ""), HTTPBasicAuth("TOKEN", ""); curl -u TOKEN:
+_TOKEN_AS_USER = re.compile(
+    r"(?i)\b(?:auth\s*=\s*\(|\w*basicauth\()\s*['\"]([\w.-]{16,128})['\"]\s*,\s*(?:password\s*=\s*)?"
+    r"(?:''|\"\"|None)\s*\)"
+)
+_CURL_TOKEN_AS_USER = re.compile(
+    r"\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ =]+['\"]?([\w.-]{16,128}):['\"]?(?=\s|$)"
 )
 # (substring that must be in the lowercased text, pattern whose group 1 is the password)
 _PLACES: list[tuple[str, re.Pattern[str]]] = [
@@ -117,6 +127,10 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # HTTP basic auth in code, the user and the password as a pair: requests' auth=("user", "X"),
     # HTTPBasicAuth("user", "X"), aiohttp's BasicAuth("user", "X"), httpx's auth=("user", "X")
     *((hint, _AUTH_PAIR) for hint in ("auth=(", "auth = (", "basicauth(", "digestauth(")),
+    *((hint, _TOKEN_AS_USER) for hint in ("auth=(", "auth = (", "basicauth(")),
+    ("curl", _CURL_TOKEN_AS_USER),
+    # Postfix's sasl_passwd map: "[smtp.example.com]:587 user@example.com:PASSWORD"
+    ("]:", re.compile(r"(?m)^[ \t]*\[[\w.-]+\]:\d{1,5}[ \t]+[^\s:]+:(\S{4,128})[ \t]*$")),
     # an Algolia client made with its application id and an API key (the search-only key, public
     # by design, is let through below)
     ("algolia", re.compile(r"(?i)(?:algoliasearch|searchclient\.create|searchclient)\("
@@ -273,7 +287,14 @@ def _table_columns(text: str) -> Iterator[Span]:
         identity = [
             k for k, name in enumerate(names) if name and k not in secret and _IDENTITY_COLUMN.search(name)
         ]
-        if not (secret or identity):
+        # a column named by an identity whose checksum is known ("Steuer-ID", "PESEL"): the cells
+        # whose number passes it
+        checked = {
+            k: word
+            for k, name in enumerate(names)
+            if name and k not in secret and k not in identity and (word := checked_identity_word(name))
+        }
+        if not (secret or identity or checked):
             continue
         for j in range(i + 1, len(lines)):
             row = lines[j]
@@ -290,6 +311,10 @@ def _table_columns(text: str) -> Iterator[Span]:
                 start, end = cells[k]
                 if _identity_value(row[start:end]):
                     yield offsets[j] + start, offsets[j] + end, _identity_kind(names[k]), P_PROSE
+            for k, word in checked.items():
+                start, end = cells[k]
+                if passes_checksum(word, row[start:end]):
+                    yield offsets[j] + start, offsets[j] + end, "national_id", P_PROSE
 
 
 # Hints of one character ("(", ":", ".", "\n") occur in most texts: a `str` test each; the longer

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator
 from types import ModuleType
 
-from stdnum import iban, luhn
+from stdnum import iban, luhn, numdb
 from stdnum.br import cpf
 from stdnum.es import dni, nie
 from stdnum.exceptions import InvalidLength, ValidationError
@@ -33,7 +33,7 @@ from stdnum.us import ssn
 from .keywords import KeywordIndex, Substrings, word_list
 from .rules import P_CONTEXT, P_STRUCT, Span, codes_after_cards, count_digits
 
-__all__ = ["detect"]
+__all__ = ["checked_identity_word", "detect", "passes_checksum"]
 
 # The shapes, searched only inside the windows where numbers are (one pass of each over a whole
 # message would cost ~10 µs per 300 characters each).
@@ -178,7 +178,8 @@ _ID_WORDS = KeywordIndex(
     sozialversicherungsnummer|versicherungsnummer|sv-nummer|svnr|
     krankenversichertennummer|versichertennummer|krankenversicherungsnummer|kvnr|
     oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број|
-    cnpj|ein|employer identification number|utr|unique taxpayer reference
+    cnpj|ein|employer identification number|utr|unique taxpayer reference|
+    rtn|routing transit number|aba rtn
     """)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
@@ -211,8 +212,14 @@ def _iban(candidate: str) -> int:
     an IBAN's shape is an account number, and one with a slip in its national digits is still the
     user's (2026-12-05: 3 of 27 IBANs in redaction_check14 failed only that check)."""
     candidate = candidate.replace("\r\n", " ").replace("\n", " ")  # (same length: "\r\n" is never inside)
+    return _longest_start(candidate, lambda start: iban.is_valid(start, check_country=False))
+
+
+def _longest_start(candidate: str, accept: Callable[[str], bool]) -> int:
+    """The length of the longest start of ``candidate``, cut at a space or a dash, of 15
+    characters at least that ``accept`` takes, or 0."""
     while len(candidate) >= 15:
-        if iban.is_valid(candidate, check_country=False):
+        if accept(candidate):
             return len(candidate)
         candidate = candidate[: max(candidate.rfind(" "), candidate.rfind("-"), 0)]
     return 0
@@ -223,13 +230,41 @@ def _iban(candidate: str) -> int:
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9]{4})")
 
 
-def _lettered_ibans(text: str) -> Iterator[Span]:
+def _ibans_from(
+    text: str, starts: Iterator[int], length_of: Callable[[str], int], priority: int
+) -> Iterator[Span]:
+    """IBANs in their shape at ``starts``, as long as ``length_of`` measures them (0: none)."""
     iban_shape = _SHAPE_PATTERNS["iban"]
-    for start in _IBAN_START.finditer(text):
-        m = iban_shape.match(text, start.start())
-        length = _iban(m.group()) if m else 0
+    for start in starts:
+        m = iban_shape.match(text, start)
+        length = length_of(m.group()) if m else 0
         if length:
-            yield m.start(), m.start() + length, "iban", P_STRUCT
+            yield m.start(), m.start() + length, "iban", priority
+
+
+def _lettered_ibans(text: str) -> Iterator[Span]:
+    yield from _ibans_from(text, (m.start() for m in _IBAN_START.finditer(text)), _iban, P_STRUCT)
+
+
+# An IBAN under its name whose check digits fail (a slip in copying it, or a made-up one): still the
+# user's account when it has its country's length ("new IBAN IE31 2185 8686 6108 8184 64").
+_IBAN_LABEL = re.compile(r"(?i)\biban\b[^\w\n]{0,4}(?:(?:(?:is|es|est|ist|é|è|new|nuevo|neue)\b|:)\s*){0,2}")
+_IBAN_FIELD = re.compile(r"(\d+)!?[nac]")
+_IBANS = numdb.get("iban")
+
+
+def _iban_of_its_length(candidate: str) -> int:
+    """The length of the start of ``candidate`` that has its country's IBAN length, or 0."""
+    country = _IBANS.info(candidate[:2].upper())[0][1]
+    if not country:
+        return 0
+    length = 4 + sum(int(n) for n in _IBAN_FIELD.findall(country.get("bban", "")))
+    return _longest_start(candidate, lambda start: len(iban.compact(start)) == length)
+
+
+def _labelled_ibans(text: str) -> Iterator[Span]:
+    labels = (m.end() for m in _IBAN_LABEL.finditer(text))
+    yield from _ibans_from(text, labels, _iban_of_its_length, P_CONTEXT)
 
 
 def _card(candidate: str) -> bool:
@@ -330,7 +365,9 @@ def _number_after(text: str, word_end: int, word: str, *, owned: bool = False) -
 # 3273805003545656\nthat's my NIK"): the word's checksum must pass, in full (any 9 to 11 digits pass
 # some checksum by chance, so a word without one, or a bank's routing check, takes none before it).
 _NUMBER_BEFORE = re.compile(r"(?<![\w.-])(\d(?:[ ./\-]?\d){5,22})(?![\w])\D{0,48}$")
-_ROUTING_WORDS = frozenset(("routing", "routing number", "aba", "aba routing"))
+_ROUTING_WORDS = frozenset(
+    ("routing", "routing number", "aba", "aba routing", "rtn", "routing transit number", "aba rtn")
+)
 _REACH_BEFORE = 72
 _LEAST_DIGITS_BEFORE = 6
 
@@ -408,13 +445,15 @@ _CHECKSUM_OF = {
     # German article too; it is read only in capitals, and its number must pass)
     "cnpj": "br.cnpj", "ein": "us.ein", "employer identification number": "us.ein", "utr": "gb.utr",
     "unique taxpayer reference": "gb.utr",
+    # a US routing number under its abbreviation, "RTN" (routing transit number)
+    "rtn": "us.rtn", "routing transit number": "us.rtn", "aba rtn": "us.rtn",
 } | _NATIONAL_WORDS  # fmt: skip
 
 
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
 _CHECKSUM_REQUIRED = frozenset(
-    ("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", *_NATIONAL_WORDS)
+    ("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", "rtn", *_NATIONAL_WORDS)
 )
 _BANK_CONTEXT = Substrings(
     word_list("""
@@ -480,6 +519,18 @@ def _form_field(text: str, number: re.Match[str], word: str) -> bool:
 
 def _checksum_module(word: str) -> ModuleType:
     return importlib.import_module(f"stdnum.{_CHECKSUM_OF[word]}")
+
+
+def checked_identity_word(name: str) -> str | None:
+    """The identity word in ``name`` (lowercased: a table column's) whose checksum python-stdnum
+    knows ("steuer-id", "pesel", "sin"), or None."""
+    return next((word for _, _, word in _ID_WORDS.find(name) if word in _CHECKSUM_OF), None)
+
+
+def passes_checksum(word: str, number: str) -> bool:
+    """Whether ``number`` passes the checksum of the identity ``word`` names (a word of
+    :func:`checked_identity_word`)."""
+    return bool(_checksum_module(word).is_valid(number))
 
 
 def _passes_its_checksum(word: str, number: str) -> bool:
@@ -676,6 +727,9 @@ def _machine_readable_zone(text: str) -> Iterator[Span]:
             and _mrz_check(expires) == m.group(6)
         ):  # the number and what identifies its holder with it: nationality, birth date, expiry
             yield _whole_zone(text, m.start(1), m.end(6))
+            # the document number alone too, so that the message's other mentions of it go as well
+            # ("(document number should be KT467PNWF)")
+            yield m.start(1), m.start(1) + len(number.rstrip("<")), "passport", P_STRUCT
     for m in _MRZ_TD1_NUMBER.finditer(text):
         if _mrz_check(m.group(1)) == m.group(2) and any(c.isdigit() for c in m.group(1)):
             yield m.start(1), m.end(2), "national_id", P_STRUCT
@@ -717,6 +771,8 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
     if digits >= 9 and _BRANCH_HINTS.search(lower):
         yield from _branch_codes(text, lower)
     yield from _lettered_ibans(text)
+    if "iban" in lower:
+        yield from _labelled_ibans(text)
     if digits >= 16:
         yield from _card_halves(text)
     yield from _named(text, lower)

@@ -152,6 +152,9 @@ _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pi
 _ADVERBS = frozenset(
     word_list("literally|simply|just|actually|basically|really|exactly|still|now|einfach|genau|juste|solo|só")
 )
+# Russian, Ukrainian and Belarusian say no "is" in the present: the value follows the name and what
+# it is the password of ("Пароль от вайфая X", "пароль для почты X", "пароль до роутера X").
+_OF_WORDS = frozenset(word_list("от|для|к|ко|до|від|для|ад|з|из|у"))
 # Possessives that follow the name, as Indonesian, Malay, Tagalog and Swahili write them ("kata
 # sandi saya X": "password my X"): they leave the name linked to its value, as an adverb does.
 _POSSESSIVES_AFTER = frozenset(word_list("saya|aku|ku|kami|kita|anda|kamu|gue|gw|ko|namin|yangu|yetu"))
@@ -221,6 +224,9 @@ _NOT_A_SECRET = re.compile(
 )
 _FIELD = re.compile(r"[a-z_]+=[a-z_]+")  # "login status=success": the next field of a log line
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# Digits with one or two of a keypad's capital letters (French digicodes have A, B, C), four digits
+# at least.
+_KEYPAD_CODE = re.compile(r"(?=(?:[A-Z]?\d){4})(?:\d*[A-Z]\d+(?:[A-Z]\d*)?|\d+[A-Z])")
 _DIGIT_GROUPS = re.compile(r"\d{1,4}(?:-\d{1,4}){1,3}|\d{2,4}(?:\.\d{2,4}){1,2}")  # "0415-1584", "24-7-31"
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # PASSWORD_DEFAULT: a name in code
@@ -451,6 +457,8 @@ def _secret_value(
         return len(value) >= (6 if code else 8)
     if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
         return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
+    if code and linked and _KEYPAD_CODE.fullmatch(value):
+        return True  # "digicode : 0363B945": a keypad's letter among digits (a short hash is lowercase)
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value) or _FIELD.fullmatch(value):
         return False
     if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
@@ -505,6 +513,8 @@ def _value_after(
             return None  # words after the name, then a new line: another item of a list
         if token.start() >= answered:
             linked = True  # "what's the wifi?\nsunflowerfield2020": the answer on the next line
+        if _MASKED_VALUE.fullmatch(raw):
+            return None  # "password=******** result=FAIL": the value is shown masked
         start, end = _core(text, token.start(), token.end())
         if start >= end or not any(c.isalnum() for c in text[start:end]):
             linked = linked or raw.strip() in _LINKS
@@ -524,6 +534,7 @@ def _value_after(
             word = value.lower()
             linked = (
                 (linked and (word in _ADVERBS or word in _POSSESSIVES_AFTER))  # "is literally '...'"
+                or (linked and words <= 2 and (word in _OF_WORDS or previous in _OF_WORDS))
                 or (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
                 or (weak and word in _WEAK_LINKS)
                 or raw.rstrip().endswith((":", "：", "="))
@@ -568,6 +579,9 @@ _OPENS = frozenset(
     )
 )
 _OPENED_WITH = frozenset(word_list("with|using|mit|con|avec|met|med|com"))
+# A value a log or a form shows masked ("password=********", "PIN: ••••"): nothing to take, and
+# the next token is another field, not the value.
+_MASKED_VALUE = re.compile(r"[:=]?[\"']?[*•●]{3,}[\"']?[,;.]?")
 # An aside in brackets right after a name, before its link and value.
 _ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
 _ERROR_NAME = re.compile(r"E[A-Z]{3,}|[A-Z]+(?:_[A-Z]+)+")  # ENOENT, ERESOLVE, ERR_SSL_PROTOCOL
@@ -685,17 +699,22 @@ def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False)
     return end if count >= least and (said >= 2 or not spoken) else 0
 
 
+def _object_code_key(lower: str, name_start: int, name: str) -> bool:
+    """Whether the name is the key "code" of an object: an error's or a status's code."""
+    return (
+        name == "code"
+        and "{" in lower[:name_start]
+        and _OBJECT_KEY_BEFORE.search(lower, max(0, name_start - 8), name_start) is not None
+    )
+
+
 def _named_values(text: str, lower: str) -> Iterator[Span]:
     for name_start, name_end, name in _NAMES.find(lower):
         if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(("_", "("), name_end):
             continue
         if _CLOSING_QUOTE.match(lower, name_end) and not _KEY_OF_VALUE.match(lower, name_end + 1):
             continue  # the end of a string literal (type="password", "current-password"), not a key
-        if (
-            name == "code"
-            and "{" in lower[:name_start]
-            and _OBJECT_KEY_BEFORE.search(lower, max(0, name_start - 4), name_start)
-        ):
+        if _object_code_key(lower, name_start, name):
             continue  # "{ errmsg: 'bad auth', code: 8000 }", {"code":"ResourceNotFound"}: an error's code
         json_value = _JSON_VALUE.match(text, name_end)
         if json_value:  # "pin": "480315"
@@ -875,12 +894,18 @@ _LIST_VALUE = re.compile(r"\S+")
 _JOINED_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+\d*")
 
 
+def _label_names(lower: str, start: int, end: int) -> bool:
+    """Whether a list item's label names a password or a code (an object's "code" names an error's)."""
+    found = next(_NAMES.find(lower[start:end]), None)
+    return found is not None and not _object_code_key(lower, start + found[0], found[2])
+
+
 def _credential_list(text: str, lower: str) -> Iterator[Span]:
     items = list(_LIST_ITEM.finditer(text))
     if len(items) < 2:
         return
     header_named = next(_NAMES.find(lower[: items[0].start()]), None) is not None
-    labels = [next(_NAMES.find(lower[m.start(1) : m.end(1)]), None) is not None for m in items]
+    labels = [_label_names(lower, m.start(1), m.end(1)) for m in items]
     if not header_named and not any(labels):
         return
     for item, label_named in zip(items, labels, strict=True):
@@ -912,18 +937,18 @@ _ANSWER_WORDS = 3  # plain words before the value in an answer ("it says 7029470
 def _chat_answers(text: str, lower: str) -> Iterator[Span]:
     """A secret asked for in one turn of a chat and given as the whole next turn ("priya: anyone
     have the staging db password?" / "tom: igloo_saffron_wombat6"; "Agent: read out the one-time
-    code" / "Customer: it says 70294704")."""
+    code" / "Customer: it says 70294704"), or the answerer's next after a short aside ("one sec")."""
     turns = list(_SPEAKER.finditer(text))
-    if len({m.group(1) or m.group(2) for m in turns}) >= len(turns):
+    speakers = [m.group(1) or m.group(2) for m in turns]
+    if len(set(speakers)) >= len(turns):
         return  # no one speaks twice: the keys of a config file ("host: db", "user: app"), not a chat
-    for asked, answer in itertools.pairwise(turns):
-        if (asked.group(1) or asked.group(2)) == (answer.group(1) or answer.group(2)):
-            continue  # the same speaker goes on
-        if text.count("\n", asked.end(), answer.start()) != 1:
-            continue  # only the turn right before asks
-        request = lower[asked.end() : answer.start()]
+    for index, answer in enumerate(turns):
+        asked = _request_turn(text, turns, speakers, index)
+        if asked is None:
+            continue
+        request = lower[asked.end() : text.find("\n", asked.end())]
         names = [name for _, _, name in _NAMES.find(request)]
-        if not names and not _SECRET_CUE.search(request):
+        if not names and not _KEY_TALK.search(request):
             continue
         line_end = text.find("\n", answer.end())
         tokens = list(_TOKEN.finditer(text, answer.end(), len(text) if line_end < 0 else line_end))
@@ -937,6 +962,22 @@ def _chat_answers(text: str, lower: str) -> Iterator[Span]:
             continue  # digits answer a code's name; after a password's, a port or a count
         if start < end and _secret_value(text[start:end], quoted=False, code=code, linked=True):
             yield start, end, "password", P_PROSE
+
+
+_ASIDES_BEFORE_ANSWER = 1  # the answerer's own turns before the value ("one sec", "hang on")
+
+
+def _request_turn(
+    text: str, turns: list[re.Match[str]], speakers: list[str], index: int
+) -> re.Match[str] | None:
+    """The turn that asks what turn ``index`` answers: the last one by another speaker, right
+    before it or before the answerer's short asides; each turn on the way is one line."""
+    for back in range(index - 1, max(-1, index - 2 - _ASIDES_BEFORE_ANSWER), -1):
+        if text.count("\n", turns[back].end(), turns[back + 1].start()) != 1:
+            return None
+        if speakers[back] != speakers[index]:
+            return turns[back]
+    return None
 
 
 def _value_before(text: str, name_start: int, name_end: int, stated: bool = True) -> Iterator[Span]:
@@ -1066,7 +1107,7 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
         elif len(value) >= 40 and kinds >= 3 and _random_base64(text, start, value):
             yield start, end, "secret", P_PROSE
-        elif _prefixed_key(text, start, value):
+        elif _prefixed_key(text, start, value) or _prefixed_plain_key(text, start, value):
             yield start, end, "api_key", P_PROSE
 
 
@@ -1091,6 +1132,33 @@ def _prefixed_key(text: str, start: int, value: str) -> bool:
         return False
     letters_and_digits = body.replace("_", "").replace("-", "")
     return _kinds(letters_and_digits) == 3 and _random_secret(text, start, letters_and_digits)
+
+
+# A vendor's prefix before a body of hex digits, or of capitals and digits: "sk_" and 48 hex
+# digits, "squ_" and 40, "NRAK-" and 27 capitals and digits. Ids and digests are written so too
+# ("req_...", "sha1-..."), so the prefix must not name one, and the message must speak of a key,
+# a token or a credential.
+_UPPER_KEY_PREFIX, _PLAIN_KEY_BODY = (
+    re.compile(r"[A-Z]{2,8}[_-]"),
+    re.compile(r"[0-9a-f]{32,128}|[0-9A-F]{32,128}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{24,64}"),
+)
+_ID_PREFIX = re.compile(
+    r"(?i)(?:^|[_.-])(?:id|ids|req|request|trace|span|run|job|build|commit|sha\d*|md5|hash|tx|txn|uuid|guid|evt"
+    r"|event|msg|obj|file|img|image|layer|blob|order|inv|cus|sub|acct|org|user|usr|team|proj|app|cache"
+    r"|doc|rev|ver|etag|cid|ref|ticket|case|node|pod|vm|instance|device|dev|test)[_.-]$"
+)
+
+
+def _prefixed_plain_key(text: str, start: int, value: str) -> bool:
+    prefix = _KEY_PREFIX.match(value) or _UPPER_KEY_PREFIX.match(value)
+    if prefix is None or _ID_PREFIX.search(prefix.group()) or value.startswith("pk_"):
+        return False
+    body = value[prefix.end() :]
+    if not _PLAIN_KEY_BODY.fullmatch(body) or shannon(body) < 3.0:
+        return False
+    if _PUBLIC_ID_BEFORE.search(text, max(0, start - 24), start):
+        return False  # "commit ...", "request ...": named as an id
+    return _KEY_TALK.search(text.lower()) is not None
 
 
 # A random key in base64 with its own symbols: 40+ characters ("...kIwohu09c9XsfzR9iazN8nsW6Mg2bpM7w==").
@@ -1491,6 +1559,8 @@ _SECRET_CUE = re.compile(
     r"|chiave|clave|\bclé|مفتاح|कुंजी|מפתח"
 )
 _CUE_WINDOW = 80  # characters before the value, on its line
+# A message about a key, a token or a credential (for keys whose shape ids share)
+_KEY_TALK = re.compile(_SECRET_CUE.pattern + r"|\bkeys?\b|\bcredentials?\b")
 _HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
 
 
@@ -1515,6 +1585,11 @@ _PUBLIC_HASH_BEFORE = re.compile(
     r"\bsha(?:-?\d+)?\b|\bmd5\b|hash|checksum|digest|commit|fingerprint|request[ _-]?id|trace[ _-]?id"
     r"|correlation"
     r"|public[ _-]?key|address|tx(?:id)?\b|transaction|block|uuid|guid"
+    # a request's or a trace's id, a hash, a commit, in other languages
+    r"|请求 ?id|請求 ?id|请求编号|请求号|追踪 ?id|跟踪 ?id|リクエスト ?id|トレース ?id|요청 ?id|추적 ?id"
+    r"|哈希|雜湊|ハッシュ|해시|提交|コミット|커밋|校验和"
+    r"|id de (?:solicitud|requête|requete|requisição|requisicao|petición|rastreo)|anfrage-?id|request-?id"
+    r"|id (?:richiesta|della richiesta)|id запроса|идентификатор запроса|istek kimliği|id żądania"
 )
 
 
@@ -1669,9 +1744,20 @@ _APP_PASSWORD_CUES = Substrings(
 )
 
 
+# The name Google and Apple give such a password ("app password", "app-specific password"): where
+# the message says it, the four groups are one wherever they stand (a config line, then "the Gmail
+# app password has spaces").
+_APP_PASSWORD_NAME = re.compile(
+    r"app[ -](?:specific[ -])?passwor|app-passwort|anwendungspasswort|mot de passe d'application"
+    r"|contraseña de aplicación|senha de app|password (?:per le |dell')?app|пароль приложени"
+    r"|应用专用密码|应用密码|アプリ ?パスワード|앱 ?비밀번호"
+)
+
+
 def _app_passwords(text: str, lower: str) -> Iterator[Span]:
+    named = _APP_PASSWORD_NAME.search(lower) is not None
     for m in _APP_PASSWORD.finditer(text):
-        if _APP_PASSWORD_CUES.search(lower[max(0, m.start() - _APP_PASSWORD_CUE_CHARS) : m.start()]):
+        if named or _APP_PASSWORD_CUES.search(lower[max(0, m.start() - _APP_PASSWORD_CUE_CHARS) : m.start()]):
             yield m.start(), m.end(), "password", P_PROSE
 
 
