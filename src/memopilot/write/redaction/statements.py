@@ -1137,8 +1137,10 @@ def _prefixed_key(text: str, start: int, value: str) -> bool:
 # A vendor's prefix before a body of hex digits, or of capitals and digits: "sk_" and 48 hex
 # digits, "squ_" and 40, "NRAK-" and 27 capitals and digits. Ids and digests are written so too
 # ("req_...", "sha1-..."), so the prefix must not name one, and the message must speak of a key,
-# a token or a credential.
-_UPPER_KEY_PREFIX, _PLAIN_KEY_BODY = (
+# a token or a credential. The prefix is a vendor's abbreviation (four letters at most, or capitals):
+# an id named in words ("session_", "webhook_") is longer.
+_SHORT_KEY_PREFIX, _UPPER_KEY_PREFIX, _PLAIN_KEY_BODY = (
+    re.compile(r"[A-Za-z][a-z0-9]{0,3}[_.-]"),
     re.compile(r"[A-Z]{2,8}[_-]"),
     re.compile(r"[0-9a-f]{32,128}|[0-9A-F]{32,128}|(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{24,64}"),
 )
@@ -1150,7 +1152,7 @@ _ID_PREFIX = re.compile(
 
 
 def _prefixed_plain_key(text: str, start: int, value: str) -> bool:
-    prefix = _KEY_PREFIX.match(value) or _UPPER_KEY_PREFIX.match(value)
+    prefix = _SHORT_KEY_PREFIX.match(value) or _UPPER_KEY_PREFIX.match(value)
     if prefix is None or _ID_PREFIX.search(prefix.group()) or value.startswith("pk_"):
         return False
     body = value[prefix.end() :]
