@@ -81,6 +81,7 @@ from memopilot.evaluation.extraction import ExtractionItem, load_items  # noqa: 
 from memopilot.read.tokens import mostly_cjk  # noqa: E402
 from memopilot.write.language import in_english  # noqa: E402
 from memopilot.write.rule_editor import read_statements  # noqa: E402
+from memopilot.write.sentences import clauses, clean_statement, split_sentences  # noqa: E402
 from memopilot.write.statement_classifier import (  # noqa: E402
     LABELS,
     NONE,
@@ -135,10 +136,16 @@ def sentence_examples(path: Path) -> list[Example]:
         if label not in LABELS:
             raise SystemExit(f"{path}: unknown type {label!r}")
         statements = read_statements(entry["text"], datetime(2026, 6, 1, 12, tzinfo=UTC))
+        # A one-sentence text keeps its label, in each of its clauses ("I'm vegan and my partner
+        # hates mushrooms": both a preference); a text of several sentences labels each by its words.
+        one_sentence = len(split_sentences(entry["text"])) == 1
         for text, rule_type, flags in statements:
-            # A one-statement text keeps its label; split ones label each part by its own words.
-            out.append((text, rule_type, flags, label if len(statements) == 1 else _part_label(text, label)))
+            whole = len(statements) == 1 or (one_sentence and len(text.split()) >= _CLAUSE_WORDS)
+            out.append((text, rule_type, flags, label if whole else _part_label(text, label)))
     return out
+
+
+_CLAUSE_WORDS = 2
 
 
 def _part_label(text: str, label: str) -> str:
@@ -146,16 +153,38 @@ def _part_label(text: str, label: str) -> str:
 
 
 def item_examples(items: list[ExtractionItem]) -> list[Example]:
+    """Each statement of each item, labelled with the first type of the expectation whose words it
+    holds, else "none"; but a clause beside one that met an expectation ("we have twins" after "I'm a
+    nurse", when only the nurse was expected) is left out: what it tells was not asked about, so
+    neither label can be trusted."""
     out: list[Example] = []
     for item in items:
-        for text, rule_type, flags in read_statements(item.message, item.at):
-            label = NONE
-            for expectation in item.expect:
-                lowered = text.lower()
-                if all(any(a.lower() in lowered for a in group) for group in expectation.all):
-                    label = expectation.types[0]
-                    break
+        statements = read_statements(item.message, item.at)
+        labels = [_expected_type(text, item) for text, _, _ in statements]
+        siblings = _clause_siblings(item.message)
+        met = {text for (text, _, _), label in zip(statements, labels, strict=True) if label != NONE}
+        for (text, rule_type, flags), label in zip(statements, labels, strict=True):
+            if label == NONE and met & siblings.get(text, frozenset()):
+                continue
             out.append((text, rule_type, flags, label))
+    return out
+
+
+def _expected_type(text: str, item: ExtractionItem) -> str:
+    lowered = text.lower()
+    for expectation in item.expect:
+        if all(any(a.lower() in lowered for a in group) for group in expectation.all):
+            return expectation.types[0]
+    return NONE
+
+
+def _clause_siblings(message: str) -> dict[str, frozenset[str]]:
+    """Each clause of a sentence the editor parts in several, with the sentence's clauses."""
+    out: dict[str, frozenset[str]] = {}
+    for sentence in split_sentences(message):
+        parts = [clean_statement(p) for p in clauses(clean_statement(sentence))]
+        if len(parts) > 1:
+            out.update((p, frozenset(parts)) for p in parts)
     return out
 
 

@@ -487,3 +487,14 @@ def test_a_choice_made_in_the_end_marks_a_change() -> None:
 
     assert marks_change("we ended up going with a warm terracotta in the end, looks amazing")
     assert not marks_change("we went with a warm terracotta, looks amazing")
+
+
+def test_a_lead_in_before_a_colon_is_not_part_of_the_change() -> None:
+    """ "Heads up, my routine changed: I no longer swim in the mornings." read "heads up, routine
+    changed" as part of what no longer holds, and no earlier memory held those words."""
+    old = mem("I swim laps at the Brindlecombe Aquatic Centre every morning before work", MemoryType.FACT)
+    other = mem("I cycle to the office on Fridays", MemoryType.FACT)
+    found = find_supersessions(
+        "Heads up, my routine changed: I no longer swim in the mornings.", MemoryType.FACT, [old, other]
+    )
+    assert [s.old.id for s in found] == [old.id]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memopilot.write import dates
-from memopilot.write.date_words import english_dates
+from memopilot.write.date_words import english_dates, readable_dates
 from memopilot.write.editor import EditorContext
 from memopilot.write.rule_editor import RuleEditor
 
@@ -110,3 +110,62 @@ def test_the_morning_is_not_tomorrow() -> None:
     assert english_dates("Esta mañana fui al médico, corro por la mañana.", "es") == (
         "Esta mañana fui al médico, corro por la mañana."
     )
+
+
+# -- 2026-12-06 (twelfth session) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        # Chinese, Japanese and Korean weekday of next week, of this week, and "by" after the day
+        ("我下周五要考驾照", "我 next friday 要考驾照"),
+        ("这周三之前交报告", " by this wednesday 交报告"),
+        ("来週の水曜日までに年賀状を書く", " by next wednesday 年賀状を書く"),
+        ("다음 주 금요일까지 보고서를 내야 해요", " by next friday  보고서를 내야 해요"),
+        ("明天我要去医院", " tomorrow 我要去医院"),
+        ("3天后搬家", " in 3 days 搬家"),
+        # a weekday said every week is a routine, not the next such day
+        ("每周二上课", " every tuesday 上课"),
+        ("毎週火曜日にジムに行く", " every tuesday にジムに行く"),
+        # no weekday: 周末 (the weekend) and 生日 (a birthday) stay as they were
+        ("周末去爬山", "周末去爬山"),
+        ("我的生日快到了", "我的生日快到了"),
+    ],
+)
+def test_cjk_date_words_are_read_in_english(text: str, english: str) -> None:
+    assert readable_dates(text) == english
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # said on Tuesday 10 November 2026: next week's Friday is the 20th
+        ("我下周五要考驾照，有点紧张。", ("deadline", "2026-11-20")),
+        ("来週の水曜日までに年賀状を50枚書かないといけない。", ("deadline", "2026-11-18")),
+    ],
+)
+def test_a_cjk_day_ahead_is_kept_with_its_day(message: str, kept: tuple[str, str]) -> None:
+    out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
+    (memory,) = out.new_memories
+    assert (memory.type, memory.expires_at.date().isoformat() if memory.expires_at else None) == kept
+    assert kept[1] in memory.content  # read later, the memory still says which day was meant
+
+
+def test_a_weekday_of_next_week_said_after_it() -> None:
+    for text in ("due Friday of next week", "by Friday of the following week"):
+        found = dates.find_date(text, NOW)
+        assert found is not None and found.when.date().isoformat() == "2026-11-20"
+    german = readable_dates("Meine Steuererklärung muss bis Freitag nächster Woche beim Finanzamt sein.")
+    found = dates.find_date(german, NOW)
+    assert found is not None and found.when.date().isoformat() == "2026-11-20"
+
+
+def test_since_a_date_in_another_language_starts_a_change() -> None:
+    """ "Da questa settimana viviamo a Verolago" (we live in Verolago from this week on) was kept
+    as a temporary state ending on Sunday."""
+    english = readable_dates("Da questa settimana viviamo a Verolago.")
+    assert english.startswith("from this week")
+    assert dates.temporary_expiry(english, NOW) is None
+    kept = _kept("Da questa settimana viviamo a Verolago, ci siamo trasferiti per lavoro.")
+    assert kept and all(memory_type != "temporary" and end is None for memory_type, end in kept)

@@ -306,10 +306,13 @@ def test_lines_and_bullets_are_statements() -> None:
 
 
 def test_one_statement_gives_at_most_one_memory() -> None:
-    # preference, constraint and project cues in one sentence: one memory, the higher-priority type
-    out = edit("We must use Postgres because I like it and our stack is Python.")
+    # preference, constraint and project cues in one clause: one memory, the higher-priority type
+    out = edit("We must use Postgres because I like it for the stack.")
     assert len(out.new_memories) == 1
     assert out.new_memories[0].type == "constraint"
+    # a second clause with its own subject is a statement of its own (2026-12-06, twelfth session)
+    out = edit("We must use Postgres because I like it and our stack is Python.")
+    assert [m.type for m in out.new_memories] == ["constraint", "project"]
 
 
 def test_question_tail_is_split_from_a_statement() -> None:
@@ -465,8 +468,13 @@ def test_a_day_soon_ahead_makes_a_deadline_due_then(message: str, due: str) -> N
 
 
 def test_a_condition_said_beside_a_coming_day_outlives_it() -> None:
-    memory = learned_only("My in-laws are coming Saturday and my father-in-law is coeliac, so gluten-free.")
+    memory = learned_only("My in-laws are coming Saturday, so gluten-free: my father-in-law is coeliac.")
     assert memory.type != "deadline" and memory.expires_at is None
+    # told as two clauses, the visit ends on its day and the condition stays
+    out = learned_edit("My in-laws are coming Saturday and my father-in-law is coeliac, so gluten-free.")
+    ends = {m.content: m.expires_at for m in out.new_memories}
+    assert ends.get("my father-in-law is coeliac, so gluten-free.", "missing") is None
+    assert all(end is not None for content, end in ends.items() if "Saturday" in content)
 
 
 def test_a_taste_that_names_a_duration_is_no_temporary_state() -> None:
@@ -846,3 +854,102 @@ def test_a_time_of_day_that_bounds_a_habit_is_no_deadline() -> None:
         .output.new_memories
     )
     assert due.type == "deadline" and due.expires_at is not None
+
+
+# -- 2026-12-06 (twelfth session) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("I'm vegan and my partner hates mushrooms", ["I'm vegan", "my partner hates mushrooms"]),
+        (
+            "She uses a wheelchair, and I get horribly seasick so no boat tours",
+            ["She uses a wheelchair", "I get horribly seasick so no boat tours"],
+        ),
+        ("I'm a nurse, my husband works days, we have twins (Maya and Leo)", None),
+        # one subject of two people, a request with its reason, a clause that points back at the
+        # one before ("it", "then") and a question stay whole
+        ("My partner Ilse and I live in Dunmarrow.", []),
+        ("My sister Ana and I are going to Lisbon", []),
+        ("I'm on warfarin so check anything you suggest for interactions.", []),
+        ("make sure the recipe has no peanuts whatsoever, I carry an epipen", []),
+        ("Studying for the AWS Solutions Architect exam, I'm sitting it in November.", []),
+        ("moving to Ostbrook in January, and I need to sell my piano before then", []),
+        ("Should I book it and we go together?", []),
+    ],
+)
+def test_each_clause_with_its_own_subject_is_a_statement_of_its_own(
+    sentence: str, parts: list[str] | None
+) -> None:
+    from memopilot.write.sentences import clauses
+
+    if parts is None:
+        parts = [p.strip() for p in sentence.split(",")]
+    assert clauses(sentence) == (parts or [sentence])
+
+
+def test_two_things_told_in_one_sentence_are_two_memories() -> None:
+    out = edit("can you suggest some reading? I prefer short books and I'm learning Rust this year")
+    assert [(m.type, m.content) for m in out.new_memories] == [
+        ("preference", "I prefer short books"),
+        ("learning_goal", "I'm learning Rust this year"),
+    ]
+
+
+def test_a_number_then_a_full_stop_ends_an_english_sentence() -> None:
+    from memopilot.write.sentences import split_sentences
+
+    assert split_sentences("Tidewell now goes live on June 22. can you redo the checklist?") == [
+        "Tidewell now goes live on June 22.",
+        "can you redo the checklist?",
+    ]
+    assert split_sentences("ran my first half in October, 2:04. want to go sub-2") == [
+        "ran my first half in October, 2:04.",
+        "want to go sub-2",
+    ]
+    # a German ordinal day is no sentence end
+    assert split_sentences("Ich muss bis zum 20. den Vertrag abgeben.") == [
+        "Ich muss bis zum 20. den Vertrag abgeben."
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "For a worksheet, translate these example sentences into German: 'I have two brothers. I live "
+        "in a small town. I am allergic to cats.'",
+        'In the song line "I left my heart in San Francisco", is that iambic?',
+    ],
+)
+def test_a_quotation_in_single_quotes_or_named_as_a_line_is_no_news_of_the_user(message: str) -> None:
+    assert RuleEditor().edit(message, context()).output.new_memories == []
+
+
+def test_an_arrangement_in_the_progressive_is_dated() -> None:
+    (memory,) = [
+        m
+        for m in RuleEditor()
+        .edit("I'm presenting the migration plan to the CTO on Thursday", context())
+        .output.new_memories
+    ]
+    assert "Thursday (2026-03-05)" in memory.content  # said on Wednesday 4 March 2026
+
+
+def test_a_to_do_list_on_one_line_is_a_task_per_item() -> None:
+    for message, tasks in (
+        (
+            "Things I need to do: renew my passport, call the plumber about the boiler, and order "
+            "Ingrid's present",
+            ["renew my passport", "call the plumber about the boiler", "order Ingrid's present"],
+        ),
+        (
+            "add to my list: get the kids' flu shots, and book the chimney sweep",
+            ["get the kids' flu shots", "book the chimney sweep"],
+        ),
+    ):
+        out = RuleEditor().edit(message, context()).output
+        assert [(m.type, m.content) for m in out.new_memories] == [("task", t) for t in tasks]
+    # a label that names no list is no list
+    out = RuleEditor().edit("Note: I moved to Leeds, and I love it", context()).output
+    assert all(m.type != "task" for m in out.new_memories)

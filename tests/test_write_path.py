@@ -114,7 +114,9 @@ def test_a_guessed_end_leaves_the_words_findable(mp: MemoPilot, clock) -> None:
 
 
 def test_temporary_notes_expire(mp: MemoPilot, clock) -> None:
-    (note,) = mp.remember("For today only, answer in French.").created
+    # ("For today only, answer in French." was this test's note until 2026-12-06: the learned
+    # judgement retrained that day keeps it at 0.28, under the rules' bar, and stores nothing)
+    (note,) = mp.remember("I'm working from the Lisbon office today, so I'm on Lisbon time.").created
     assert note.type.value == "temporary" and note.expires_at is not None
     (episode,) = mp.list(types=["episode"]).items
     assert episode.expires_at == note.expires_at  # the message said only this short-lived thing

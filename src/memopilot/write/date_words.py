@@ -19,6 +19,8 @@ from __future__ import annotations
 import functools
 import re
 
+from ..read.tokens import mostly_cjk
+from .cjk_date_words import cjk_english_dates
 from .language import language_of
 
 __all__ = ["LANGUAGES", "english_dates", "readable_dates"]
@@ -45,7 +47,8 @@ _CONNECTORS = {
            "d'ici le": "by", "d'ici": "by", "au plus tard le": "by", "fin": "end of", "prochain": "next",
            "prochaine": "next"},
     "de": {"bis zum": "until", "bis spätestens": "by", "spätestens am": "by", "bis": "until",
-           "vor dem": "before", "ende": "end of", "nächsten": "next", "nächste": "next", "kommenden": "next",
+           "vor dem": "before", "ende": "end of", "nächsten": "next", "nächste": "next",
+           "nächster": "next", "kommender": "next", "der nächsten woche": "of next week", "kommenden": "next",
            "monats": "month",
            "diese": "this"},
     "it": {"entro il": "by", "entro": "by", "fino al": "until", "fino a": "until", "prima del": "before",
@@ -68,7 +71,10 @@ _NO_DATE = "<no date>"  # their entry in a language's table: the phrase stays as
 
 def readable_dates(text: str) -> str:
     """``text`` with its date words in English when it is written in one of :data:`LANGUAGES`
-    ("antes del 20 de enero" -> "before 20 january"); otherwise ``text`` itself."""
+    ("antes del 20 de enero" -> "before 20 january"), or in Chinese, Japanese or Korean
+    (:mod:`.cjk_date_words`); otherwise ``text`` itself."""
+    if mostly_cjk(text):
+        return cjk_english_dates(text)
     language = language_of(text)
     return text if language == "en" else english_dates(text, language)
 
@@ -90,7 +96,8 @@ def english_dates(text: str, language: str) -> str:
     english = _DAY_OF_MONTH.sub(r"\1 \2", english)  # "20 de january", "20. july": "20 july"
     english = _DAY_ALONE.sub(r"the \1th", english)  # "até o dia 10": "by the 10th"
     english = _WEEKDAY_OF_NEXT_WEEK.sub(r"next week \1", english)  # "viernes de la semana que viene"
-    return _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"
+    english = _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"
+    return _FROM_DATE.sub("from ", english)  # "da questa settimana viviamo a ...": from this week on
 
 
 def _counted_spans(text: str, language: str) -> str:
@@ -172,6 +179,13 @@ _OBLIGATION_DE = re.compile(
 _MONTH_NAMES = "|".join(_MONTHS)
 _DAY_OF_MONTH = re.compile(rf"\b(\d{{1,2}})(?:\.|º|er)?\s+(?:de\s+)?({_MONTH_NAMES})\b")
 _NEXT_AFTER = re.compile(rf"\b({'|'.join(_WEEKDAYS)}|week|month|year)\s+next\b")
+# "since" or "from" before a date ("da questa settimana", "seit diesem monat", "a partir de hoy"): when
+# a change began, which the English rules read in "from this week", not the end of a state
+_FROM_DATE = re.compile(
+    r"\b(?:da|dalla|dal|desde|depuis|à partir d[e']|a partir d[eo]|seit|ab|sinds|vanaf|sedan|från och med)"
+    rf"\s*(?=(?:this|next|today|tomorrow|{_WEEKDAY_NAMES}|{'|'.join(_MONTHS)})\b)",
+    re.IGNORECASE,
+)
 # "el viernes de la semana que viene", "giovedì della settimana prossima": Friday of next week,
 # which the English rules read as "next week friday"
 _WEEKDAY_OF_NEXT_WEEK = re.compile(

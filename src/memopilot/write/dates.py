@@ -135,7 +135,7 @@ _WEEKDAY = _rx(
     rf"\b(?:(?P<mod>next|this|coming|the\s+coming|last|past|previous|"
     rf"(?:every|each)(?:\s+(?:other|second|third|fourth|2nd|3rd|4th))?)\s+)?(?P<wd>{_WEEKDAY_FULL})(?!s\b)"
     r"(?!\s+(?:mornings|afternoons|evenings|nights)\b)"  # "Thursday mornings": every Thursday
-    r"(?:\s+(?P<wk>next|this)\s+week)?"
+    r"(?:,?\s+(?:of\s+)?(?:the\s+)?(?P<wk>next|this|following|coming)\s+week)?"  # "Friday of next week"
 )
 _WEEKDAY_AFTER_WEEK = _rx(rf"\b(?P<wk>next|this)\s+week(?:\s+on)?,?\s+(?P<wd>{_WEEKDAY_FULL})(?!s\b)")
 _WEEKDAY_ABBR_CUED = _rx(
@@ -462,7 +462,7 @@ def _weekday(m: re.Match[str], now: datetime, today: date) -> Any:
         return None
     target = _WEEKDAYS[m["wd"].lower()[:3]]
     week = (m.groupdict().get("wk") or "").lower()
-    if week == "next":
+    if week in {"next", "following", "coming"}:
         monday = today - timedelta(days=today.weekday()) + timedelta(weeks=1)
         return monday + timedelta(days=target)
     if week == "this":

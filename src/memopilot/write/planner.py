@@ -627,17 +627,20 @@ class _Plan:
         beside them), which expire, and the rest, which stays ("Dad's staying with us for ten
         days. The kids love having Grandpa at breakfast."). A longer message, or one with code,
         lists or line breaks, stays whole unless its memories hold most of what it told."""
-        ends = [self.live.get(m.id, m).expires_at for m in derived]
-        if not ends or any(end is None for end in ends):
+        current = [self.live.get(m.id, m) for m in derived]
+        short_lived = [m for m in current if m.expires_at is not None]
+        if not short_lived:
             return
-        if all(self.live.get(m.id, m).type is MemoryType.TEMPORARY for m in derived) and not any(
+        if all(m.type is MemoryType.TEMPORARY for m in short_lived) and not any(
             dates.temporary_expiry(e.content, self.now, guess=False) for e in self.outcome.episodes
         ):
             return  # its end is a guess ("can't run on tarmac for now"): its words stay findable
-        last = max(e for e in ends if e is not None)
+        last = max(m.expires_at for m in short_lived if m.expires_at is not None)
         if len(self.outcome.episodes) == 1 and _plain_prose(self.outcome.episodes[0].content):
-            self._part_episode(self.outcome.episodes[0], [m.content for m in derived], last)
+            self._part_episode(self.outcome.episodes[0], [m.content for m in short_lived], last)
             return
+        if len(short_lived) < len(current):
+            return  # it told something lasting too, in a message that cannot be parted: it stays
         # (what it asked the assistant beside them is not more said)
         said = sum(len(told(e.content)) for e in self.outcome.episodes)
         if sum(len(m.content) for m in derived) < _SAID_IN_FULL * said:

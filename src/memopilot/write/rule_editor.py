@@ -38,7 +38,9 @@ from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, Me
 from .language import in_english
 from .sentences import (
     LISTED_TASK,
+    clauses,
     clean_statement,
+    inline_items,
     is_list_header,
     is_question,
     listed_items,
@@ -314,7 +316,8 @@ _MISTAKE_FILLER = frozenset(
 
 _DEADLINE_CUE = re.compile(
     r"\b(?:due|deadline|deadlines|ships?|shipping|launch(?:es|ing)?|releas(?:e|es|ed|ing)|go(?:es)?[- ]live|"
-    r"going live|demo|presentation|exam|submit|submission|deliver(?:y|able|ables)?|hand in|hand-in|"
+    r"going live|demo|presentation|exam|submit|submission|deliver(?:y|able|ables)?|hand(?:ed)? in|hand-in|"
+    r"turn(?:ed)? in|"
     r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
     _F,
 )
@@ -837,10 +840,17 @@ def _listed_item(s: str, kind: str, now: datetime) -> _Judgement | None:
     return _judge(s, now, readable_dates(s)) or _Judgement(MemoryType.FACT, 0.8, "user")
 
 
+def _statements(message: str, listed: dict[str, str]) -> list[str]:
+    """The sentences of ``message``, each parted into the clauses that tell a thing of their own
+    ("I'm vegan and my partner hates mushrooms": two); a list's item stays whole."""
+    cleaned = (clean_statement(sentence) for sentence in split_sentences(message))
+    return [part for s in cleaned for part in (inline_items(s) or ([s] if s in listed else clauses(s)))]
+
+
 def _read(message: str, now: datetime) -> list[_Statement]:
     statements: list[_Statement] = []
-    listed = listed_items(message) if ":" in message and "\n" in message else {}
-    for raw in split_sentences(message):
+    listed = listed_items(message) if ":" in message else {}
+    for raw in _statements(message, listed):
         s = clean_statement(raw)
         if not s:
             continue
@@ -1008,7 +1018,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
         until = ends if memory_type is MemoryType.TEMPORARY else None
-        if memory_type is MemoryType.FACT and not span and (day := _event_ahead(st, now)) is not None:
+        if memory_type in _DUE_WHEN_DATED and not span and (day := _due_ahead(st, memory_type, now)):
             # "the application closes next Tuesday at noon", "dentist tomorrow at 8:15": a day to
             # keep in view, due then (a deadline leaves the context after its day)
             memory_type, until = MemoryType.DEADLINE, day
@@ -1031,11 +1041,25 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
 _EVENT_HORIZON = timedelta(days=60)
 
 
+# Types the learned judgement gives a statement that a day ahead makes a deadline: a fact of an
+# event soon ("dentist tomorrow"), and an obligation or a to-do said with its limit ("来週の水曜日
+# までに年賀状を50枚書かないといけない": 50 cards to write by next Wednesday).
+_DUE_WHEN_DATED = frozenset({MemoryType.FACT, MemoryType.CONSTRAINT, MemoryType.TASK})
+
+
+def _due_ahead(st: _Statement, memory_type: MemoryType, now: datetime) -> datetime | None:
+    """The day a learned fact, constraint or task falls due: a fact's event ahead, an obligation's
+    limit ("by next Wednesday")."""
+    if memory_type is MemoryType.FACT:
+        return _event_ahead(st, now)
+    return _deadline(st.dated, now)
+
+
 def _event_ahead(st: _Statement, now: datetime) -> datetime | None:
     """The day ``st`` names when it is one day ahead, soon, in words that look ahead ("tomorrow",
     "next Tuesday", "is on Saturday", "in ten days"); else None."""
     found = _date_in(st.dated, now)
-    if found is None or _CALENDAR_DAY.search(found.phrase) or mostly_cjk(st.text):
+    if found is None or _CALENDAR_DAY.search(found.phrase):
         return None
     if _CONDITION.search(st.text):
         return None  # "in-laws are coming Saturday and my father-in-law is coeliac": that outlives the day
@@ -1075,10 +1099,14 @@ _HYPOTHETICAL = re.compile(
     r"\b(?:i'd|i would|we'd|we would|i might|i could)\b|(?:imagine|what if|suppose|in another life)\b)",
     _F,
 )
-_QUOTED = re.compile(r"[\"“«„]([^\"”»“]{8,300})[\"”»“]")
+# a quotation in double quotes, guillemets, or single quotes that are not apostrophes
+_QUOTED = re.compile(r"[\"“«„]([^\"”»“]{8,300})[\"”»“]|(?<!\w)'([^'\n]{8,300})'(?!\w)")
 _ATTRIBUTION = re.compile(
     r"[\"”»]\s*[—–-]+\s*[A-Z]|(?:^|\n)\s*[—–-]+\s*[A-Z][\w.]+(?:\s+[A-Z][\w.]+)*\s*$"
     r"|\b(?:a|the) (?:line|quote|quotation|lyric|saying) (?:from|by|of)\b"
+    # 'In the song line "I left my heart in ..."', "the lyric 'I am the walrus'"
+    r"|\b(?:a|the) (?:(?:song|poem|film|movie|book)\s+)?(?:line|lyrics?|verse|quote|quotation)"
+    r"\s*[:,]?\s*[\"“«„']"
     r"|\bas (?!i\b|we\b|you\b)\w+ (?:once )?(?:said|put it)\b",  # "as Seneca said", not "as I said"
     _F,
 )
@@ -1143,7 +1171,7 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
     attributed = _ATTRIBUTION.search(message) is not None
     worked_on = _WORK_ON_TEXT.search(message) is not None
     quotes = list(_QUOTED.finditer(message)) if attributed or worked_on else []
-    quoted = [q.group(1).lower() for q in quotes]
+    quoted = [(q.group(1) or q.group(2)).lower() for q in quotes]
     source = message[quotes[-1].end() :].lower() if quotes and attributed else ""  # "— Steve Jobs"
     for i, st in enumerate(statements):
         borrowed = (
@@ -1154,7 +1182,7 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             or (worked_on and _inside(st.text, quoted))  # 'Summarize this: "The committee decided ..."'
         )
         if attributed and not borrowed:
-            text = st.text.lower().strip(' "“”«»„.!')
+            text = st.text.lower().strip(" \"“”«»„.!'")
             following = statements[i + 1].text if i + 1 < len(statements) else ""
             borrowed = (
                 _inside(st.text, quoted)
@@ -1179,7 +1207,7 @@ def _inside(statement: str, quoted: list[str]) -> bool:
     if opening and statement[: opening.start()].rstrip().endswith((":", "?")):
         parts.append(statement[opening.end() :])
     for part in parts:
-        text = part.lower().strip(' "“”«»„.!')
+        text = part.lower().strip(" \"“”«»„.!'")
         if text and any(text in q for q in quoted):
             return True
     return False
@@ -1370,8 +1398,12 @@ def _one_day_ahead(text: str, found: dates.DateMatch) -> bool:
     "in ten days", "next Sunday", "until Friday", "to the 19th"."""
     if _DAY_AHEAD.fullmatch(found.phrase):
         return True
-    weekday = _WEEKDAY_NAME.fullmatch(found.phrase) is not None
-    return weekday and _AHEAD_CUE.search(text[: found.start]) is not None
+    if _WEEKDAY_NAME.fullmatch(found.phrase) is None:
+        return False
+    before = text[: found.start]
+    return _AHEAD_CUE.search(before) is not None or (
+        _ARRANGED.match(text) is not None and _ON.search(before) is not None
+    )
 
 
 _DAY_AHEAD = re.compile(
@@ -1381,6 +1413,10 @@ _DAY_AHEAD = re.compile(
     r"|(?:by|until|till|before|to|due)\s+the\s+\d{1,2}(?:st|nd|rd|th)",
     _F,
 )
+# "I'm presenting the plan to the CTO on Thursday", "we're flying out on Sunday": an arrangement,
+# said in the present progressive, for a day ahead
+_ARRANGED = re.compile(r"^(?:\W*\w+\W+)?(?:i'm|i am|im|we're|we are)\s+\w+ing\b", _F)
+_ON = re.compile(r"\bon\s+$", _F)
 _WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
 _AHEAD_CUE = re.compile(
     r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+on)?)\s+$", _F

@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 
 from ..text import content_terms
+from .language import in_english
 
 __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_SENTENCES",
+    "clauses",
     "clean_statement",
+    "inline_items",
     "is_question",
     "parted",
     "split_sentences",
@@ -32,7 +35,9 @@ _INITIAL = re.compile(r"\b([A-Z][a-z]+ [A-Z])\.(?= [A-Z][a-z])")
 # A day written as an ordinal ("bis zum 20. den Vertrag", "am 3. Mai", "den 5. januar"): German,
 # the Nordic languages and others end it with a full stop that does not end the sentence.
 _ORDINAL_DOT = re.compile(
-    r"\b(\d{1,2})\.(?= (?:[a-zäöüæøå]|(?i:jan|feb|mär|mar|apr|mai|maj|jun|jul|aug|sep|okt|nov|dez|des)\w*\b))"
+    # (not a time or a decimal: "in October, 2:04. want to go sub-2")
+    r"(?<![:.,])\b(\d{1,2})\."
+    r"(?= (?:[a-zäöüæøå]|(?i:jan|feb|mär|mar|apr|mai|maj|jun|jul|aug|sep|okt|nov|dez|des)\w*\b))"
 )
 _SENTENCE_END = re.compile(
     r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
@@ -101,7 +106,9 @@ def split_sentences(message: str) -> list[str]:
             continue
         protected = _ABBREVIATIONS.sub(lambda m: m.group(1) + "\x00", line)
         protected = _INITIAL.sub(lambda m: m.group(1) + "\x00", protected)
-        protected = _ORDINAL_DOT.sub(lambda m: m.group(1) + "\x00", protected)
+        if _ORDINAL_DOT.search(protected) and not in_english(line):
+            # (in English "goes live on June 22. can you ..." ends a sentence there)
+            protected = _ORDINAL_DOT.sub(lambda m: m.group(1) + "\x00", protected)
         for piece in _SENTENCE_END.split(protected):
             for part in _QUESTION_TAIL.split(piece):
                 part = part.replace("\x00", ".").strip()
@@ -110,6 +117,74 @@ def split_sentences(message: str) -> list[str]:
                 if len(out) >= MAX_SENTENCES:
                     return out
     return out
+
+
+# Where one sentence tells two things of the user's, each with its own subject: "I'm vegan and my
+# partner hates mushrooms", "she uses a wheelchair, and I get seasick", "I'm a nurse, my husband
+# works days, we have twins". The second clause starts with the user (I, we) or one of theirs (my
+# husband, our landlord) and a verb; each is a memory of its own, so that a later change of one
+# replaces that one alone.
+_FIRST_PERSON_SUBJECT = r"(?:i|i'm|im|i've|i'd|i'll|i am|i have|we|we're|we've|we'd|we'll)"
+_VERB = (
+    r"(?:am|is|are|was|were|be|been|have|has|had|do|does|did|don't|doesn't|didn't|can|can't|could|"
+    r"will|won't|would|should|must|need|needs|want|wants|love|loves|like|likes|hate|hates|live|lives|"
+    r"work|works|go|goes|got|get|gets|still|just|also|really|always|never|usually|only)"
+)
+_OWN_SUBJECT = rf"(?:my|our)\s+[\w-]+(?:'s)?(?:\s+[\w-]+)?\s+(?:{_VERB}|'s|\w+s|\w+ed)"
+_CLAUSE_JOIN = re.compile(
+    rf"(?:,\s*(?:and)?|\s+and)\s+(?=(?:{_FIRST_PERSON_SUBJECT}\s+\w|{_OWN_SUBJECT}\b))",
+    _F,
+)
+# A clause that points back at the one before it ("I'm sitting it in November", "so I've decided
+# to do it in January", "I need to sell the piano before then") says nothing alone: the sentence
+# stays whole. So does one that gives the reason or the result ("so", "but": "I have IBS so I stick
+# to low-FODMAP"), which the join above does not part at.
+_REFERS_BACK = re.compile(
+    r"\b(?:it|its|it's|them|him|her|his|their|there|then|those|these|both|one|ones)\b"
+    r"|\bthat\b(?=\s*(?:$|[,.;:!?]))",  # ("that" at the end, not "a system that doesn't ...")
+    _F,
+)
+# A left part that names someone beside the user ("my partner and I live", "Tom and we") is a
+# subject, not a clause: it must hold a verb of its own.
+_HAS_VERB = re.compile(
+    rf"\b{_VERB}\b|'(?:m|re|ve|ll|d)\b|n't\b|\b\w{{3,}}(?:ed|ing)\b|^(?:\W*\w+\W+)??(?:i|we|she|he|they)\s+\w",
+    _F,
+)
+_CLAUSE_MIN_WORDS = 2
+_SUBJECT_FIRST = re.compile(rf"(?:{_FIRST_PERSON_SUBJECT}|my|our)\s", _F)
+_ENCLOSED = re.compile(r"\([^)]*\)|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
+
+
+def right_clause(rest: str) -> str:
+    """The clause that starts ``rest``: up to the next join of its own."""
+    following = _CLAUSE_JOIN.search(rest)
+    return rest[: following.start()] if following else rest
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence`` that each tell something of the user's with its own subject
+    (see :data:`_CLAUSE_JOIN`); the sentence whole when it has one, or is a question."""
+    if is_question(sentence):
+        return [sentence]
+    # a join inside brackets or quotes ("(Maya and Leo)") does not part the sentence
+    masked = _ENCLOSED.sub(lambda m: "\x00" * len(m.group()), sentence)
+    parts: list[str] = []
+    start = 0
+    for join in _CLAUSE_JOIN.finditer(masked):
+        left = sentence[start : join.start()].strip()
+        right = sentence[join.end() :]
+        if len(left.split()) < _CLAUSE_MIN_WORDS or len(right.split()) < _CLAUSE_MIN_WORDS:
+            continue
+        if not _HAS_VERB.search(left) or _REFERS_BACK.search(_ENCLOSED.sub("", right_clause(right))):
+            continue
+        if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left):
+            # a comma alone after a request or a lead-in gives its reason ("make sure the recipe
+            # has no peanuts, I carry an epipen"): only a list of the user's facts is parted there
+            continue
+        parts.append(left)
+        start = join.end()
+    parts.append(sentence[start:].strip())
+    return [p for p in parts if p]
 
 
 def told(message: str) -> str:
@@ -124,13 +199,14 @@ def told(message: str) -> str:
 
 
 def parted(message: str, held: list[str], share: float = 0.6) -> tuple[str, str]:
-    """``message`` in two: the sentences ``held`` (memories' contents) say, with the questions
-    asked beside them, and the rest it told. A sentence is held when a memory holds ``share`` of
-    its content words; one without content words ("..."), with the held part."""
+    """``message`` in two: the sentences (or clauses, :func:`clauses`) ``held`` (memories'
+    contents) say, with the questions asked beside them, and the rest it told. A sentence is held
+    when a memory holds ``share`` of its content words; one without content words ("..."), with
+    the held part."""
     held_terms = [content_terms(h) for h in held]
     said: list[str] = []
     rest: list[str] = []
-    for sentence in split_sentences(message):
+    for sentence in (part for whole in split_sentences(message) for part in clauses(whole)):
         terms = content_terms(sentence)
         said_by_one = any(len(terms & h) >= share * len(terms) for h in held_terms)
         covered = not terms or is_question(sentence) or said_by_one
@@ -140,14 +216,20 @@ def parted(message: str, held: list[str], share: float = 0.6) -> tuple[str, str]
 
 # The header of a to-do list: a line ending with ":" that names one ("list for this week:", "things
 # to do:", "errands sat:", "à faire :", "zu erledigen:"), followed by its items as bullets.
-_TODO_HEADER = re.compile(
-    r"^\s*(?:my\s+)?(?:(?:to-?do|todo|to do|shopping)?\s*list|to-?dos?|to do|"
-    r"things (?:to do|for(?! you\b))|tasks|"
+_TODO_NAME = (
+    r"(?:my\s+)?(?:(?:to-?do|todo|to do|shopping)?\s*list|to-?dos?|to do|"
+    r"things (?:(?:i|we) (?:need|have|got) )?(?:to do|for(?! you\b))|tasks|"
     r"errands|chores|jobs|reminders|checklist|liste|lista|(?:choses )?à faire|a fazer|da fare|por hacer|"
     r"pendientes|tareas|zu erledigen|aufgaben|erledigen|taken|klusjes|att göra|do zrobienia|やること|待办|"
-    r"할 ?일)\b[^:\n]{0,30}:\s*$",
-    re.IGNORECASE,
+    r"할 ?일)\b[^:\n]{0,30}"
 )
+_TODO_HEADER = re.compile(rf"^\s*{_TODO_NAME}:\s*$", re.IGNORECASE)
+# A to-do list on one line: "Things I need to do: renew my passport, call the plumber, and order
+# Ingrid's present", "add to my list: get the kids' flu shots, and book the chimney sweep".
+_INLINE_TODO = re.compile(
+    rf"^\s*(?:(?:please\s+)?add\s+(?:\w+\s+)?to\s+)?{_TODO_NAME}:\s*(?P<items>\S.*)$", re.IGNORECASE
+)
+_ITEM_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=\w+\s+\w)", re.IGNORECASE)
 
 
 # The header of a list of facts about the user ("things about me:", "about me:", "some background
@@ -164,6 +246,16 @@ _ABOUT_ME_HEADER = re.compile(
 LISTED_TASK, LISTED_FACT = "task", "fact"
 
 
+def inline_items(sentence: str) -> list[str]:
+    """The items of a to-do list written on one line (see :data:`_INLINE_TODO`); [] for any
+    other sentence."""
+    found = _INLINE_TODO.match(sentence)
+    if found is None:
+        return []
+    items = [clean_statement(item) for item in _ITEM_SEPARATOR.split(found["items"])]
+    return [item for item in items if item]
+
+
 def is_list_header(statement: str) -> bool:
     """Whether a statement is a list's header ("list for this week", "things about me"), which
     says nothing itself."""
@@ -178,6 +270,8 @@ def listed_items(message: str) -> dict[str, str]:
     items: dict[str, str] = {}
     kind: str | None = None
     for line in message[:MAX_MESSAGE_CHARS].splitlines():
+        for sentence in split_sentences(line):
+            items.update((item, LISTED_TASK) for item in inline_items(clean_statement(sentence)))
         if _TODO_HEADER.match(line) or _ABOUT_ME_HEADER.match(line):
             kind = LISTED_TASK if _TODO_HEADER.match(line) else LISTED_FACT
             continue

@@ -77,10 +77,24 @@ def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
             while toks and toks[0].low in {",", ":", ";", "-"}:
                 toks = toks[1:]
             changed = True
-        if len(toks) > 2 and toks[1].low == ":" and toks[0].low[:1].isalpha():
-            toks = toks[2:]  # "Decision: ...", "Note: ...": a label, not part of the statement
+        label = _label_end(toks)
+        if label:
+            # "Decision: ...", "Heads up, my routine changed: ...": a label or a lead-in, not
+            # part of the statement
+            toks = toks[label:]
             changed = True
     return toks, corrected
+
+
+_MAX_LEAD_IN = 6  # tokens before a ":" that introduce the statement rather than belong to it
+
+
+def _label_end(toks: Sequence[_Tok]) -> int:
+    """How many tokens a leading label or lead-in ending with ":" takes (0: none)."""
+    colon = next((i for i, t in enumerate(toks[: _MAX_LEAD_IN + 1]) if t.low == ":"), 0)
+    if colon and len(toks) > colon + 1 and toks[0].low[:1].isalpha():
+        return colon + 1
+    return 0
 
 
 def _hedged(toks: list[_Tok]) -> bool:
