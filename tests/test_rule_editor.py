@@ -953,3 +953,11 @@ def test_a_to_do_list_on_one_line_is_a_task_per_item() -> None:
     # a label that names no list is no list
     out = RuleEditor().edit("Note: I moved to Leeds, and I love it", context()).output
     assert all(m.type != "task" for m in out.new_memories)
+
+
+def test_a_clause_kept_alone_is_its_whole_sentence() -> None:
+    """Parting a sentence keeps two things apart; a clause kept alone would lose what the rest
+    said of it, which later judgements read (an old "Marco is an architect" was no longer
+    replaced by "my partner is Daniel now" once "and we're thinking about a trip" was cut off)."""
+    (memory,) = edit("I prefer short books and my partner thinks about learning Rust").new_memories
+    assert memory.content == "I prefer short books and my partner thinks about learning Rust"

@@ -820,6 +820,7 @@ class _Statement:
     flags: ShapeFlags | None = None
     listed: bool = False  # an item of a to-do list: a task, whatever the learned judgement says
     dated: str = ""  # the text with its date words in English (readable_dates); "" = the text
+    sentence: str = ""  # the whole sentence, when the text is one of its clauses
 
     def __post_init__(self) -> None:
         if not self.dated:
@@ -840,17 +841,35 @@ def _listed_item(s: str, kind: str, now: datetime) -> _Judgement | None:
     return _judge(s, now, readable_dates(s)) or _Judgement(MemoryType.FACT, 0.8, "user")
 
 
-def _statements(message: str, listed: dict[str, str]) -> list[str]:
+def _statements(message: str, listed: dict[str, str]) -> list[tuple[str, str]]:
     """The sentences of ``message``, each parted into the clauses that tell a thing of their own
-    ("I'm vegan and my partner hates mushrooms": two); a list's item stays whole."""
-    cleaned = (clean_statement(sentence) for sentence in split_sentences(message))
-    return [part for s in cleaned for part in (inline_items(s) or ([s] if s in listed else clauses(s)))]
+    ("I'm vegan and my partner hates mushrooms": two), each with the sentence it was parted from
+    ("" when it is the sentence whole); a list's item stays whole."""
+    out: list[tuple[str, str]] = []
+    for s in (clean_statement(sentence) for sentence in split_sentences(message)):
+        items = inline_items(s)
+        parts = items or ([s] if s in listed else clauses(s))
+        out += [(part, s if len(parts) > 1 and not items else "") for part in parts]
+    return out
+
+
+def _rejoin(statements: list[_Statement]) -> None:
+    """A clause kept alone from its sentence becomes the sentence again: parting it served to keep
+    two things of one sentence apart, and alone it loses what the rest said of it ("Marco is an
+    architect" without "we're thinking about a trip"), which later judgements read."""
+    kept: dict[str, list[_Statement]] = {}
+    for st in statements:
+        if st.sentence and st.judgement is not None:
+            kept.setdefault(st.sentence, []).append(st)
+    for sentence, group in kept.items():
+        if len(group) == 1:
+            group[0].text, group[0].dated = sentence, readable_dates(sentence)
 
 
 def _read(message: str, now: datetime) -> list[_Statement]:
     statements: list[_Statement] = []
     listed = listed_items(message) if ":" in message else {}
-    for raw in _statements(message, listed):
+    for raw, sentence in _statements(message, listed):
         s = clean_statement(raw)
         if not s:
             continue
@@ -889,7 +908,7 @@ def _read(message: str, now: datetime) -> list[_Statement]:
             and not (flags.question or flags.code or flags.small_talk)
             and len(query_words(s)) >= 2
         )
-        statements.append(_Statement(s, judgement, None, substantive, flags, dated=dated))
+        statements.append(_Statement(s, judgement, None, substantive, flags, dated=dated, sentence=sentence))
     return statements
 
 
@@ -1458,6 +1477,7 @@ class RuleEditor(MemoryEditor):
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
             _learned(statements, classifier, now)
+        _rejoin(statements)
         forgets: list[ForgetRequest] = []
         for st in statements:
             if st.forget is None:
