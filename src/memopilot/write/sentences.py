@@ -155,7 +155,7 @@ _SUBJECT_FIRST = re.compile(rf"(?:{_FIRST_PERSON_SUBJECT}|my|our)\s", _F)
 _ENCLOSED = re.compile(r"\([^)]*\)|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 
 
-def right_clause(rest: str) -> str:
+def _right_clause(rest: str) -> str:
     """The clause that starts ``rest``: up to the next join of its own."""
     following = _CLAUSE_JOIN.search(rest)
     return rest[: following.start()] if following else rest
@@ -175,7 +175,7 @@ def clauses(sentence: str) -> list[str]:
         right = sentence[join.end() :]
         if len(left.split()) < _CLAUSE_MIN_WORDS or len(right.split()) < _CLAUSE_MIN_WORDS:
             continue
-        if not _HAS_VERB.search(left) or _REFERS_BACK.search(_ENCLOSED.sub("", right_clause(right))):
+        if not _HAS_VERB.search(left) or _REFERS_BACK.search(_ENCLOSED.sub("", _right_clause(right))):
             continue
         if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left):
             # a comma alone after a request or a lead-in gives its reason ("make sure the recipe
