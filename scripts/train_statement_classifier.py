@@ -140,12 +140,9 @@ def sentence_examples(path: Path) -> list[Example]:
         # hates mushrooms": both a preference); a text of several sentences labels each by its words.
         one_sentence = len(split_sentences(entry["text"])) == 1
         for text, rule_type, flags in statements:
-            whole = len(statements) == 1 or (one_sentence and len(text.split()) >= _CLAUSE_WORDS)
+            whole = len(statements) == 1 or one_sentence
             out.append((text, rule_type, flags, label if whole else _part_label(text, label)))
     return out
-
-
-_CLAUSE_WORDS = 2
 
 
 def _part_label(text: str, label: str) -> str:

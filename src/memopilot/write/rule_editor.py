@@ -841,15 +841,20 @@ def _listed_item(s: str, kind: str, now: datetime) -> _Judgement | None:
     return _judge(s, now, readable_dates(s)) or _Judgement(MemoryType.FACT, 0.8, "user")
 
 
-def _statements(message: str, listed: dict[str, str]) -> list[tuple[str, str]]:
+def _statements(message: str, listed: dict[str, str]) -> list[tuple[str, str, str | None]]:
     """The sentences of ``message``, each parted into the clauses that tell a thing of their own
     ("I'm vegan and my partner hates mushrooms": two), each with the sentence it was parted from
-    ("" when it is the sentence whole); a list's item stays whole."""
-    out: list[tuple[str, str]] = []
+    ("" when it is the sentence whole) and, for an item of a list, what the list makes it
+    (``listed`` holds the bulleted lists' items; a list on one line is parted into its items here)."""
+    out: list[tuple[str, str, str | None]] = []
     for s in (clean_statement(sentence) for sentence in split_sentences(message)):
-        items = inline_items(s)
-        parts = items or ([s] if s in listed else clauses(s))
-        out += [(part, s if len(parts) > 1 and not items else "") for part in parts]
+        if items := inline_items(s):
+            out += [(item, "", LISTED_TASK) for item in items]
+        elif s in listed:
+            out.append((s, "", listed[s]))
+        else:
+            parts = clauses(s)
+            out += [(part, s if len(parts) > 1 else "", None) for part in parts]
     return out
 
 
@@ -868,14 +873,14 @@ def _rejoin(statements: list[_Statement]) -> None:
 
 def _read(message: str, now: datetime) -> list[_Statement]:
     statements: list[_Statement] = []
-    listed = listed_items(message) if ":" in message else {}
-    for raw, sentence in _statements(message, listed):
+    listed = listed_items(message) if ":" in message and "\n" in message else {}
+    for raw, sentence, kind in _statements(message, listed):
         s = clean_statement(raw)
         if not s:
             continue
-        if listed and (s in listed or is_list_header(s)):
+        if kind is not None or (listed and is_list_header(s)):
             # a list: each item a task or a fact of the user's, its header ("list for this week") nothing
-            item = _listed_item(s, listed[s], now) if s in listed else None
+            item = _listed_item(s, kind, now) if kind is not None else None
             flags = ShapeFlags(
                 question=False, small_talk=item is None, code=False, has_date=False, command=False
             )

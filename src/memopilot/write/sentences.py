@@ -172,10 +172,10 @@ def clauses(sentence: str) -> list[str]:
     start = 0
     for join in _CLAUSE_JOIN.finditer(masked):
         left = sentence[start : join.start()].strip()
-        right = sentence[join.end() :]
-        if len(left.split()) < _CLAUSE_MIN_WORDS or len(right.split()) < _CLAUSE_MIN_WORDS:
+        if len(left.split()) < _CLAUSE_MIN_WORDS or len(sentence[join.end() :].split()) < _CLAUSE_MIN_WORDS:
             continue
-        if not _HAS_VERB.search(left) or _REFERS_BACK.search(_ENCLOSED.sub("", _right_clause(right))):
+        # (read in the masked text: what is in brackets or quotes does not point back)
+        if not _HAS_VERB.search(left) or _REFERS_BACK.search(_right_clause(masked[join.end() :])):
             continue
         if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left):
             # a comma alone after a request or a lead-in gives its reason ("make sure the recipe
@@ -270,8 +270,6 @@ def listed_items(message: str) -> dict[str, str]:
     items: dict[str, str] = {}
     kind: str | None = None
     for line in message[:MAX_MESSAGE_CHARS].splitlines():
-        for sentence in split_sentences(line):
-            items.update((item, LISTED_TASK) for item in inline_items(clean_statement(sentence)))
         if _TODO_HEADER.match(line) or _ABOUT_ME_HEADER.match(line):
             kind = LISTED_TASK if _TODO_HEADER.match(line) else LISTED_FACT
             continue

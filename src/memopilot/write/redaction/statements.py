@@ -154,7 +154,7 @@ _ADVERBS = frozenset(
 )
 # Russian, Ukrainian and Belarusian say no "is" in the present: the value follows the name and what
 # it is the password of ("Пароль от вайфая X", "пароль для почты X", "пароль до роутера X").
-_OF_WORDS = frozenset(word_list("от|для|к|ко|до|від|для|ад|з|из|у"))
+_OF_WORDS = frozenset(word_list("от|для|к|ко|до|від|ад|з|из|у"))
 # Possessives that follow the name, as Indonesian, Malay, Tagalog and Swahili write them ("kata
 # sandi saya X": "password my X"): they leave the name linked to its value, as an adverb does.
 _POSSESSIVES_AFTER = frozenset(word_list("saya|aku|ku|kami|kita|anda|kamu|gue|gw|ko|namin|yangu|yetu"))
