@@ -778,10 +778,65 @@ TUNE26_LOOK_ALIKES = [
     "| name | SIN |\n|---|---|\n| test row | 123 456 789 |",
 ]
 
+# 2026-12-06 (thirteenth session): families read from tune28's misses and false positives
+TUNE28_SECRETS = [
+    # a Wi-Fi network and its password, a slash between them
+    ("- Cabin Wi-Fi: Birchlake-Lodge / pebble-marsh-otter83\n- Parking: by the barn", "pebble-marsh-otter83"),
+    # a keypad's code after what one does on it
+    ("side gate keypad: press 7#2918#40 and wait for the click", "7#2918#40"),
+    ("Alarmanlage Code: tippe 58130 und dann AUS", "58130"),
+    # a 2FA secret given to a one-time-password library
+    ('import pyotp\ncode = pyotp.TOTP("VOUO6EX7Z6E7RRHK").now()', "VOUO6EX7Z6E7RRHK"),
+    ('totp = ROTP::TOTP.new("4qvfqkr6o6deygfl", issuer: "Shop")', "4qvfqkr6o6deygfl"),
+    # a dotted passphrase of words and a number, asked about or after a label
+    ("Is marble.quiver.tundra58 a strong enough password?", "marble.quiver.tundra58"),
+    ("Kennwort / password: lumen.cactus.fiddle.orbit31", "lumen.cactus.fiddle.orbit31"),
+    # a card number written on between Japanese words
+    ("お支払いのカード番号は5291777275668069で、期限は04/29です。", "5291777275668069"),
+    # a secret's base64 decoded beside it, and a found password's base64 form
+    (
+        "data:\n  SMTP_PASSWORD: dGFuZ2VyaW5lMjI5MA==\n"
+        "$ echo dGFuZ2VyaW5lMjI5MA== | base64 -d\ntangerine2290",
+        "tangerine2290",
+    ),
+    ("my password is lighthouse4471\nkubectl shows it as bGlnaHRob3VzZTQ0NzE=", "bGlnaHRob3VzZTQ0NzE"),
+    # an Ethereum RPC endpoint's project key
+    ("RPC=https://sepolia.infura.io/v3/8ad54c6c5a1b34a348ceff818ae02910", "8ad54c6c5a1b34a348ceff818ae02910"),
+    (
+        "provider = new JsonRpcProvider('https://eth-mainnet.g.alchemy.com/v2/yNiw9j7kSs7WBWckAuZEcCrghI4vZBHI')",
+        "yNiw9j7kSs7WBWckAuZEcCrghI4vZBHI",
+    ),
+]  # fmt: skip
+
+TUNE28_LOOK_ALIKES = [
+    # a Solana address where the message speaks of one; a WireGuard public key named so
+    "Sending 2 SOL to 5BkMxGcaZ2RQgqVHkcniTkyn7n3Jq1Zd8fT7ejPbSUad – is that the right wallet?",
+    "Here is my WireGuard public key: rCOllceTtP9qKAn/+YOtDcvoI+ZfJ3EsljQ294rWs4Q=",
+    # Stripe's object ids in a webhook
+    "webhook: payment intent pi_5H5ZZ57RFJQ03EVEX24VEDXA, charge ch_J7RHG6KYPP3DIASDMILLLLEY, "
+    "method pm_TY4DMR7E9Z7D9BD4KXY3ZQLH – which do I keep?",
+    # a PEM block's frame with its body left out
+    "-----BEGIN RSA PRIVATE KEY-----\n(body removed)\n-----END RSA PRIVATE KEY-----\nthe PKCS#1 header?",
+    # a JSON Web Key's public members
+    '{"kty": "RSA", "kid": "sig-2026", "e": "AQAB", "n": "vmRRJMZuRpW4dmClue8tK-NGOUiQIsNRCTfLmYIZPcN4Z'
+    "_efGY44XbO93a68SgSFUMbcbcGydDORFws8iK7sVgnfPXa4h34jKR0DDGTbWAvZeUBYheqYrlGKsyN1nsPZPYQur0PhmxnkkGIJW5"
+    'jKuunWm55T5U8Rk9Vn"}',
+    '{"kty": "EC", "crv": "P-256", "x": "d-Ck5ehS4QMEST8Zs9lAq60t2pGFlTu6BFSV0t0LnkM", '
+    '"y": "5i2YUezvIp7KFLfCXteLy3uNU_38ue5WikdrN3_cVDw"}',
+    # a password app asked about; a keypad's menu; a project id's placeholder
+    "Is Keychain a good password app on a Mac?",
+    "the PIN pad says: press 1 for English",
+    "To format the code: press Shift+Alt+F",  # keys pressed after a code's name, not a code
+    "code: type python3 main.py and wait",
+    "RPC_URL=https://mainnet.infura.io/v3/YOUR_PROJECT_ID",
+    # a Wi-Fi router's bands, a slash between them
+    "the wifi does 5GHz/2.4GHz and the router is a Fritz!Box",
+]
+
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
-SECRETS += TUNE26_SECRETS
+SECRETS += TUNE26_SECRETS + TUNE28_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
-LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES
+LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES + TUNE28_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:
@@ -859,6 +914,9 @@ def _measure():
         # redaction_check26 on arrival (2026-12-06, twelfth session): 95.1% / 4.1%; its misses then
         # read (99.5% / 0.0% after)
         ("tests/data/redaction_tune26", 0.99, 0.01),
+        # redaction_check28 on arrival (2026-12-06, thirteenth session): 97.8% / 2.8%; its misses then
+        # read (99.6% / 0.0% after)
+        ("tests/data/redaction_tune28", 0.99, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

@@ -26,6 +26,8 @@ nothing new.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import re
 import string
@@ -191,18 +193,46 @@ _REPEAT_MIN_CHARS = 6
 
 def _repeated_values(text: str, spans: list[Span]) -> list[Span]:
     found: list[Span] = []
-    for start, end, kind, _ in spans:
+    for start, end, kind, priority in spans:
         value = text[start:end]
         if len(value) < _REPEAT_MIN_CHARS or "\n" in value:
             continue
-        at = text.find(value)
-        while at >= 0:
-            stop = at + len(value)
-            whole = not (at and text[at - 1].isalnum()) and not (stop < len(text) and text[stop].isalnum())
-            if whole and not any(at < sp[1] and sp[0] < stop for sp in spans):
-                found.append((at, stop, kind, _SAME_SHAPE_PRIORITY))
-            at = text.find(value, stop)
+        found.extend(_whole_occurrences(text, value, kind, spans))
+        if priority >= _SAME_SHAPE_PRIORITY:
+            continue  # the learned net's guess (learned.PRIORITY, 50): a wrong one is not spread
+        # The same secret in base64 or decoded from it: `echo TWF0... | base64 -d` prints the
+        # password a Kubernetes secret holds; `echo -n X | base64` prints X encoded.
+        for other in _base64_forms(value):
+            found.extend(_whole_occurrences(text, other, kind, spans))
     return found
+
+
+def _whole_occurrences(text: str, value: str, kind: str, spans: list[Span]) -> Iterator[Span]:
+    """Each occurrence of ``value`` in ``text`` as a whole word, outside the spans found."""
+    at = text.find(value)
+    while at >= 0:
+        stop = at + len(value)
+        whole = not (at and text[at - 1].isalnum()) and not (stop < len(text) and text[stop].isalnum())
+        if whole and not any(at < sp[1] and sp[0] < stop for sp in spans):
+            yield at, stop, kind, _SAME_SHAPE_PRIORITY
+        at = text.find(value, stop)
+
+
+_BASE64_VALUE = re.compile(r"[A-Za-z0-9+/]{8,}={0,2}")
+
+
+def _base64_forms(value: str) -> list[str]:
+    """The value's base64 (unpadded: either form is then found), and, when the value is base64
+    of printable text of six characters or more, that text."""
+    forms = [base64.b64encode(value.encode("utf-8")).decode("ascii").rstrip("=")]
+    if _BASE64_VALUE.fullmatch(value):
+        try:
+            decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):  # (UnicodeDecodeError is a ValueError)
+            decoded = ""
+        if len(decoded) >= _REPEAT_MIN_CHARS and decoded.isprintable() and decoded.strip() == decoded:
+            forms.append(decoded)
+    return forms
 
 
 # A placeholder the reader fills in: "YOUR_API_KEY", "<your-token>", "MY_SECRET_HERE".
@@ -277,6 +307,10 @@ _TRACE_HEADER = re.compile(
     r"(?i)\b(?:x-amzn-trace-id|traceparent|tracestate|x-b3-[a-z]+|b3|uber-trace-id|x-cloud-trace-context"
     r"|trace-?id|span-?id|parent-?id)[\"']?[ \t]*[:=][ \t]*[\"']?[\w;=.,/+-]*$"
 )
+# * a JSON Web Key's public members (RFC 7518: an RSA key's "n" and "e", an EC or OKP key's "x"
+#   and "y"), in a message that holds a key's "kty": every JWKS endpoint publishes them (its
+#   private members, "d", "p", "q", "dp", "dq", "qi", and a symmetric key's "k", are secrets);
+_JWK_PUBLIC_MEMBER = re.compile(r"[\"'](?:n|e|x|y)[\"'][ \t]*:[ \t]*[\"']$")
 _FEN_BOARD = re.compile(r"[pnbrqkPNBRQK1-8]{1,8}(?:/[pnbrqkPNBRQK1-8]{1,8}){7}")
 _FEN_SQUARES = str.maketrans("pnbrqkPNBRQK", "111111111111")
 
@@ -289,6 +323,8 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     if _TRACE_HEADER_CUES.search(text) and _TRACE_HEADER.search(text, max(0, start - 120), start):
         return True
     if _DIGEST_PREFIX.search(text, max(0, start - 7), start) and _DIGEST.fullmatch(text, start, end):
+        return True
+    if "kty" in text and _JWK_PUBLIC_MEMBER.search(text, max(0, start - 8), start):
         return True
     board = _FEN_BOARD.fullmatch(text, start, end)
     return board is not None and all(

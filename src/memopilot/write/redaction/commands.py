@@ -6,9 +6,9 @@ docker login --password-stdin``, ``CREATE USER ... IDENTIFIED BY 'X'``, ``INSERT
 password) VALUES ('bob', 'X')``, ``<password>X</password>``, ``<add key="SmtpPassword" value="X"/>``,
 a ``.netrc``'s ``password X``, Oracle's ``user/X@db``, ``echo 'X' > vault_pass.txt``,
 ``os.environ.get("SECRET_KEY", "X")``, ``signingKey = []byte("X")``, ``jwt.sign(payload, 'X')``,
-``hmac.new(b"X", ...)``; a wallet's key in a Hardhat config's ``accounts: ["0x..."]`` or ethers'
-``new Wallet("0x...")``, and a secret key written as its bytes (a Solana keypair file's 64 numbers);
-and password hashes (``$2y$...``, ``$apr1$...``: crypt(3) formats).
+``hmac.new(b"X", ...)``, ``pyotp.TOTP("X")``; a wallet's key in a Hardhat config's
+``accounts: ["0x..."]`` or ethers' ``new Wallet("0x...")``, and a secret key written as its bytes (a
+Solana keypair file's 64 numbers); and password hashes (``$2y$...``, ``$apr1$...``: crypt(3) formats).
 """
 
 from __future__ import annotations
@@ -102,6 +102,10 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("value:", re.compile(r"(?i)\bname\s*:\s*[\"'`]?[\w.-]*?(?<![a-z])(?:key|token|secret|pass\w*|pwd)\b"
                           r"[\"'`]?[ \t]*\r?\n[ \t]*(?:value|secret)\s*:\s*[\"'`]?([^\s\"'`]{6,256})")),
     ("otpauth://", re.compile(r"otpauth://[^\s]*?[?&]secret=([A-Za-z2-7]{16,}=*)")),  # a 2FA secret
+    # the same secret given to a one-time-password library, in base32: pyotp.TOTP("X"), pyotp.HOTP("X"),
+    # ROTP::TOTP.new("X") (Ruby), totp.generate("X") (otplib): the call says what the literal is
+    ("otp", re.compile(r"(?i)\b[th]otp(?:\.new|\.generate)?\(\s*['\"]"
+                       r"([A-Z2-7]{16,}=*|[a-z2-7]{16,}=*)['\"]")),
     ("wifi:", re.compile(r"WIFI:[^\n]*?(?<=[:;])P:((?:\\.|[^;\\\s])+)")),  # a Wi-Fi QR code's password
     ("webhooks", re.compile(r"((?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,})")),
     ("://", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key

@@ -793,6 +793,12 @@ def _base58_bytes(value: str) -> bytes:
     return b"\0" * leading_zeros + number.to_bytes((number.bit_length() + 7) // 8, "big")
 
 
+def base58_of_32_bytes(value: str) -> bool:
+    """Whether ``value`` is base58 of 32 bytes, as a Solana account's address (an ed25519 public
+    key) is written: 32-44 characters, no checksum to confirm it."""
+    return 32 <= len(value) <= 44 and all(ch in _BASE58 for ch in value) and len(_base58_bytes(value)) == 32
+
+
 def base58check(value: str) -> bool:
     """Whether ``value`` is base58 with a valid 4-byte double-SHA-256 checksum at its end."""
     if not all(ch in _BASE58 for ch in value):

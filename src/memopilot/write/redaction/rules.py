@@ -8,7 +8,8 @@ a small validator so that ordinary technical text survives.
 
 * **Fixed formats**, where the shape is the evidence: AWS access key ids; GitHub, GitLab, Slack
   (tokens and webhook URLs), Stripe (keys and webhook secrets), Twilio, SendGrid, npm, PyPI,
-  Hugging Face, Google API / OAuth, HashiCorp Vault and Telegram tokens; ``sk-`` API keys
+  Hugging Face, Google API / OAuth, HashiCorp Vault and Telegram tokens; the project key in an
+  Infura or Alchemy RPC URL; ``sk-`` API keys
   (OpenAI incl. ``sk-proj-``, Anthropic ``sk-ant-``, DashScope ``sk-`` + 32 hex); Alibaba
   ``LTAI`` ids; JWTs; PEM private key blocks (the whole block, also with the JSON-escaped
   ``\\n`` of a GCP service-account file); credit-card numbers (13-19 digits, plain or grouped,
@@ -342,6 +343,22 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     # Heroku's API keys since 2024: "HRKU-" and about sixty characters (gitleaks' rule asks for
     # "HRKU-AA", which the keys Heroku prints do not all start with)
     _TokenRule("heroku_api_key", re.compile(r"HRKU-[A-Za-z0-9_-]{50,70}" + _E), ("HRKU-",), _mixed),
+    # The project id in an Ethereum RPC endpoint's URL, which authenticates every call billed to the
+    # project: Infura's "https://mainnet.infura.io/v3/<32 hex>" (also "/ws/v3/"), Alchemy's
+    # "https://eth-mainnet.g.alchemy.com/v2/<32 characters>". Only the key goes; the host stays.
+    _TokenRule(
+        "infura_api_key",
+        re.compile(r"(?:(?<=infura\.io/v3/)|(?<=infura\.io/ws/v3/))[0-9a-f]{32}(?![A-Za-z0-9])"),
+        ("infura.io/",),
+        not_after=frozenset(),
+    ),
+    _TokenRule(
+        "alchemy_api_key",
+        re.compile(r"(?:(?<=alchemy\.com/v2/)|(?<=alchemyapi\.io/v2/))[A-Za-z0-9_-]{32}" + _E),
+        ("alchemy.com/v2/", "alchemyapi.io/v2/"),
+        _mixed,
+        not_after=frozenset(),
+    ),
     _TokenRule(
         "braintree_token",  # (not "..._access_token": the placeholder would spell the token's start)
         re.compile(r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}(?![A-Za-z0-9])"),
@@ -447,7 +464,9 @@ _CARD = re.compile(
     r"[0-9]{4}(?:([ -]|  )[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{1,3})?"  # 4-4-4-4(-3), or 2 spaces
     r"|([ -])[0-9]{6}\2[0-9]{4,5}"  # Amex 4-6-5, Diners 4-6-4
     r"|[0-9]{9,15})"  # 13-19 digits in one run
-    r"(?![\w/-]|\.[0-9]|,[0-9]{1,2}(?![0-9/]))"  # not "1234...,50" (an amount), but a CSV field
+    # not "1234...,50" (an amount), but a CSV field; a letter after it only in ASCII: Japanese and
+    # Chinese write the next word on ("カード番号は5344...です"), which `\w` would take as one word
+    r"(?![A-Za-z0-9_/-]|\.[0-9]|,[0-9]{1,2}(?![0-9/]))"
 )
 # "=" that ends its line: an .env file's empty value ("SMTP_PASSWORD=\n"), not a link to the next line.
 _EMPTY_ASSIGNMENT = re.compile(r"s?[\"']?[ \t]*=[ \t]*\r?\n\s*$")
@@ -614,6 +633,10 @@ _CODE_PREFIX = re.compile(
     r"form\b|kwargs\b|options\b|opts\b|getpass|input\b|secrets\.|vault\b|data\[|cfg\b)"
 )
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+# Three or more lowercase words joined by dots and ending in a number ("kettle.mossy.lagoon47"): a
+# generated passphrase's shape (Bitwarden's and 1Password's word generators join with a separator
+# and add a number), not code, whose dotted names seldom run to three words and a two-digit tail.
+_DOTTED_PASSPHRASE = re.compile(r"[a-z]{3,}(?:\.[a-z]{3,}){2,}\d{2,4}")
 # A variable holding the password (`new_password`, `db_pwd`, `userPassword`), not the password.
 _VAR_NAME = re.compile(
     r"[a-z][a-z0-9]*_[a-z0-9_]*(?:pass|pwd|secret|key|token)[a-z0-9_]*"
@@ -639,7 +662,7 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
     if _CODE_PREFIX.match(v) or _VAR_NAME.fullmatch(v):
         return False
     cased_with_digit = not (_UPPER.isdisjoint(v) or _LOWER.isdisjoint(v) or _DIGITS.isdisjoint(v))
-    if _DOTTED_NAME.fullmatch(v) and not cased_with_digit:
+    if _DOTTED_NAME.fullmatch(v) and not cased_with_digit and not _DOTTED_PASSPHRASE.fullmatch(v):
         return False  # `settings.DB_PASSWORD` is code; `Willow.Glacier.5492` is a password
     if keyword.lower() == "pass" and not (_mixed(v) or not v.isalnum()):
         return False  # "pass: 12" in a test report

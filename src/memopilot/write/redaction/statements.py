@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 import ahocorasick
 
-from .identifiers import base58check
+from .identifiers import base58_of_32_bytes, base58check
 from .keywords import KeywordIndex, Substrings, matches, word_list
 from .rules import (
     P_PROSE,
@@ -219,6 +219,8 @@ _NOT_A_SECRET = re.compile(
     # a kind of value, not one ("P@ssw0rd-style substitutions"); a path of three names or more
     # ("secret/data/prod/postgres", where `vault kv get -field=password` reads from)
     r"|\S+-(?:style|like|type|esque|looking|based)|[a-z][\w.-]*(?:/[a-z0-9_.-]+){2,}/?"
+    # a keyboard shortcut ("press Ctrl+Shift+P", "Cmd+Opt+I")
+    r"|(?:ctrl|control|cmd|command|shift|alt|option|opt|win|super|meta|fn)(?:\+[\w-]+)+"
     # a digest after its algorithm's name ("sha256=...", "pin-sha256=\"...\"", "md5:..."): a hash
     r"|(?:[a-z]+-)?(?:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?|crc32)[=:][\"']?[a-z0-9+/=_-]+[\"']?"
 )
@@ -335,6 +337,13 @@ _VALUE_THEN_THATS = re.compile(
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
     r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=|as)\s+(?:my|the|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?"
     r"(?:\w+\s+){0,3}?$",
+    re.IGNORECASE,
+)
+# A value asked about before its name: "Is kettle.mossy.lagoon47 a good password?", "would Fjord!22
+# make a strong enough PIN", "could 7Hq-lumen-22 be a safe passphrase" (a password manager, a hash
+# or a length after the name is not a value's: those names are skipped first).
+_VALUE_ASKED = re.compile(
+    r"(?<![^\s\"'“«(])(?:is|would|will|does|could)\s+(\S{6,64})\s+(?:be\s+|make\s+)?(?:a|an)\s+(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
 # Digits and ASCII symbols as spaces, applied to UTF-8 bytes (one C call; every byte of a multi-byte
@@ -488,7 +497,7 @@ def _value_after(
     """The value of a name that ends at ``pos``: the first token after it that is not a plain word.
     After a weak name only ":" or "=" links it to its value. After a PIN's or a code's name
     (``strong_code``), digits a few words on are its value."""
-    words, linked, previous = 0, not weak, ""
+    words, linked, previous, keyed = 0, not weak, "", False
     stop = min(len(text), pos + 160)
     question = _ANSWERED.search(text, pos, stop) if "\n" in text else None
     answered = question.end() if question else stop + 1
@@ -532,8 +541,10 @@ def _value_after(
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
             no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
             word = value.lower()
+            keyed = code and word in _KEYED_IN
             linked = (
-                (linked and (word in _ADVERBS or word in _POSSESSIVES_AFTER))  # "is literally '...'"
+                keyed  # "keypad: press 0#46...", "alarm: enter 7302"
+                or (linked and (word in _ADVERBS or word in _POSSESSIVES_AFTER))  # "is literally '...'"
                 or (linked and words <= 2 and (word in _OF_WORDS or previous in _OF_WORDS))
                 or (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
                 or (weak and word in _WEAK_LINKS)
@@ -544,6 +555,8 @@ def _value_after(
             if words > _WORDS_BEFORE_VALUE or (words <= 3 and word in _NAMING_WORDS):
                 return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
             continue
+        if keyed and not _KEYPAD_KEYS.fullmatch(value):
+            linked = False  # "code: press Shift+Alt+F", "type python3 app.py": keys, not a code
         spelled = _spelled_run(text, start, spoken=True)
         if spelled:
             return start, spelled
@@ -579,6 +592,17 @@ _OPENS = frozenset(
     )
 )
 _OPENED_WITH = frozenset(word_list("with|using|mit|con|avec|met|med|com"))
+# What one does on a keypad, between a code's name and its keys: "gate keypad: press 0#4654#231",
+# "alarm: enter 7302 then OFF", "Türcode: tippe 4471#", "digicode : tapez 0363B".
+_KEYED_IN = frozenset(
+    word_list("""
+    press|enter|type|dial|punch|tap|input|drücke|drücken|tippe|tippen|eingeben|wähle|appuyez|appuie|
+    tapez|tape|composez|compose|pulsa|presiona|marca|teclea|digite|digita|premi|druk|toets|tryck|
+    нажмите|наберите|введите|wpisz|naciśnij
+    """)
+)
+# What is keyed in on a keypad: four digits or more, "#", "*" and the letters A-D of some keypads.
+_KEYPAD_KEYS = re.compile(r"(?=(?:\D*\d){4})[0-9A-D#*]{4,20}")
 # A value a log or a form shows masked ("password=********", "PIN: ••••"): nothing to take, and
 # the next token is another field, not the value.
 _MASKED_VALUE = re.compile(r"[:=]?[\"']?[*•●]{3,}[\"']?[,;.]?")
@@ -997,7 +1021,11 @@ def _value_before(text: str, name_start: int, name_end: int, stated: bool = True
         if len(value) >= 4 and (word or _secret_value(value, quoted=False, code=False, linked=True)):
             yield start, end, "password", P_PROSE
             return
-    m = _VALUE_FIRST.search(text, window_start, name_start) if stated else None
+    m = None
+    if stated:
+        m = _VALUE_FIRST.search(text, window_start, name_start) or _VALUE_ASKED.search(
+            text, window_start, name_start
+        )
     if m is None:
         return
     start, end = _core(text, m.start(1), m.end(1))
@@ -1147,7 +1175,12 @@ _SHORT_KEY_PREFIX, _UPPER_KEY_PREFIX, _PLAIN_KEY_BODY = (
 _ID_PREFIX = re.compile(
     r"(?i)(?:^|[_.-])(?:id|ids|req|request|trace|span|run|job|build|commit|sha\d*|md5|hash|tx|txn|uuid|guid|evt"
     r"|event|msg|obj|file|img|image|layer|blob|order|inv|cus|sub|acct|org|user|usr|team|proj|app|cache"
-    r"|doc|rev|ver|etag|cid|ref|ticket|case|node|pod|vm|instance|device|dev|test)[_.-]$"
+    r"|doc|rev|ver|etag|cid|ref|ticket|case|node|pod|vm|instance|device|dev|test"
+    # Stripe's object ids, which webhooks and dashboards show: a payment intent, a charge, a payment,
+    # a payment method, a payout, a transfer, an invoice (item, line), a source, a setup intent, a
+    # subscription item, a product, a plan, a dispute ("du_"; not "dp": Doppler's tokens start so), a
+    # bank account, a card
+    r"|pi|ch|py|pm|po|tr|in|ii|il|src|seti|si|prod|plan|du|ba|card)[_.-]$"
 )
 
 
@@ -1300,19 +1333,41 @@ def _bitcoin_address(value: str) -> bool:
 _PREFIXED_HEX = re.compile(r"(?:0x|[A-Za-z]{1,4})(?:[0-9a-f]{16,40}|[0-9A-F]{16,40})")  # (a key: 64)
 
 
+# A PEM block's armour ("-----END", "KEY-----"): the frame of a key, not the key.
+_PEM_ARMOUR = re.compile(r"-{5}(?:BEGIN|END)|[A-Z]+-{5}")
+
+
 def public_shape(value: str) -> bool:
     """Whether a token found by its looks alone (a shaped token, the learned net) is public by its
-    format: a wallet's address, hex with a prefix, a program's release."""
+    format: a wallet's address, hex with a prefix, a program's release, a PEM block's armour."""
     return (
         _ETHEREUM_ADDRESS.fullmatch(value) is not None
+        or _PEM_ARMOUR.fullmatch(value) is not None
         or _PREFIXED_HEX.fullmatch(value) is not None
         or _bitcoin_address(value)
         or _release_name(value)
     )
 
 
+# A key named public right before it ("my WireGuard public key is 0soF...=", "PublicKey = ..."):
+# WireGuard's, age's or Nostr's public keys look as random as the private ones, and are shared.
+_PUBLIC_KEY_NAMED = re.compile(r"(?i)\bpub(?:lic)?[ _-]?key\b[\"']?(?:\s+(?:is|was)\b)?\s*[:=]?\s*[\"'`]?$")
+_PUBLIC_KEY_REACH = 40
+# A Solana account's address is base58 of 32 bytes, with no checksum: a random key of 43-44 letters
+# and digits is also base58 one time in twenty, so only a message about addresses or wallets makes
+# such a value an address.
+_ADDRESS_TALK = re.compile(r"(?i)address|wallet|solana|\bsol\b|pubkey|public key|\bmint\b")
+
+
+def _public_key_or_address(text: str, start: int, value: str) -> bool:
+    """A random-looking value said to be a public key, or a Solana address in a message about one."""
+    if _PUBLIC_KEY_NAMED.search(text, max(0, start - _PUBLIC_KEY_REACH), start):
+        return True
+    return base58_of_32_bytes(value) and _ADDRESS_TALK.search(text) is not None
+
+
 def _random_secret(text: str, start: int, value: str) -> bool:
-    if public_shape(value):
+    if public_shape(value) or _public_key_or_address(text, start, value):
         return False
     if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
@@ -1521,13 +1576,19 @@ def _spaced_out(text: str, pattern: re.Pattern[str] = _SPACED_OUT) -> Iterator[S
 # "user / password" pairs: an e-mail address or a user name, a slash, then the password.
 _AFTER_SLASH = re.compile(r"/[ \t]?([^\s/]{6,64})")
 _USER_BEFORE = re.compile(r"(?<![\w/.@-])([\w.+-]+@[\w-]+(?:\.[\w-]+)+|[A-Za-z][\w.-]{1,30})[ \t]?$")
-_LOGIN_CONTEXT = Substrings(word_list("login|log in|sign in|user|account|admin|credential|creds|password"))
+# (a Wi-Fi network is given the same way, its name before the slash: "Guest Wi-Fi: Cafe-Guest / X")
+_LOGIN_CONTEXT = Substrings(
+    word_list(
+        "login|log in|sign in|user|account|admin|credential|creds|password|wifi|wi-fi|wlan|ssid|hotspot"
+    )
+)
 
 
 def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
-    """ "Netflix: me@example.com / Biscuit2094_", "the NAS is admin/Mariposa4484&%": the value after
-    a user's slash, when it holds letters and digits (paths and "km/h" do not) and the message is
-    about logins or the user is an e-mail address."""
+    """ "Netflix: me@example.com / Biscuit2094_", "the NAS is admin/Mariposa4484&%", "Wi-Fi:
+    Cafe-Guest / maple-otter-42": the value after a user's or a network's slash, when it holds
+    letters and digits (paths and "km/h" do not) and the message is about logins or Wi-Fi, or the
+    user is an e-mail address."""
     about_logins = _LOGIN_CONTEXT.search(lower)
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
