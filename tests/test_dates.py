@@ -375,3 +375,19 @@ def test_a_span_of_dates_ends_on_its_second_date() -> None:
     assert temporary_expiry("in Lyon from Monday to Friday", now).date() == date(2026, 3, 6)
     assert range_end("I work 9 to 5", now) is None
     assert range_end("the score was 3 - 2", now) is None
+
+
+def test_days_of_every_week_are_no_span_that_ends() -> None:
+    """ "a day-clinic job, 8 to 4, Monday to Friday" is the job's week, not a state until Friday."""
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    job = "I took a day-clinic job at the Westerly Foot Clinic, 8 to 4, Monday to Friday."
+    assert range_end(job, now) is None
+    assert temporary_expiry(job, now, any_date=False) is None
+    assert range_end("I'm in Berlin Monday to Wednesday", now).date() == date(2026, 3, 4)
+
+
+def test_a_stay_of_a_stated_length_ends_after_it() -> None:
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert temporary_expiry("I'm in Sorvik for a two-week work trip", now) == now + timedelta(weeks=2)
+    assert temporary_expiry("we're at my mum's for a 3-day visit", now) == now + timedelta(days=3)
+    assert temporary_expiry("I'm in Lisbon for a two-week holiday in May", now, any_date=False) is None

@@ -963,3 +963,15 @@ def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_mo
 def test_a_documented_test_card_said_to_be_ones_own_is_taken_out() -> None:
     # The documented value goes where nothing says it is a test or an example.
     assert "4242" not in redact("my visa is 4242 4242 4242 4242, bill it monthly").text
+
+
+def test_a_login_to_a_system_names_no_password() -> None:
+    """ "login to OAuth2" is where one signs in (a held-out extraction item lost "OAuth2" to a
+    password placeholder); "my login is X" still names one."""
+    for text in (
+        "At work I'm migrating our monolith's login to OAuth2 with Keycloak.",
+        "we switched the login via SSO2024 last sprint",
+    ):
+        assert redact(text).text == text
+    assert "Hunter2x" not in redact("my login is Hunter2x").text
+    assert "Tr0ub4dor" not in redact("the login for the router is admin / Tr0ub4dor&3").text

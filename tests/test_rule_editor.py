@@ -337,6 +337,13 @@ def test_question_tail_is_split_from_a_statement() -> None:
             "Ich muss bis Donnerstag die Präsentation fertig haben, kannst du mir helfen?",
             "Ich muss bis Donnerstag die Präsentation fertig haben",
         ),
+        ("I'm type 1 diabetic — any hiking snack ideas that won't spike me too hard?", "I'm type 1 diabetic"),
+        ("i have covid rn and zero appetite, what should i even eat", "i have covid rn and zero appetite"),
+        (
+            "I'm on paternity leave until the 24th, so no work questions from me for a while 😄 What are "
+            "good newborn sleep routines?",
+            "I'm on paternity leave until the 24th, so no work questions from me for a while 😄",
+        ),
     ],
 )
 def test_a_statement_is_read_apart_from_the_question_asked_after_it(message: str, statement: str) -> None:
@@ -961,3 +968,81 @@ def test_a_clause_kept_alone_is_its_whole_sentence() -> None:
     replaced by "my partner is Daniel now" once "and we're thinking about a trip" was cut off)."""
     (memory,) = edit("I prefer short books and my partner thinks about learning Rust").new_memories
     assert memory.content == "I prefer short books and my partner thinks about learning Rust"
+
+
+def learned_memories(message: str) -> list[tuple[str, str]]:
+    return [(m.type, m.content) for m in learned_edit(message).new_memories]
+
+
+def test_clauses_of_the_first_memorys_sentence_are_kept_apart() -> None:
+    """The second-memory bar is for a second thing said, not for the other clause of the sentence
+    that gave the first: kept, it is its own memory; dropped, the sentence stayed whole with it."""
+    memories = learned_memories(
+        "can you suggest a few weeknight dinners? I'm vegetarian and my girlfriend can't stand olives"
+    )
+    assert [content for _, content in memories] == ["I'm vegetarian", "my girlfriend can't stand olives"]
+
+
+def test_a_passing_state_beside_a_lasting_clause_keeps_its_end() -> None:
+    """ "I sprained my ankle and I'm on crutches for the next ten days": the crutches were dropped as
+    a second memory, the ankle clause was stored as its whole sentence, and a lasting memory said
+    "on crutches" weeks later."""
+    memories = learned_memories(
+        "I sprained my ankle and I'm on crutches for the next ten days, so nothing that involves "
+        "walking much. Can you suggest something to do indoors?"
+    )
+    crutches = [(kind, content) for kind, content in memories if "crutches" in content]
+    assert crutches == [
+        ("temporary", "I'm on crutches for the next ten days, so nothing that involves walking much.")
+    ]
+
+
+def test_a_stay_of_a_stated_length_is_temporary() -> None:
+    memory = only("I'm in Sorvik for a two-week work trip, so use Sorvik time for anything you schedule.")
+    assert memory.type == "temporary"
+    assert memory.expires_at == NOW + timedelta(weeks=2)
+    # one booked for later is no state of now
+    assert learned_memories("I'm in Sorvik for a two-week work trip in May")[0][0] != "temporary"
+
+
+def test_a_past_event_with_a_duration_is_no_passing_state() -> None:
+    (memory,) = learned_edit(
+        "I deployed to prod on a Friday afternoon without running the migrations and broke checkout "
+        "for two hours."
+    ).new_memories
+    assert memory.type != "temporary" and memory.expires_at is None
+    # a state said beside it still ends
+    assert only("I broke my leg so I'm on crutches for six weeks.").type == "temporary"
+
+
+def test_no_style_request_is_a_lasting_preference() -> None:
+    assert only("No emojis in your replies please, they drive me nuts.").type == "preference"
+    assert edit("No emojis in this next reply, please.").new_memories == []
+
+
+def test_days_ahead_in_a_timetable_or_a_moved_date_are_written_out() -> None:
+    """Said on Wednesday 4 March 2026."""
+    (job,) = learned_memories("I start my new job at Quillmark on Monday!! what should I do in my first week")
+    assert job == ("fact", "I start my new job at Quillmark on Monday (2026-03-09)!!")
+    (flight,) = learned_memories("The airline moved our Marrowby flight, it's now on the 14th. Do I rebook?")
+    assert "the 14th (2026-03-14)" in flight[1]
+    assert learned_memories("I proposed to Ana on Saturday.") == [("fact", "I proposed to Ana on Saturday.")]
+
+
+def test_a_day_someone_else_gives_is_kept() -> None:
+    (booster,) = learned_memories(
+        "The vet says Biscuit needs her booster shot in three weeks. Should I book now?"
+    )
+    assert booster[0] == "deadline" and "(2026-03-25)" in booster[1]
+
+
+def test_a_request_for_everything_is_a_lasting_preference() -> None:
+    assert only("Use metric units for everything please, even though I live in Ohio.").type == "preference"
+
+
+def test_a_reminder_or_a_moved_day_is_due_then() -> None:
+    """Said on Wednesday 4 March 2026."""
+    (flight,) = learned_memories("ugh the airline moved my nairobi flight to saturday morning")
+    assert flight[0] == "deadline" and "(2026-03-07)" in flight[1]
+    (plants,) = learned_memories("remind me to water Mrs. Okonkwo's tomato plants on Saturday, she's away")
+    assert plants[0] == "deadline" and "(2026-03-07)" in plants[1]

@@ -225,3 +225,19 @@ def test_news_told_beside_a_question_is_judged_on_its_own(mp: MemoPilot) -> None
     assert judge is not None
     screening = judge.screen("Switched to nights this week. Any tips for sleeping?", ["I work days."])
     assert screening.new == "Switched to nights this week."
+
+
+def test_the_parts_of_one_turn_it_is_sure_of_are_changed_together(mp: MemoPilot) -> None:
+    """A sentence kept in two clauses is one thing told in parts: the club and its evening both
+    change when the user runs with another club on another evening (only the club was replaced,
+    and "we meet on Tuesday evenings" stayed current). A memory of another turn stays."""
+    (goal,) = mp.remember("I'm training for my first half marathon in the autumn!").created
+    club, evening = mp.remember(
+        "My running club is the Fenmoor Harriers, we meet on Tuesday evenings at the leisure centre."
+    ).created
+    assert "Tuesday" in evening.content and "Fenmoor" in club.content
+    mp.remember("These days I run with the Saltcombe Striders, Thursday evenings from the pier.")
+    mp.settle()
+    assert mp.get(club.id).state is MemoryState.SUPERSEDED
+    assert mp.get(evening.id).state is MemoryState.SUPERSEDED
+    assert mp.get(goal.id).state is MemoryState.ACTIVE

@@ -240,11 +240,35 @@ def range_end(text: str, now: datetime) -> datetime | None:
     for rest in (text[to.end() :], "until " + text[to.end() :]):  # (a bare "the 10th" needs a word)
         second = find_date(rest, now)
         if second is not None and second.start == 0:
-            return second.when
+            return None if _weekly_hours(text, first, second) else second.when
     return None
 
 
+# "a day-clinic job, 8 to 4, Monday to Friday", "the pool is open 7-9 Tuesday to Saturday": days of
+# every week (a job's or a place's hours), not a span that ends; "I'm in Berlin Monday to
+# Wednesday" still ends on Wednesday.
+_BARE_WEEKDAY = _rx(rf"^(?:{_WEEKDAY_FULL})$")
+_HOURS_WORDS = _rx(
+    r"\b(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*(?:to|-|–)\s*\d{1,2}(?::\d{2})?\s*(?:am|pm)?|"
+    r"jobs?|work|works|working|shifts?|rota|hours|opens?|classes|lessons|school|office)\b"
+)
+
+
+def stay_span(text: str) -> re.Match[str] | None:
+    """A stay here now of a stated length (:data:`STAY_SPAN`), not one planned for later."""
+    stay = STAY_SPAN.search(text)
+    if stay is None or _LATER_PLAN.search(text) or _EVENT_LATER.search(text, stay.end()):
+        return None
+    return stay
+
+
+def _weekly_hours(text: str, first: DateMatch, second: DateMatch) -> bool:
+    bare_days = all(_BARE_WEEKDAY.match(found.phrase.strip()) for found in (first, second))
+    return bare_days and _HOURS_WORDS.search(text) is not None
+
+
 _STATED_SOON = timedelta(days=2)
+_CLOCK_TIME = _rx(r"(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h)?\W*")
 
 
 def temporary_expiry(
@@ -267,7 +291,7 @@ def temporary_expiry(
     if duration:
         count = duration.group("n") or duration.group("n2") or "1"
         return now + _delta(_number(count), duration.group("unit"), now)
-    span = STATE_SPAN.search(text)
+    span = STATE_SPAN.search(text) or stay_span(text)
     if span and not _EVENT_LATER.match(text, span.end()):
         return now + _delta(_number(span.group("n")), span.group("unit"), now)
     span_end = range_end(text, now)
@@ -291,7 +315,9 @@ def temporary_expiry(
         return _at(_month_end(today.year, today.month), _END_OF_DAY)
     found = find_date(text, now)
     # ("from this week on that's my slot": when a change begins, not when a state ends)
-    soon = found is not None and found.when <= now + _STATED_SOON
+    # (a time of day alone is when something happens, not when a state ends: "it actually lands
+    # at 11:15pm" corrects a flight)
+    soon = found is not None and found.when <= now + _STATED_SOON and not _CLOCK_TIME.fullmatch(found.phrase)
     if found is not None and not _starts_at(text, found.start) and (any_date or soon):
         return found.when
     if guess and _TEMP_FOR_NOW.search(text):
@@ -339,6 +365,14 @@ STATE_SPAN = _rx(
     r"\b(?:doing|on|started|starting|begun|began|halfway\s+through|in\s+the\s+middle\s+of)\s+"
     rf"(?:a|an|my|the|this)\s+(?P<n>{_NUM})[- ](?P<unit>days?|weeks?|months?)\b"
 )
+# Here now for a stay of a stated length: "I'm in Sorvik for a two-week work trip", "we're at my
+# mum's for a 3-day visit" (not a stay booked for later: "a two-week trip in May", "going to book").
+STAY_SPAN = _rx(
+    r"^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:currently|now|still)\s+)?(?:in|at|staying|visiting|"
+    r"away|over|here|back)\b[^.!?;]*?\bfor\s+(?:a|an|my|our|the|this)\s+"
+    rf"(?P<n>{_NUM})[- ](?P<unit>days?|weeks?|months?)\b"
+)
+_LATER_PLAN = _rx(r"\b(?:next|coming|book|booking|booked|plan|planning|will|going\s+to)\b")
 _UNTIL = _rx(r"\b(?:until|till|til|through|thru|up\s+to)\b")
 # A span of dates ("from the 3rd to the 10th", "Dec 20 - Jan 4"): the state holds until its end.
 _RANGE_TO = _rx(r"\s*(?:to|-|–|—)\s+(?=\S)")

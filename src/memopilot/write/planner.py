@@ -26,7 +26,7 @@ from ..domain import SPEAKER_TAG, EventKind, Memory, MemoryState, MemoryType, Ti
 from ..errors import InvalidInputError, MemoryLimitError
 from ..settings import Settings
 from ..store import ChangeSet
-from ..text import split_for_storage, text_ratio
+from ..text import content_terms, split_for_storage, text_ratio
 from ..validation import clean_content, clean_tags, new_record
 from . import dates
 from .contradictions import (
@@ -39,7 +39,7 @@ from .contradictions import (
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
-from .sentences import parted, told
+from .sentences import parted, split_sentences, told
 from .update_judge import UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
@@ -421,19 +421,47 @@ def _decide(
     successor: Memory | None,
 ) -> None:
     """Apply the learned judgement: the memory it is surest ``text`` updates is superseded by the
-    message's first memory (or retired, when it stored none); failing any, the earlier turn it is
-    surest of leaves the context."""
-    picked = _surest_update(judge, text, candidates) or _surest_update(judge, text, uncited)
-    if picked is None:
+    message's first memory (or retired, when it stored none), with the memories from the same turn
+    it is sure of too; failing any, the earlier turn it is surest of leaves the context."""
+    sure = _sure_updates(judge, text, candidates) or _sure_updates(judge, text, uncited)
+    if not sure:
         return
-    verdict, old = picked
-    reason = f"the learned judgement reads this message as changing it ({verdict.probability:.2f})"
+    first, old = sure[0]
     if old.type is MemoryType.EPISODE:
-        plan.retire_episode(old, reason=reason)
-    elif successor is not None:
-        plan.supersede(old, plan.live.get(successor.id, successor), rule="learned", reason=reason)
-    else:
-        plan.retire(old, reason=reason, rule="learned")
+        plan.retire_episode(old, reason=_judged(first))
+        return
+    # The other clauses of its sentence it is as sure of go with it: "My running club is the
+    # Fenmoor Harriers, we meet on Tuesday evenings" was kept as two memories, and "These days I
+    # run with the Saltcombe Striders, Thursday evenings" changes both.
+    for verdict, memory in [sure[0], *[(v, m) for v, m in sure[1:] if _one_sentence(plan, m, old)]]:
+        if successor is not None:
+            current = plan.live.get(successor.id, successor)
+            plan.supersede(memory, current, rule="learned", reason=_judged(verdict))
+        else:
+            plan.retire(memory, reason=_judged(verdict), rule="learned")
+
+
+def _judged(verdict: Verdict) -> str:
+    return f"the learned judgement reads this message as changing it ({verdict.probability:.2f})"
+
+
+def _one_sentence(plan: _Plan, memory: Memory, other: Memory) -> bool:
+    """Whether two memories were parted from one sentence of the turn they cite (not two
+    sentences of one turn: "We bought a Fiat Ducato. My husband named it the Whale.")."""
+    cited = set(memory.source_ids) & set(other.source_ids)
+    for episode in (plan.inputs.evidence[i] for i in cited if i in plan.inputs.evidence):
+        for sentence in split_sentences(episode.content):
+            terms = content_terms(sentence)
+            if all(_held(content_terms(m.content), terms) for m in (memory, other)):
+                return True
+    return False
+
+
+def _held(part: set[str], whole: set[str]) -> bool:
+    return bool(part) and len(part & whole) >= _HELD_SHARE * len(part)
+
+
+_HELD_SHARE = 0.8  # (a clause's memory may gain the day it names: "on Monday (2026-03-09)")
 
 
 def _later_judgement(
@@ -460,14 +488,14 @@ def _later_judgement(
     )
 
 
-def _surest_update(judge: UpdateJudge, text: str, candidates: list[Memory]) -> tuple[Verdict, Memory] | None:
-    """Of the memories the judgement is sure ``text`` updates, the one closest in meaning (e5's
-    cosine), then the likeliest; None when it is sure of none."""
+def _sure_updates(judge: UpdateJudge, text: str, candidates: list[Memory]) -> list[tuple[Verdict, Memory]]:
+    """The memories the judgement is sure ``text`` updates, the closest in meaning (e5's cosine)
+    first, then the likeliest; empty when it is sure of none."""
     if not candidates:
-        return None
+        return []
     verdicts = judge.judge(text, [m.content for m in candidates])
     sure = [(v, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
-    return max(sure, key=lambda pair: (pair[0].closeness, pair[0].probability), default=None)
+    return sorted(sure, key=lambda pair: (pair[0].closeness, pair[0].probability), reverse=True)
 
 
 def _uncited_episodes(plan: _Plan) -> list[Memory]:

@@ -173,7 +173,7 @@ _RATHER = re.compile(r"\b(?:i'd|i would|we'd|we would)\s+(?:much\s+)?(?:rather|p
 _DURABLE = re.compile(
     r"\b(?:always|never|from now on|going forward|moving forward|in (?:the )?future|every time|each time|"
     r"whenever|by default|as a rule|all the time|any time|in every|in all (?:your|of your|future)|"
-    r"anymore|any more|ever again)\b",
+    r"anymore|any more|ever again|for everything|in everything)\b",  # "use metric units for everything"
     _F,
 )
 # Instructions about *all* answers are lasting preferences even without "always".
@@ -185,6 +185,24 @@ _STYLE_DURABLE = re.compile(
 _STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
 # "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
 _WITH_ME = re.compile(r"\bwith me\b", _F)
+# What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
+# "I was sick for three days" (no state that holds now, unless one is said beside it: "I broke my
+# leg so I'm on crutches for six weeks").
+_PAST_EVENT = re.compile(
+    r"^(?:\W*\w+\W+){0,3}?(?:i|we)\s+(?:just\s+)?(?:\w+ed|broke|went|was|were|had|got|took|made|lost|forgot|"
+    r"left|ran|did|spent|fell|came|wrote|sent|paid)\b",
+    _F,
+)
+_NOW_STATE = re.compile(
+    r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment)\b|,\s*\w+ing\b", _F
+)
+# "No emojis in your replies please", "no bullet points": how to write to the user, from now on
+_NO_STYLE = re.compile(
+    r"^(?:please\s+)?no\s+(?:more\s+)?(?:emojis?|emoticons|bullets?|bullet\s+points|jargon|markdown|headings|"
+    r"filler|preamble|disclaimers?|caveats?|exclamation\s+marks|sarcasm|jokes|walls?\s+of\s+text|"
+    r"long\s+(?:answers|replies|explanations))\b",
+    _F,
+)
 _AN_ANSWER = r"(?:answer|reply|response|snippet|message)"
 _ONE_OFF = re.compile(
     rf"\b(?:right now|this time|in (?:this|the) (?:next )?(?:{_AN_ANSWER}|one)|"
@@ -318,7 +336,8 @@ _DEADLINE_CUE = re.compile(
     r"\b(?:due|deadline|deadlines|ships?|shipping|launch(?:es|ing)?|releas(?:e|es|ed|ing)|go(?:es)?[- ]live|"
     r"going live|demo|presentation|exam|submit|submission|deliver(?:y|able|ables)?|hand(?:ed)? in|hand-in|"
     r"turn(?:ed)? in|"
-    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
+    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than|"
+    r"remind me)\b",  # "remind me to water the plants on Saturday": due then
     _F,
 )
 # The speaker's own current state ("I'm working from ...", "we're staying at ..."), not an action due.
@@ -595,7 +614,12 @@ def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None
     dated = s if dated is None else dated
     lasting = bool(_DURABLE.search(s) or _STYLE_DURABLE.search(s) or _STOP.match(s))
     # ("I'd rather pay more than sit in an airport for 4 hours": a taste, not a state for 4 hours)
-    temporary = bool(_TEMPORARY.search(dated)) and not _RATHER.search(s)
+    # ("I'm in Sorvik for a two-week work trip")
+    temporary = (
+        bool(_TEMPORARY.search(dated) or dates.stay_span(dated))
+        and not _RATHER.search(s)
+        and not (_PAST_EVENT.match(s) and not _NOW_STATE.search(s))
+    )
     command = _is_command(s)
     if _ONE_OFF.search(s) and not _DURABLE.search(s):
         return None
@@ -608,7 +632,7 @@ def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None
         return _Judgement(MemoryType.CRITICAL, 0.95, health_scope)
     if _MISTAKE.search(s):
         return _Judgement(MemoryType.MISTAKE, 0.85, "project")
-    if not command and _WITH_ME.search(s) and _COMMAND_START.match(s):
+    if not command and (_NO_STYLE.match(s) or (_WITH_ME.search(s) and _COMMAND_START.match(s))):
         return _Judgement(MemoryType.PREFERENCE, 0.8, "user")  # "use metric units with me"
     if command:  # "write a function", "fix this bug": a request for this reply, unless it states a plan
         if _LEARNING.search(s):
@@ -1028,6 +1052,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     bars = RuleBars(keep_bars, _RULE_TYPE_AGREES)
     verdicts = classifier.judge([st.text for st in judged], rule_types, [st.flags for st in judged], bars)
     kept: list[tuple[float, _Statement]] = []
+    ruled: set[int] = set()  # (ids of) the kept statements that keep the rules' judgement
     for st, rule_type, verdict in zip(judged, rule_types, verdicts, strict=True):
         backed = rule_type is not None or _dated_ahead(st, verdict, now)
         threshold = _RULE_BACKED_KEEP if backed else verdict.keep_threshold
@@ -1036,6 +1061,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             continue
         kept.append((verdict.keep, st))
         if rule_type is not None and verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES:
+            ruled.add(id(st))
             continue  # their type is plausible: keep the rules' judgement (with its date, if any)
         ends = _temporary_end(st.dated, now)
         span = _span_of_dates(st.dated, now)
@@ -1049,16 +1075,40 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         personal = _LEARNED_SCOPE.get(memory_type, "project") if _about_the_user(st.text) else "project"
         scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
         st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope, until)
-    # One message usually holds one thing worth keeping; the rest of what it says stays in its
-    # episode. A second memory needs the judgement to be sure of it.
-    kept.sort(key=lambda pair: -pair[0])
-    for keep, st in kept[1:]:
-        if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st):
-            st.judgement = None
+    _drop_second_memories(kept, ruled)
     for _, st in kept:  # a deadline the type model read falls due on the day the rules read
         judgement = st.judgement
         if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
+
+
+def _drop_second_memories(kept: list[tuple[float, _Statement]], ruled: set[int]) -> None:
+    """One message usually holds one thing worth keeping; the rest of what it says stays in its
+    episode. A second memory needs the judgement to be sure of it, unless it is dated by the rules
+    (:func:`_dated_by_rules`) or is a clause added with "and" to the sentence that gave the first
+    memory (kept, the sentence is stored in its parts: "I'm vegetarian" and "my girlfriend can't
+    stand olives"; else whole, :func:`_rejoin`). Not beside a short-lived first memory: "my
+    sister's wedding is on Saturday and I still haven't written my toast" is all due on Saturday."""
+    kept.sort(key=lambda pair: -pair[0])
+    first = kept[0][1] if kept else None
+    lasting = first is not None and first.judgement is not None and first.judgement.expires_at is None
+    for keep, st in kept[1:]:
+        sibling = lasting and first is not None and st.sentence == first.sentence and _added(first, st)
+        if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st, id(st) in ruled) and not sibling:
+            st.judgement = None
+
+
+def _added(one: _Statement, other: _Statement) -> bool:
+    """Whether two clauses of a sentence are joined by "and", which adds a thing ("I'm vegetarian
+    and my girlfriend can't stand olives"); a bare comma mostly goes on about the same one ("I play
+    bass in a covers band, we gig about once a month"; "my goal is to learn to swim, I never
+    learned as a kid")."""
+    first, second = sorted((one, other), key=lambda st: one.sentence.find(st.text))
+    gap_start = one.sentence.find(first.text) + len(first.text)
+    return _AND.search(one.sentence, gap_start, max(gap_start, one.sentence.find(second.text))) is not None
+
+
+_AND = re.compile(r"\band\b", _F)
 
 
 # A day said as ahead that is this close is an event to keep in view, not a fact to keep for good.
@@ -1104,13 +1154,17 @@ def _dated_ahead(st: _Statement, verdict: Judged, now: datetime) -> bool:
     return _learnable(likeliest, st, now, span=_span_of_dates(st.dated, now))
 
 
-def _dated_by_rules(st: _Statement) -> bool:
-    """A deadline the rules read with its due date: a date to act on, kept beside a message's
-    first memory at the plain keep bar ("I prefer tabs. The report is due 2026-03-06.")."""
+def _dated_by_rules(st: _Statement, ruled: bool) -> bool:
+    """A deadline read with its due date, or a passing state the rules read (``ruled``: its
+    judgement is theirs) with its end: kept beside a message's first memory at the plain keep bar
+    ("I prefer tabs. The report is due 2026-03-06."; "I sprained my ankle and I'm on crutches for
+    the next ten days": without the crutches kept with their end, the sentence stayed as a lasting
+    memory and they read as current weeks on). Not a passing state only the type model read:
+    "today I need help writing a retry wrapper" asks for this conversation."""
     judgement = st.judgement
-    return (
-        judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
-    )
+    if judgement is None or judgement.expires_at is None:
+        return False
+    return judgement.type is MemoryType.DEADLINE or (ruled and judgement.type is MemoryType.TEMPORARY)
 
 
 # Words that are not the user's own account of their life: a wish or a counterfactual ("If I won
@@ -1315,7 +1369,15 @@ _NAMED_DAY_WORD = re.compile(r"\b(?:tonight|tomorrow)\b", _F)
 
 
 def _names_the_day(phrase: str) -> bool:
-    return any(c.isdigit() for c in phrase) or _NAMED_DAY_WORD.search(phrase) is not None
+    """ "June 14th", "Friday", "in three weeks": one day, not "this year" or "soon"."""
+    return (
+        any(c.isdigit() for c in phrase)
+        or _NAMED_DAY_WORD.search(phrase) is not None
+        or _IN_DAYS.fullmatch(phrase) is not None
+    )
+
+
+_IN_DAYS = re.compile(r"in\s+\S+\s+(?:days?|weeks?|fortnights?)", _F)
 
 
 def _mistake_substance(s: str) -> bool:
@@ -1407,7 +1469,7 @@ def _dated(content: str, st: _Statement, judgement: _Judgement, now: datetime) -
     if found is None or _CALENDAR_DAY.search(found.phrase) or _CLOCK_ONLY.match(found.phrase):
         return content
     deadline = judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
-    if not deadline and not _one_day_ahead(st.dated, found):
+    if not deadline and not _one_day_ahead(st.dated, found, timetable=True):
         return content
     day = found.named_day.isoformat()
     if day in content:
@@ -1417,16 +1479,21 @@ def _dated(content: str, st: _Statement, judgement: _Judgement, now: datetime) -
     return f"{content.rstrip()} ({day})"
 
 
-def _one_day_ahead(text: str, found: dates.DateMatch) -> bool:
+def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False) -> bool:
     """Whether the date phrase names one day still ahead whatever the tense: "today", "tomorrow",
-    "in ten days", "next Sunday", "until Friday", "to the 19th"."""
+    "in ten days", "next Sunday", "until Friday", "to the 19th". ``timetable``: also a day in a
+    timetable said in the simple present ("I start my new job on Monday"), which begins something
+    lasting rather than an event that passes."""
     if _DAY_AHEAD.fullmatch(found.phrase):
         return True
+    before = text[: found.start]
+    if _DAY_OF_MONTH.fullmatch(found.phrase):  # "it's now on the 14th" (not "born on the 14th")
+        return _AHEAD_CUE.search(before + "on ") is not None
     if _WEEKDAY_NAME.fullmatch(found.phrase) is None:
         return False
-    before = text[: found.start]
     return _AHEAD_CUE.search(before) is not None or (
-        _ARRANGED.match(text) is not None and _ON.search(before) is not None
+        (_ARRANGED.match(text) is not None or (timetable and _SCHEDULED.match(text) is not None))
+        and _ON.search(before) is not None
     )
 
 
@@ -1440,10 +1507,17 @@ _DAY_AHEAD = re.compile(
 # "I'm presenting the plan to the CTO on Thursday", "we're flying out on Sunday": an arrangement,
 # said in the present progressive, for a day ahead
 _ARRANGED = re.compile(r"^(?:\W*\w+\W+)?(?:i'm|i am|im|we're|we are)\s+\w+ing\b", _F)
+# "I start my new job on Monday", "we fly out on Sunday": a timetable, said in the simple present
+_SCHEDULED = re.compile(
+    r"^(?:\W*\w+\W+)?(?:i|we)\s+(?:start|begin|leave|fly|move|arrive|return|finish)\b", _F
+)
 _ON = re.compile(r"\bon\s+$", _F)
+_DAY_OF_MONTH = re.compile(r"on\s+the\s+\d{1,2}(?:st|nd|rd|th)", _F)
 _WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
 _AHEAD_CUE = re.compile(
-    r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+on)?)\s+$", _F
+    r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+now)?(?:\s+on)?|"
+    r"(?:moved|pushed|changed|shifted|rescheduled|postponed)\s+(?:[\w'-]+\s+){0,4}?to)\s+$",
+    _F,
 )
 
 

@@ -41,6 +41,7 @@ _ORDINAL_DOT = re.compile(
 )
 _SENTENCE_END = re.compile(
     r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
+    r"|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Z])"  # "... for a while 😄 What are good ...?"
     r"|(?<=[。！？；])[”’」』）]*\s*",  # Chinese and Japanese sentence ends need no space after them
     _F,
 )
@@ -49,7 +50,8 @@ _SENTENCE_END = re.compile(
 # statement before it is read on its own.
 _QUESTION_TAIL = re.compile(
     r"(?:,|\s[-–—])\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why|which|where)(?:'s|s)?\s+\w+"
-    r"[^.!]*[?？]\W*$|any\s+(?:\w+\s+)?(?:ideas|tips|suggestions|recommendations|thoughts|advice)\b"
+    r"[^.!]*[?？]\W*$|any\s+(?:[\w-]+\s+){0,3}(?:ideas|tips|suggestions|recommendations|thoughts|advice)\b"
+    r"|(?:what|how)\s+(?:should|can|could|do)\s+i\b[^.!?]*$"  # "..., what should i even eat" (no "?")
     r"|(?:tips|ideas|suggestions|recommendations|thoughts|advice)\s*[?？]"
     r"|(?:should|could|can)\s+i\b[^.!]*[?？]\W*$|(?:do|does)\s+(?:you|anyone)\b[^.!]*[?？]\W*$"
     r"|(?:is|are)\s+there\b[^.!]*[?？]\W*$"

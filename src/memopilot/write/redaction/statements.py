@@ -759,6 +759,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
         if name in _LISTS:
             yield from _code_list(text, name_end)
             continue
+        if name == "login" and _LOGIN_PLACE.match(lower, name_end):
+            continue  # "migrating our login to OAuth2", "login via SSO": where one signs in
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
         changed = _CHANGED_FROM.match(text, name_end)
@@ -787,6 +789,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             yield found[0], found[1], "password", P_PROSE
 
 
+# "login" before "to", "into", "via", "with", "through", "at", "on": the place or the way one signs in
+_LOGIN_PLACE = re.compile(r"\s+(?:to|into|via|with|through|at|on)\b")
 # A password changed from one value to another, both said after the name.
 _CHANGED_FROM = re.compile(
     r"(?i)\s+(?:from|von|van|de|с|z)\s+(\S{4,64})\s+(?:to|into|auf|naar|para|a|à|на|na|→|->)\s+(\S{4,64})"
