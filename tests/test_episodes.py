@@ -103,6 +103,22 @@ def test_what_else_a_short_lived_message_told_stays_as_an_episode_of_its_own(mp:
     assert lasting.episodes[1].content == "My sister is called Ana."
 
 
+def test_a_lasting_memory_cites_the_part_of_its_parted_turn_that_states_it(mp: MemoPilot) -> None:
+    """A parted turn's lasting memory cites the part that stays, so a correction takes it out of
+    the context with the memory (the old birthday stayed there beside the new one)."""
+    outcome = mp.remember("My sister Ilse's birthday is March 14. Remind me to order her present on Friday.")
+    (birthday,) = [m for m in outcome.created if "March 14" in m.content]
+    staying = next(e for e in outcome.episodes if e.expires_at is None)
+    assert "March 14" in staying.content and staying.id in mp.get(birthday.id).source_ids
+    mp.remember(
+        "Wait, I got that wrong earlier. Actually it's the 19th of March for Ilse, not the date I told you."
+    )
+    mp.settle()
+    assert mp.get(birthday.id).state is MemoryState.SUPERSEDED
+    assert mp.get(staying.id).state is MemoryState.SUPERSEDED
+    assert "March 14" not in mp.build_context("When is Ilse's birthday?").text
+
+
 def test_forget_takes_what_came_only_from_the_memory_and_cascade_its_episode(mp: MemoPilot) -> None:
     outcome = mp.remember("I prefer tabs over spaces.")
     (typed,) = outcome.created

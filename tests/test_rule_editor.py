@@ -1046,3 +1046,10 @@ def test_a_reminder_or_a_moved_day_is_due_then() -> None:
     assert flight[0] == "deadline" and "(2026-03-07)" in flight[1]
     (plants,) = learned_memories("remind me to water Mrs. Okonkwo's tomato plants on Saturday, she's away")
     assert plants[0] == "deadline" and "(2026-03-07)" in plants[1]
+    # every weekend, not one day; a year is no day to be reminded on
+    (runs,) = learned_memories(
+        "so my runs have moved to Saturday and Sunday now, weekday mornings are impossible"
+    )
+    assert runs[0] != "deadline" and "(2026" not in runs[1]
+    (present,) = learned_memories("Remind me to get her something nice this year.")
+    assert present[0] != "deadline"

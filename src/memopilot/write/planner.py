@@ -665,7 +665,8 @@ class _Plan:
             return  # its end is a guess ("can't run on tarmac for now"): its words stay findable
         last = max(m.expires_at for m in short_lived if m.expires_at is not None)
         if len(self.outcome.episodes) == 1 and _plain_prose(self.outcome.episodes[0].content):
-            self._part_episode(self.outcome.episodes[0], [m.content for m in short_lived], last)
+            lasting = [m for m in current if m.expires_at is None]
+            self._part_episode(self.outcome.episodes[0], [m.content for m in short_lived], last, lasting)
             return
         if len(short_lived) < len(current):
             return  # it told something lasting too, in a message that cannot be parted: it stays
@@ -677,9 +678,12 @@ class _Plan:
             self._put((episode.copy(expires_at=last), None))
         self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
 
-    def _part_episode(self, episode: Memory, held: list[str], ends: datetime) -> None:
+    def _part_episode(self, episode: Memory, held: list[str], ends: datetime, lasting: list[Memory]) -> None:
         """``episode`` (not yet stored) ends at ``ends``; what it told that ``held`` does not hold
-        becomes an episode of its own, with the same provenance, that stays."""
+        becomes an episode of its own, with the same provenance, that stays. The ``lasting``
+        memories taken from the message cite it too: when one is superseded, the part that states
+        it leaves the context with it ("My sister's birthday is March 14" stayed beside its
+        correction while "Remind me to get her something this year" ended with the year)."""
         prefix = f"{self.speaker}: " if self.speaker else ""
         prefix = prefix if episode.content.startswith(prefix) else ""
         short, rest = parted(episode.content[len(prefix) :], held)
@@ -690,7 +694,10 @@ class _Plan:
                 self.make_room(1)
             except MemoryLimitError:
                 return  # no room for a second episode: the message stays whole
-            self.keep_episode(episode.copy(id=new_id(), content=prefix + rest))
+            rest_episode = episode.copy(id=new_id(), content=prefix + rest)
+            self.keep_episode(rest_episode)
+            for memory in lasting:
+                self._put((memory.copy(source_ids=[*memory.source_ids, rest_episode.id]), None))
             episode = episode.copy(content=prefix + short)
         self._put((episode.copy(expires_at=ends), None))
         self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]

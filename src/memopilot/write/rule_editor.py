@@ -336,8 +336,7 @@ _DEADLINE_CUE = re.compile(
     r"\b(?:due|deadline|deadlines|ships?|shipping|launch(?:es|ing)?|releas(?:e|es|ed|ing)|go(?:es)?[- ]live|"
     r"going live|demo|presentation|exam|submit|submission|deliver(?:y|able|ables)?|hand(?:ed)? in|hand-in|"
     r"turn(?:ed)? in|"
-    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than|"
-    r"remind me)\b",  # "remind me to water the plants on Saturday": due then
+    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
     _F,
 )
 # The speaker's own current state ("I'm working from ...", "we're staying at ..."), not an action due.
@@ -707,6 +706,11 @@ def _deadline(s: str, now: datetime) -> datetime | None:
         _DEADLINE_CUE.search(s[: found.end])
         or _DEADLINE_BY.search(s[: found.start])
         or _DEADLINE_PHRASE.match(found.phrase)
+        # "remind me to water the plants on Saturday": due then ("... this year" names no day)
+        or (
+            _REMIND.search(s[: found.start])
+            and (_names_the_day(found.phrase) or _WEEKDAY_NAME.search(found.phrase))
+        )
     ):
         return None
     moved = _RESCHEDULED.search(s)
@@ -715,6 +719,9 @@ def _deadline(s: str, now: datetime) -> datetime | None:
         if later is not None:
             return later.when  # "the demo moved from Friday to Monday": the new date counts
     return found.when
+
+
+_REMIND = re.compile(r"\bremind me\b", _F)
 
 
 def _span_of_dates(s: str, now: datetime) -> bool:
@@ -1489,8 +1496,8 @@ def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False
     before = text[: found.start]
     if _DAY_OF_MONTH.fullmatch(found.phrase):  # "it's now on the 14th" (not "born on the 14th")
         return _AHEAD_CUE.search(before + "on ") is not None
-    if _WEEKDAY_NAME.fullmatch(found.phrase) is None:
-        return False
+    if _WEEKDAY_NAME.fullmatch(found.phrase) is None or _ANOTHER_WEEKDAY.match(text, found.end):
+        return False  # ("my runs have moved to Saturday and Sunday": every weekend)
     return _AHEAD_CUE.search(before) is not None or (
         (_ARRANGED.match(text) is not None or (timetable and _SCHEDULED.match(text) is not None))
         and _ON.search(before) is not None
@@ -1514,6 +1521,7 @@ _SCHEDULED = re.compile(
 _ON = re.compile(r"\bon\s+$", _F)
 _DAY_OF_MONTH = re.compile(r"on\s+the\s+\d{1,2}(?:st|nd|rd|th)", _F)
 _WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
+_ANOTHER_WEEKDAY = re.compile(r"\s*(?:,|and|&|or|/)\s*(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
 _AHEAD_CUE = re.compile(
     r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+now)?(?:\s+on)?|"
     r"(?:moved|pushed|changed|shifted|rescheduled|postponed)\s+(?:[\w'-]+\s+){0,4}?to)\s+$",
