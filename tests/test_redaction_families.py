@@ -951,6 +951,9 @@ def _measure():
         # redaction_check27 (2026-12-06, twelfth session): 97.4% / 5.9% measured once at the end
         # (the code the session started from: the same): its look-alikes are over the target
         ("tests/data/redaction_check27", 0.96, 0.065),
+        # redaction_check29 (2026-12-06, thirteenth session): 96.5% / 4.1% measured once at the end
+        # (the code the session started from: 95.7% / 4.7%)
+        ("tests/data/redaction_check29", 0.96, 0.045),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
