@@ -421,8 +421,9 @@ def _decide(
     successor: Memory | None,
 ) -> None:
     """Apply the learned judgement: the memory it is surest ``text`` updates is superseded by the
-    message's first memory (or retired, when it stored none), with the memories from the same turn
-    it is sure of too; failing any, the earlier turn it is surest of leaves the context."""
+    message's first memory (or retired, when it stored none), with the memories parted from the
+    same sentence it is sure of too; failing any, the earlier turn it is surest of leaves the
+    context."""
     sure = _sure_updates(judge, text, candidates) or _sure_updates(judge, text, uncited)
     if not sure:
         return

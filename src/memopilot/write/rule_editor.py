@@ -1376,7 +1376,7 @@ _NAMED_DAY_WORD = re.compile(r"\b(?:tonight|tomorrow)\b", _F)
 
 
 def _names_the_day(phrase: str) -> bool:
-    """ "June 14th", "Friday", "in three weeks": one day, not "this year" or "soon"."""
+    """ "June 14th", "tomorrow", "in three weeks": one day, not "this year" or "soon"."""
     return (
         any(c.isdigit() for c in phrase)
         or _NAMED_DAY_WORD.search(phrase) is not None
