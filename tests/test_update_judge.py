@@ -252,7 +252,7 @@ def test_a_change_told_in_another_language_is_read_by_the_variant_for_two_langua
 
     assert _told_across(
         "Ho cambiato dentista, adesso vado dalla dottoressa Verzanti.", ["My dentist is Dr. Ames."]
-    )
+    ) == [True]
     assert _told_across("我们已经搬到杭州了。", ["We live in Marlow."]) == [True]
     assert _told_across("We moved to Leeds last week.", ["We live in Marlow.", "我们住在杭州。"]) == [
         False,

@@ -1110,9 +1110,12 @@ def _added(one: _Statement, other: _Statement) -> bool:
     and my girlfriend can't stand olives"); a bare comma mostly goes on about the same one ("I play
     bass in a covers band, we gig about once a month"; "my goal is to learn to swim, I never
     learned as a kid")."""
-    first, second = sorted((one, other), key=lambda st: one.sentence.find(st.text))
-    gap_start = one.sentence.find(first.text) + len(first.text)
-    return _AND.search(one.sentence, gap_start, max(gap_start, one.sentence.find(second.text))) is not None
+    where = {id(st): one.sentence.find(st.text) for st in (one, other)}
+    if -1 in where.values():
+        return False  # (a clause rewritten when read, "Remember that ...": its place is not known)
+    first, second = sorted((one, other), key=lambda st: where[id(st)])
+    gap_start = where[id(first)] + len(first.text)
+    return _AND.search(one.sentence, gap_start, max(gap_start, where[id(second)])) is not None
 
 
 _AND = re.compile(r"\band\b", _F)
@@ -1495,7 +1498,7 @@ def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False
         return True
     before = text[: found.start]
     if _DAY_OF_MONTH.fullmatch(found.phrase):  # "it's now on the 14th" (not "born on the 14th")
-        return _AHEAD_CUE.search(before + "on ") is not None
+        return _AHEAD_CUE.search(before) is not None
     if _WEEKDAY_NAME.fullmatch(found.phrase) is None or _ANOTHER_WEEKDAY.match(text, found.end):
         return False  # ("my runs have moved to Saturday and Sunday": every weekend)
     return _AHEAD_CUE.search(before) is not None or (
