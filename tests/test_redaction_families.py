@@ -833,10 +833,54 @@ TUNE28_LOOK_ALIKES = [
     "the wifi does 5GHz/2.4GHz and the router is a Fritz!Box",
 ]
 
+# 2026-12-06 (fourteenth session): families read from tune30's misses and false positives
+TUNE30_SECRETS = [
+    # a password of three to five words and a number, stated after its name in any language
+    ("my old bank password was copper lantern meadow 17 or maybe something else", "copper lantern meadow 17"),
+    ("Le mot de passe du NAS c'est willow harbor pepper 92, tu peux le noter ?", "willow harbor pepper 92"),
+    ("كلمة المرور هي tulip gravel orchard 51 شكرا", "tulip gravel orchard 51"),
+    # "pw" and "pass" after a user's name: a login's pair
+    ("staging box: user deploy pw $9tide@m1ll", "$9tide@m1ll"),
+    ("admin panel: user `root`, pass `amber.cobalt.fjord.3` for the test", "amber.cobalt.fjord.3"),
+    # a password that starts with a symbol, stated or after a login's slash
+    ("Het wachtwoord van de webshop is $Lantern482, werkt niet meer", "$Lantern482"),
+    ("Camera login: admin / @Pebble2291. Why no stream?", "@Pebble2291"),
+    # a router's Wi-Fi key printed on its label: 10 or 26 hex digits in capitals
+    ("La contraseña del wifi es 9F20D4A7C1, apúntala", "9F20D4A7C1"),
+    ('nmcli dev wifi connect Home-5G password "E04B7C3A91"', "E04B7C3A91"),
+    # a password said to have been tried, where the message speaks of logging in
+    ("The login says my password is wrong, yet I tried Willow1988! on the laptop.", "Willow1988!"),
+    # a value asked about as a provider's key
+    ("Is this a real Twilio key? 9b1f3e07a2c84d6f8e0a1b2c3d4e5f60", "9b1f3e07a2c84d6f8e0a1b2c3d4e5f60"),
+    # a key's id beside its key under the same name
+    (
+        "B2_APPLICATION_KEY_ID: 0042ab9f3c1d7e5a6b8c9d0e1\n"
+        "B2_APPLICATION_KEY: K004mZ8qL2xV9tR4nB7wC1yH6sJ3dF0gP",
+        "0042ab9f3c1d7e5a6b8c9d0e1",
+    ),
+    # Canada's transit and institution numbers written as one, beside the account
+    ("payroll wants transit/institution 10492-003 and account 6612048831", "10492-003"),
+]  # fmt: skip
+
+TUNE30_LOOK_ALIKES = [
+    # a log line's next field after "login ok"; a masked token that keeps its prefix
+    "2026-05-02T08:15:00Z auth: login ok user=u_88213 token=ghp_****Zq1x done",
+    # an ISO 8601 moment after a code's name
+    "worker a1b2c3 exited with code 1 at 2026-02-11T09:30:12.101Z, retrying",
+    # a subresource-integrity digest with its algorithm's prefix
+    '<link rel="stylesheet" href="/app.css" '
+    'integrity="sha384-Xb2mQ9rT4vL8nK1wP6yZ3cH7sJ0dF5gA2eB9uN4iO8tR1qW6xV3zM7kY5jL0hG2a">',
+    # a UUID after an id's field, or printed by a command that asked for one
+    "Columns: email, must_change_password, ext_id. Sample ext_id: 3f1c2b4a-9d8e-4f7a-8b6c-5d4e3f2a1b0c",
+    "kubectl get deploy api-gateway -o jsonpath='{.metadata.uid}' → 8c7b6a59-4d3e-4f21-9a0b-1c2d3e4f5a6b",
+    # a card payment's approval code on a receipt
+    "Receipt: card ending 4417, auth code K7Q2M9. Is that auth code private?",
+]
+
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
-SECRETS += TUNE26_SECRETS + TUNE28_SECRETS
+SECRETS += TUNE26_SECRETS + TUNE28_SECRETS + TUNE30_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
-LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES + TUNE28_LOOK_ALIKES
+LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES + TUNE28_LOOK_ALIKES + TUNE30_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:
@@ -917,6 +961,9 @@ def _measure():
         # redaction_check28 on arrival (2026-12-06, thirteenth session): 97.8% / 2.8%; its misses then
         # read (99.6% / 0.0% after)
         ("tests/data/redaction_tune28", 0.99, 0.01),
+        # redaction_check30 on arrival (2026-12-06, fourteenth session): 97.0% / 4.1%; its misses then
+        # read (99.6% / 0.0% after)
+        ("tests/data/redaction_tune30", 0.99, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

@@ -240,8 +240,13 @@ _PLACEHOLDER_NAME = re.compile(r"(?:YOUR|MY)_[A-Z0-9_]+|<[A-Za-z][\w -]*>|[A-Z_]
 
 
 # A masked value that shows only its last (or first) few characters, as CLIs and dashboards print a
-# key ("****************9fLk" in `aws configure list`, "sk-...••••••••3xQa").
-_MASKED = re.compile(r"[*•●]{6,}[A-Za-z0-9]{0,4}|[A-Za-z0-9_-]{0,8}[*•●]{6,}[A-Za-z0-9]{0,4}")
+# key ("****************9fLk" in `aws configure list`, "sk-...••••••••3xQa"); after a provider's
+# prefix, four stars are mask enough ("ghp_****rG4G" in a log): the prefix and the last four are
+# all that is shown.
+_MASKED = re.compile(
+    r"[*•●]{6,}[A-Za-z0-9]{0,4}|[A-Za-z0-9_-]{0,8}[*•●]{6,}[A-Za-z0-9]{0,4}"
+    r"|[A-Za-z0-9]{1,6}[_-][*•●]{4,}[A-Za-z0-9]{0,4}"
+)
 
 
 def _documentation_example(value: str) -> bool:
@@ -298,6 +303,7 @@ def _documented_test_value(text: str, start: int, end: int) -> bool:
 _SSH_PUBLIC_BLOB = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "AAAAG3NrLW", "AAAAInNrLW")
 _DIGEST_PREFIX = re.compile(r"(?:\bh1:|\bsha(?:256|384|512)-)$")
 _DIGEST = re.compile(r"[A-Za-z0-9+/]{43,86}={0,2}")
+_PREFIXED_DIGEST = re.compile(r"(?:h1:|sha(?:256|384|512)-)[A-Za-z0-9+/]{43,86}={0,2}")  # (taken with it)
 # * a resource's name inside an AWS ARN ("arn:aws:secretsmanager:...:secret:prod/db-Xk29Qa": the
 #   secret's name and its random suffix, which IAM policies quote);
 # * a distributed trace's ids in their headers (X-Amzn-Trace-Id, W3C traceparent, B3, Jaeger's).
@@ -323,6 +329,8 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     if _TRACE_HEADER_CUES.search(text) and _TRACE_HEADER.search(text, max(0, start - 120), start):
         return True
     if _DIGEST_PREFIX.search(text, max(0, start - 7), start) and _DIGEST.fullmatch(text, start, end):
+        return True
+    if _PREFIXED_DIGEST.fullmatch(text, start, end) and (start == 0 or not text[start - 1].isalnum()):
         return True
     if "kty" in text and _JWK_PUBLIC_MEMBER.search(text, max(0, start - 8), start):
         return True

@@ -633,6 +633,8 @@ def _uk_bank_details(text: str) -> Iterator[Span]:
 # IFSC (four letters, a zero, six letters or digits). Alone it names a branch, public like a sort
 # code; beside an account number (either side, a few words apart) it is half of the account's
 # details, and both go ("BSB 633-000 acc 71220398", "transit 00142, institution 003, account 5120934").
+# Canada's two numbers are also written as one, the way a void cheque's MICR line and a payroll form
+# join them: "transit/institution 51587-004" (or "institution/transit").
 _BRANCH_HINTS = Substrings(("bsb", "transit", "institution", "ifsc"))
 _BRANCH_LABEL = r"(?:[ \t]*(?:number|no\.?|nr\.?|code|#))?[ \t]*[:#=]?[ \t]*"
 _BRANCH_CODE = re.compile(
@@ -640,6 +642,8 @@ _BRANCH_CODE = re.compile(
     rf"|\btransit{_BRANCH_LABEL}(\d{{5}})(?![\d-])"
     rf"|\binstitution{_BRANCH_LABEL}(\d{{3}})(?![\d-])"
     rf"|\bifsc{_BRANCH_LABEL}([a-z]{{4}}0[a-z0-9]{{6}})(?![a-z0-9])"
+    rf"|\btransit[ \t]*[/&-][ \t]*institution{_BRANCH_LABEL}(\d{{5}}[ -]?\d{{3}})(?![\d-])"
+    rf"|\binstitution[ \t]*[/&-][ \t]*transit{_BRANCH_LABEL}(\d{{3}}[ -]?\d{{5}})(?![\d-])"
 )
 
 
@@ -648,7 +652,7 @@ def _branch_codes(text: str, lower: str) -> Iterator[Span]:
         group = m.lastindex or 0
         code = (m.start(group), m.end(group), "bank_account", P_CONTEXT)
         # "transit" and "institution" are ordinary words too: their account must be named one
-        named = group in (2, 3)
+        named = group in (2, 3, 5, 6)
         accounts = [
             a
             for a in _account_beside(text, m.start(), code)

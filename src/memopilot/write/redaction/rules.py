@@ -1101,6 +1101,28 @@ def _session_cookies(text: str, lower: str) -> Iterator[Span]:
             yield start, end, "session_cookie", P_CONTEXT
 
 
+# A key's id beside its key under the same name and "_ID" ("B2_APPLICATION_KEY_ID" above
+# "B2_APPLICATION_KEY", "SPACES_KEY_ID" and "SPACES_KEY"): the two halves of one credential, the way
+# AWS's access key id goes with its secret key, so both go. The key must look random; the id must
+# hold a digit and be twelve characters or more (not a region or a bucket's name).
+_KEY_ID_ASSIGNED = re.compile(
+    r"\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?:KEY|key|SECRET|secret|TOKEN|token))_(?:ID|id)"
+    r"[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z0-9]{12,64})(?![A-Za-z0-9])"
+)
+_ASSIGNED_VALUE = r"[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"']{16,})"
+
+
+def _key_ids(text: str, lower: str) -> Iterator[Span]:
+    if "_id" not in lower:
+        return
+    for m in _KEY_ID_ASSIGNED.finditer(text):
+        if not any(c.isdigit() for c in m.group(2)):
+            continue
+        key = re.search(r"\b" + re.escape(m.group(1)) + _ASSIGNED_VALUE, text)
+        if key is not None and looks_random(key.group(1)):
+            yield m.start(2), m.end(2), "key_id", P_CONTEXT
+
+
 DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _token_rules,
     _sk_keys,
@@ -1112,6 +1134,7 @@ DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
     _cloud,
     _entropy,
     _session_cookies,
+    _key_ids,
 )
 
 

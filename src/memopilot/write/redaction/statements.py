@@ -219,12 +219,16 @@ _NOT_A_SECRET = re.compile(
     # a kind of value, not one ("P@ssw0rd-style substitutions"); a path of three names or more
     # ("secret/data/prod/postgres", where `vault kv get -field=password` reads from)
     r"|\S+-(?:style|like|type|esque|looking|based)|[a-z][\w.-]*(?:/[a-z0-9_.-]+){2,}/?"
+    # a moment in ISO 8601, as logs print it ("2026-03-20T22:05:06.452Z", "2026-03-20 22:05:06+01:00")
+    r"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?"
     # a keyboard shortcut ("press Ctrl+Shift+P", "Cmd+Opt+I")
     r"|(?:ctrl|control|cmd|command|shift|alt|option|opt|win|super|meta|fn)(?:\+[\w-]+)+"
     # a digest after its algorithm's name ("sha256=...", "pin-sha256=\"...\"", "md5:..."): a hash
     r"|(?:[a-z]+-)?(?:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?|crc32)[=:][\"']?[a-z0-9+/=_-]+[\"']?"
 )
-_FIELD = re.compile(r"[a-z_]+=[a-z_]+")  # "login status=success": the next field of a log line
+# "login status=success", "login ok user=u_610325": the next field of a log line (a lowercase name,
+# "=", its value)
+_FIELD = re.compile(r"[a-z_]+=[a-z_]+|[a-z][a-z_]*=[\w.:-]+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # Digits with one or two of a keypad's capital letters (French digicodes have A, B, C), four digits
 # at least.
@@ -437,7 +441,15 @@ def _random_letters(value: str) -> bool:
 # percent-encoded byte after it, eight characters or more.
 _PERCENT_START = re.compile(r"%(?![0-9A-Fa-f]{2})[^%()\s]{7,}")
 # A variable or a command's output in a shell, or an amount ("$5.99"), where a value starts with "$".
-_SHELL_VARIABLE = re.compile(r"\$(?:\{[^}]*\}?|\([^)]*\)?|[A-Za-z_][A-Za-z0-9_]*|\d.*)")
+# (An amount is digits alone, "$5.99", "$1,200k": "$3quoi@k3str3l15" is a password with a "$".)
+_SHELL_VARIABLE = re.compile(r"\$(?:\{[^}]*\}?|\([^)]*\)?|[A-Za-z_][A-Za-z0-9_]*|\d[\d.,]*(?:[kKmMbB]n?|%)?)")
+# A word with a capital and two digits or more after a "$" or an "@" ("$Harbor150", "@Fluffy468"): a
+# password that a site's rule made start with a symbol, where a link word or a login's pair states it;
+# a variable, an amount or a handle is written otherwise.
+_SYMBOL_FIRST_PASSWORD = re.compile(r"[$@][A-Z][a-z]{2,}\d{2,}[!?.#]?")
+# A router's Wi-Fi key as printed on its label, and a WEP key: 10 or 26 hex digits in capitals,
+# letters and digits both (a short commit hash is lowercase, as git prints it).
+_HEX_WIFI_KEY = re.compile(r"(?=(?:\d*[A-F]){2})(?=(?:[A-F]*\d){2})(?:[0-9A-F]{10}|[0-9A-F]{26})")
 
 
 def _secret_value(
@@ -447,6 +459,8 @@ def _secret_value(
     the name or after a link word; a value that only follows other words must look random.
     ``next_to``: the very next token after the name ("şifresi 7391"). ``near``: a few words after
     a PIN's or a code's name ("PIN do karty 6130", "код от домофона 3417")."""
+    if linked and _SYMBOL_FIRST_PASSWORD.fullmatch(value):
+        return True  # "wachtwoord ... is $Harbor150"
     if len(value) < 4 or _EMAIL.fullmatch(value) or "://" in value or value[0] in "/~@{<":
         return False
     if value[0] == "%" and not _PERCENT_START.fullmatch(value):
@@ -468,6 +482,8 @@ def _secret_value(
         return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
     if code and linked and _KEYPAD_CODE.fullmatch(value):
         return True  # "digicode : 0363B945": a keypad's letter among digits (a short hash is lowercase)
+    if not code and _HEX_WIFI_KEY.fullmatch(value):
+        return True  # "guest wifi B279838F37", "password \"0DA31AA90F\""
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value) or _FIELD.fullmatch(value):
         return False
     if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
@@ -535,6 +551,10 @@ def _value_after(
             phrase = _unquoted_passphrase(text, start)
             if phrase:
                 return start, phrase  # "master password is badger maple raven juniper sunflower"
+        if not code and linked:
+            phrase = _unquoted_passphrase(text, start, _NUMBERED_PHRASE)
+            if phrase:
+                return start, phrase  # "password was mosaic saffron umber 65 or ...", "c'est hazel ... 44,"
         if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
@@ -649,12 +669,25 @@ _NOT_IN_A_PASSPHRASE = (
 )
 
 
-def _unquoted_passphrase(text: str, start: int) -> int:
+# Three to five small words and a number, the way a passphrase generator (or a person following its
+# advice) makes one: stated after a name and its link word in any language, and ending its clause:
+# at punctuation, the end, "or"/"and"/"but", or a word in another script ("... هي lagoon marmalade
+# nectar 28 ولكن"). The words are checked as above: prose has words of grammar.
+_NUMBERED_PHRASE = re.compile(
+    r"[a-z]{3,12}(?: [a-z]{3,12}){2,4} \d{1,4}"
+    r"(?=[ \t]*(?:$|\n|[.,;!?)]|[ \t]+[^\x00-\x7f]"
+    r"|[ \t]+(?:or|and|but|oder|und|ou|et|o|y|of|en|og|eller)\b))"
+)
+
+
+def _unquoted_passphrase(text: str, start: int, pattern: re.Pattern[str] = _UNQUOTED_PHRASE) -> int:
     """The end of a password of words starting at ``start`` (see ``_UNQUOTED_PHRASE``), or 0."""
-    phrase = _UNQUOTED_PHRASE.match(text, start)
+    phrase = pattern.match(text, start)
     if phrase is None:
         return 0
     for word in re.split(r"[ _-]", phrase.group()):
+        if word.isdigit():
+            continue
         if word in _NOT_IN_A_PASSPHRASE or word.endswith(("ed", "ing", "ly")):
             return 0
     return phrase.end()
@@ -768,15 +801,19 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             yield from _secret_words(text, changed, code=name in _CODES)
             continue
         stated = name in _VALUE_FIRST_NAMES or name.endswith((" code", " pin", " password"))
+        approval = lower.endswith("auth code", 0, name_end)  # (found by "code" too)
         if stated or name in _PASSWORD_NAME_SET:
-            yield from _value_before(text, name_start, name_end, stated)
+            for before in _value_before(text, name_start, name_end, stated):
+                if not (approval and _APPROVAL_CODE.fullmatch(text, before[0], before[1])):
+                    yield before
         if name in _WORD_VALUE_NAMES:
             word = _WORD_VALUE.match(text, name_end)
             if word is not None and _word_value(text, word):
                 yield word.start(1), word.end(1), "password", P_PROSE
                 continue
         strong_code = name in _CODES and _STRONG_CODE.search(name) is not None
-        found = _value_after(text, name_end, code=name in _CODES, weak=name in _WEAK, strong_code=strong_code)
+        weak = name in _WEAK and not _USER_GIVEN_BEFORE.search(lower, max(0, name_start - 48), name_start)
+        found = _value_after(text, name_end, code=name in _CODES, weak=weak, strong_code=strong_code)
         if (
             found is not None
             and name in _DIGITS_ONLY
@@ -785,10 +822,18 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # "safe to share: age1...": only a code of digits follows such a name
         if found is not None and name == "nip" and count_digits(text[found[0] : found[1]]) > 6:
             continue  # a Polish company's tax number (NIP, ten digits), not a Quebec PIN (NIP)
+        if found is not None and approval and _APPROVAL_CODE.fullmatch(text, found[0], found[1]):
+            continue  # a card payment's approval code, printed on the receipt (not a login's code)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
 
 
+# A user's name just before a short name ("user it-admin pw ...", "user `admin`, pass `...`"): the
+# pair of a login, so "pw" and "pass" name its password there, not a pass of the salt.
+_USER_GIVEN_BEFORE = re.compile(r"\b(?:user(?:name)?|login|usr)[ \t]*[:=]?[ \t]*\S+?[,;/|]?[ \t]+$")
+# A card payment's approval ("auth") code: six capitals and digits, both (ISO 8583's field 38, which
+# every receipt prints); a login's one-time code is digits alone.
+_APPROVAL_CODE = re.compile(r"(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{6}")
 # "login" before "to", "into", "via", "with", "through", "at", "on": the place or the way one signs in
 _LOGIN_PLACE = re.compile(r"\s+(?:to|into|via|with|through|at|on)\b")
 # A password changed from one value to another, both said after the name.
@@ -867,6 +912,40 @@ def _alternatives(text: str, lower: str) -> Iterator[Span]:
 
 
 _VERSION_DOT = re.compile(r"\.\d")  # "python3.11", "node-18.2": a program's version
+
+
+# A password said to have been tried or typed, where the message speaks of a login ("password does
+# not meet complexity requirements ... I tried Juniper1975! on the domain", "j'ai tapé Soleil#2024"):
+# letters, digits and a symbol a password rule asks for (a program or a version has none of those).
+_TRIED = re.compile(
+    r"\b(?:i|we)(?:[ \t]+(?:also|then|just|even))?[ \t]+(?:tried|typed|entered|tried using)"
+    r"[ \t]+(\S{8,64})|(?:j'ai|j’ai)[ \t]+(?:essayé|tapé|saisi)[ \t]+(\S{8,64})"
+    r"|\b(?:probé|intenté|tentei|digitei)(?:[ \t]+con)?[ \t]+(\S{8,64})"
+    r"|\bho[ \t]+(?:provato|digitato)[ \t]+(\S{8,64})"
+)
+_SENTENCE_GOES_ON = re.compile(r"([!?#*$]+)[ \t]+[a-z]")  # (a symbol the sentence does not end on)
+_TRIED_HINTS = Substrings(
+    word_list("tried|typed|entered|essayé|tapé|saisi|probé|intenté|tentei|digitei|provato|digitato")
+)  # (found in the message's shared pass of the keyword automata: free where none is there)
+
+
+def _tried_values(text: str, lower: str) -> Iterator[Span]:
+    for m in _TRIED.finditer(lower):
+        group = m.lastindex or 1
+        start, end = _core(text, m.start(group), m.end(group))
+        goes_on = _SENTENCE_GOES_ON.match(text, end)
+        if goes_on is not None:
+            end = goes_on.end(1)  # "Juniper1975! on the domain": its "!"
+        value = text[start:end]
+        if (
+            len(value) >= 8
+            and _DIGIT.search(value)
+            and any(c.isalpha() for c in value)
+            and not _STRONG_SYMBOLS.isdisjoint(value)
+            and not _VERSION_DOT.search(value)
+            and not _not_a_password(value)
+        ):
+            yield start, end, "password", P_PROSE
 
 
 # Compound words that name a code: German, Dutch, the Nordic languages and Turkish write a door's
@@ -1271,7 +1350,9 @@ _ID_IS_BEFORE = re.compile(r"(?i)\b(?:id|ids|identifier)\b(?:\s+[a-z]+){0,4}\s+(
 _PUBLIC_FIELD = r"(?i:\b(?:kid|x5t|x5t#s256|jti)[\"']?\s*[:=]\s*[\"']?|\b(?:docker|containerd|cri-o)://)$"
 _PUBLIC_FIELD_BEFORE = re.compile(_PUBLIC_FIELD)
 _PUBLIC_ID_BEFORE = re.compile(
-    r"(?i)\b(?:ids?|playlists?|tracks?|albums?|videos?|files?|folders?|docs?|documents?|sheets?"
+    # (also an id's field: "sso_id", "user-id"; a Vault AppRole's "secret_id" is its secret)
+    r"(?i)(?:\b|(?<=[a-z][_-])(?<!secret_)(?<!secret-))"
+    r"(?:ids?|playlists?|tracks?|albums?|videos?|files?|folders?|docs?|documents?|sheets?"
     r"|spreadsheets?|commits?|builds?|orders?|tickets?|invoices?|requests?|traces?|issues?|ref"
     r"|reference|asin|sku|isbn|tracking|booking|reservation|confirmation|channels?|posts?|tweets?"
     r"|messages?|threads?|links?|urls?|slugs?|hash|fingerprint|checksum|digest|uuid|guid|number|no\.?"
@@ -1279,7 +1360,8 @@ _PUBLIC_ID_BEFORE = re.compile(
     # an address (a wallet's is public), a database's objects, a platform's object SID
     r"|address(?:es)?|adresse|dirección|direccion|endereço|indirizzo|adres|base|tables?|records?|rows?"
     r"|fields?|views?|workspaces?|datasets?|pages?|sids?)"
-    r"[\s:#=]*$|" + _PUBLIC_FIELD
+    # then a colon, or a command's output after the field it asked for ("{.metadata.uid}' → ...")
+    r"(?:[\s:#=]*|[}'\"`\s]*(?:→|->|=>)\s*)$|" + _PUBLIC_FIELD
 )
 
 
@@ -1597,8 +1679,10 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
         value = text[start:end]
-        if _kinds(value) < 3 or not _DIGIT.search(value) or _not_a_password(value):
+        if _kinds(value) < 3 or not _DIGIT.search(value):
             continue
+        if _not_a_password(value) and not _SYMBOL_FIRST_PASSWORD.fullmatch(value):
+            continue  # ("admin / @Fluffy468": a password, not a handle)
         if "." in value[-5:] and value.rsplit(".", 1)[1].isalpha():
             continue  # a file ("notes/draft2.txt")
         user = _USER_BEFORE.search(text, max(0, m.start() - 64), m.start())
@@ -1625,6 +1709,12 @@ _SECRET_CUE = re.compile(
     r"|anahtar|schlüssel|sleutel|nøkkel|nøgle|nyckel|avain|kulcs|klucz|klíč|cheie|kunci|khóa|chave"
     r"|chiave|clave|\bclé|مفتاح|कुंजी|מפתח"
 )
+# A value asked about as a key or a token ("Is this a valid Slack key format? 496c0584...", "does
+# this look like a real Stripe key?"): a provider's key, named so only by the question.
+_KEY_ASKED = re.compile(
+    r"\b(?:valid|real|correct|proper|working|legit|genuine)\b[^?\n]{0,30}"
+    r"\b(?:key|token)s?\b[^?\n]{0,12}\?"
+)
 _CUE_WINDOW = 80  # characters before the value, on its line
 # A message about a key, a token or a credential (for keys whose shape ids share)
 _KEY_TALK = re.compile(_SECRET_CUE.pattern + r"|\bkeys?\b|\bcredentials?\b")
@@ -1638,7 +1728,7 @@ def _named_random_values(text: str, lower: str) -> Iterator[Span]:
         if line_start and not before.strip():
             # a value alone on its line is named by the line before: "cat config/master.key\n..."
             before = lower[max(text.rfind("\n", 0, line_start - 1) + 1, m.start() - _CUE_WINDOW) : m.start()]
-        if not _SECRET_CUE.search(before) or _PUBLIC_ID_BEFORE.search(
+        if not (_SECRET_CUE.search(before) or _KEY_ASKED.search(before)) or _PUBLIC_ID_BEFORE.search(
             text, max(0, m.start() - 24), m.start()
         ):
             continue
@@ -1894,6 +1984,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _credential_pairs(text, lower)
     if "if " in lower and ("try " in lower or "use " in lower):
         yield from _alternatives(text, lower)
+    if _TRIED_HINTS.search(lower) and _ALTERNATIVE_CUES.search(lower):
+        yield from _tried_values(text, lower)
     if _JOIN_CUES.search(lower):
         yield from _pieces(text)
     if digits:  # every shaped token holds a digit
