@@ -86,11 +86,11 @@ def test_a_memory_changed_meanwhile_is_judged_as_it_is_now(
         queued: list[tuple[str, LaterJudgement]] = []
         monkeypatch.setattr(mp.later_judgements, "submit", lambda user, j: queued.append((user, j)))
         outcome = mp.remember(NEW_CAR)
-        assert len(queued) == 1 and queued[0][1].successor == outcome.created[0].id
+        assert len(queued) == 1 and queued[0][1].news == tuple(m.id for m in outcome.created)
         mp.forget(outcome.created[0].id)
         mp._apply_later_judgement(*queued[0])
         assert mp.get(car.id).state is MemoryState.ACTIVE
-        # and with the successor in place, the same judgement does supersede
+        # and with the message's memory in place, the same judgement does supersede
         outcome = mp.remember(NEW_CAR)
         mp._apply_later_judgement(*queued[-1])
         assert mp.get(car.id).state is MemoryState.SUPERSEDED
@@ -105,7 +105,7 @@ def test_closing_applies_what_is_queued(tmp_path: Path, clock: FixedClock) -> No
 
 
 def _job(text: str) -> LaterJudgement:
-    return LaterJudgement(text, (), (), None, (), FixedClock().now(), "editor:rules")
+    return LaterJudgement(text, (), (), (), (), FixedClock().now(), "editor:rules")
 
 
 def test_a_failing_judgement_does_not_stop_the_ones_behind_it() -> None:

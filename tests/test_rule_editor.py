@@ -1053,3 +1053,37 @@ def test_a_reminder_or_a_moved_day_is_due_then() -> None:
     assert runs[0] != "deadline" and "(2026" not in runs[1]
     (present,) = learned_memories("Remind me to get her something nice this year.")
     assert present[0] != "deadline"
+
+
+def test_the_outcome_after_long_story_short_is_a_statement_of_its_own() -> None:
+    from memopilot.write.sentences import split_sentences
+
+    assert split_sentences(
+        "The school closed its art club, so long story short, I signed my son up for pottery classes."
+    ) == ["The school closed its art club", "I signed my son up for pottery classes."]
+    assert split_sentences("To cut a long story short: we got a puppy.") == ["we got a puppy."]
+
+
+def test_a_list_of_clauses_after_a_lead_in_is_parted_and_kept_as_siblings() -> None:
+    from memopilot.write.sentences import clauses, lists_clauses
+
+    sentence = "Some background: I work nights, I'm a type 2 diabetic, and I live with my aunt."
+    assert clauses(sentence) == [
+        "Some background: I work nights",
+        "I'm a type 2 diabetic",
+        "I live with my aunt.",
+    ]
+    assert lists_clauses(sentence)
+    assert not lists_clauses("I play bass in a covers band, we gig about once a month.")
+    assert not lists_clauses("I'm vegan and my partner hates mushrooms.")  # two: "and" says it
+
+
+def test_an_event_told_in_the_past_tense_names_when_it_happened() -> None:
+    from memopilot.write.sentences import tells_past_event
+
+    assert tells_past_event("Had a call with the school today")
+    assert tells_past_event("I went to the dentist this morning")
+    assert not tells_past_event("Working from home today")
+    assert not tells_past_event("My train is delayed today")
+    assert not tells_past_event("Pulled a muscle, so no lifting for a week")
+    assert not tells_past_event("I broke my wrist so I can't type for a week")

@@ -268,3 +268,51 @@ def test_a_change_told_in_another_language_is_read_by_the_variant_for_two_langua
     mp.settle()
     assert mp.get(home.id).state is MemoryState.SUPERSEDED
     assert mp.get(job.id).state is MemoryState.ACTIVE
+
+
+def test_a_move_told_inside_a_story_is_judged_by_its_own_memory(mp: MemoPilot) -> None:
+    """A story read whole hides its news from the judgement (it learned from turns): the move's
+    own memory is judged too, and replaces the old home; the story's other memory changes nothing."""
+    (home,) = mp.remember("I live in Brackenford, in a terraced house by the canal.").created
+    (dog,) = mp.remember("My dog Biscuit is a four-year-old spaniel.").created
+    mp.remember(
+        "What a month. My sister visited from abroad and we spent a weekend hiking, which was lovely. "
+        "Then the owner decided to sell the house, so long story short, I rented a flat in Elmstead "
+        "and moved in on Saturday. The removal van was two hours late. Any tips for unpacking fast?"
+    )
+    mp.settle()  # the learned judgement lands just after the write
+    assert mp.get(home.id).state is MemoryState.SUPERSEDED
+    assert mp.get(dog.id).state is MemoryState.ACTIVE
+    context = mp.build_context("Where do I live?").text
+    assert "Elmstead" in context and "Brackenford" not in context
+
+
+def test_the_day_of_an_event_told_in_the_past_is_no_passing_state(mp: MemoPilot) -> None:
+    """ "Spoke to my landlord today and ..." tells when something happened: the message is no
+    passing state (which replaces nothing), so the new amount replaces the old one."""
+    (rent,) = mp.remember("My rent is 950 pounds a month for the flat.").created
+    mp.remember("Spoke to my landlord today and the rent for the flat is 1,020 pounds a month from now on.")
+    mp.settle()  # the learned judgement lands just after the write
+    assert mp.get(rent.id).state is MemoryState.SUPERSEDED
+
+
+def test_a_change_leaves_the_rest_of_an_earlier_turn_in_the_context(mp: MemoPilot) -> None:
+    """An earlier turn of several sentences loses only what a marked change makes stale: the town
+    asked about before a move leaves the context, and what the turn also said stays, as a turn of
+    its own with the first one's date and provenance, which its memory cites."""
+    first = mp.remember(
+        "I'm looking for a yoga studio near me in Harlowmere, anything with evening classes? "
+        "My yoga mat is purple.",
+        session_id="s1",
+    )
+    (turn,) = first.episodes
+    (mat,) = first.created
+    mp.remember(
+        "Big news, I moved to Dunstow last weekend! Could you help me write a change-of-address email?"
+    )
+    mp.settle()  # the learned judgement lands just after the write
+    assert mp.get(turn.id).state is MemoryState.SUPERSEDED
+    (rest,) = [e for e in mp.list(types=["episode"]).items if e.content == "My yoga mat is purple."]
+    assert rest.session_id == "s1" and rest.created_at == turn.created_at
+    assert rest.id in mp.get(mat.id).source_ids and mp.get(mat.id).state is MemoryState.ACTIVE
+    assert "Harlowmere" not in mp.build_context("Which yoga studio should I try this week?").text

@@ -271,3 +271,20 @@ def test_news_about_something_else_replaces_nothing(mp: MemoPilot, clock, old: s
     clock.advance(timedelta(days=30))
     mp.remember(later)
     assert mp.get(memory.id).state is MemoryState.ACTIVE
+
+
+def test_an_event_told_on_its_day_is_no_change_unless_a_word_says_so() -> None:
+    """A message that only tells what happened today adds to what holds ("another fig today" left
+    the lesson of the last one in place); one that says something changes is judged as a change."""
+    from datetime import UTC, datetime
+
+    from memopilot.write.planner import _states_a_passing_state, _tells_a_dated_event
+
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert _tells_a_dated_event("I picked up another rubber plant at the garden centre today.", now)
+    assert _tells_a_dated_event("Posted the visa application this morning, fingers crossed", now)
+    assert not _tells_a_dated_event("Talked to the bank today and I can borrow 5,000 more now.", now)
+    assert not _tells_a_dated_event("Working from home today.", now)
+    # the day of an event is when it happened, not when a state ends
+    assert not _states_a_passing_state("Talked to the bank today and I can borrow 5,000 more.", [], now)
+    assert _states_a_passing_state("Working from home today, the office is closed.", [], now)

@@ -626,10 +626,10 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         memories it names, as they are now, committed with its events."""
         from ..write.planner import WriteInputs
 
-        named = [*later.candidates, *later.uncited, *([later.successor] if later.successor else [])]
+        named = [*later.candidates, *later.turns, *later.news]
         found = self.store.get_many(set(named), user_id=user_id)
-        existing = [found[i] for i in (*later.candidates, later.successor) if i in found]
-        earlier = [found[i] for i in later.uncited if i in found]
+        existing = [found[i] for i in (*later.candidates, *later.news) if i in found]
+        earlier = [found[i] for i in later.turns if i in found]
         evidence = self.store.get_many({s for m in existing for s in m.source_ids}, user_id=user_id)
         inputs = WriteInputs(
             now=later.said_at,
@@ -642,6 +642,9 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
         with self.blas_beside_the_embedder():
             plan = self.write_path.plan_later_judgement(later, inputs)
         if plan is not None:
+            if plan.to_embed:  # the part of an earlier turn that stays (the planner's retire_stale)
+                vectors = self.embed_texts([m.content for m in plan.to_embed])
+                plan.changes.vectors.update(zip([m.id for m in plan.to_embed], vectors, strict=True))
             self._commit(plan.changes)
             self.write_path.landed(later, plan)
 

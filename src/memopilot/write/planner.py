@@ -39,7 +39,7 @@ from .contradictions import (
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
-from .sentences import parted, split_sentences, told
+from .sentences import clauses, parted, split_sentences, tells_past_event, told
 from .update_judge import UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
@@ -117,8 +117,10 @@ class LaterJudgement:
 
     text: str  # the message (redacted)
     candidates: tuple[str, ...]  # ids of the typed memories it may update, in the planner's order
-    uncited: tuple[str, ...]  # ids of earlier turns a marked change may retire when no memory is picked
-    successor: str | None  # the message's first typed memory, which supersedes the one picked
+    turns: tuple[str, ...]  # ids of earlier turns a marked change may make stale when no memory is picked
+    # the message's typed memories: the first supersedes what the message changes, or the one whose
+    # own words the judgement is sure change it (:func:`_decide`)
+    news: tuple[str, ...]
     sources: tuple[str, ...]  # the message's episodes
     said_at: datetime
     actor: str
@@ -190,9 +192,9 @@ class WritePath:
 
     def plan_later_judgement(self, later: LaterJudgement, inputs: WriteInputs) -> WritePlan | None:
         """The plan of a judgement left to the background, over the memories it names as they are
-        now (``inputs.existing``: the candidates and the successor; ``inputs.earlier``: the
-        uncited turns; ``inputs.evidence``: the episodes the candidates cite). Those no longer in
-        a context state are left alone; None when the successor is gone or nothing is changed."""
+        now (``inputs.existing``: the candidates and the message's memories; ``inputs.earlier``: the
+        earlier turns; ``inputs.evidence``: the episodes the candidates cite). Those no longer in
+        a context state are left alone; None when a memory of the message is gone or nothing is changed."""
         judge = default_judge()
         if judge is None:
             return None
@@ -200,16 +202,16 @@ class WritePath:
         plan = _Plan(inputs, outcome, actor=later.actor)
         plan.live = {m.id: m for m in [*inputs.existing, *inputs.earlier] if m.in_context_state}
         plan.sources = list(later.sources)
-        successor = plan.live.get(later.successor) if later.successor else None
-        if later.successor and successor is None:
-            return None  # the message's memory was changed or forgotten since: its news is stale
+        news = [plan.live[i] for i in later.news if i in plan.live]
+        if len(news) < len(later.news):
+            return None  # a memory of the message was changed or forgotten since: its news is stale
         live = [plan.live[i] for i in later.candidates if i in plan.live]
-        uncited = [plan.live[i] for i in later.uncited if i in plan.live]
-        _decide(plan, judge, later.text, live, uncited, successor)
+        turns = [plan.live[i] for i in later.turns if i in plan.live]
+        _decide(plan, judge, later.text, live, turns, news)
         if not outcome.superseded:
             return None
-        changes, _ = plan.finish()
-        return WritePlan(changes, outcome, [])
+        changes, to_embed = plan.finish()  # (the part of a turn that stays needs its vector)
+        return WritePlan(changes, outcome, to_embed)
 
     @staticmethod
     def landed(later: LaterJudgement, plan: WritePlan) -> None:
@@ -356,22 +358,24 @@ class WritePath:
         ]
         # A message that stores nothing typed (a question, chatter: "what can i take for the
         # pain") retires a memory only when it says it changes something.
-        successor = next((m for m in created if m is not None), None)
+        news = [m for m in created if m is not None]
         marked = announces_change(text)  # ("the new world symphony" announces nothing)
-        if successor is None and not marked:
+        if not news and not marked:
             return
+        if _tells_a_dated_event(dated, plan.now) and not marks_change(text):
+            return  # (an event adds to what holds, unless a word says it changes: "my new ...")
         if not marked and plan.session_id is not None:
             # In one conversation, news the rules read no change in adds to what was just said:
             # "coriander tastes like soap to me", then "on the flip side i put smoked paprika in
             # everything" (on the scenario suites, 0 of 4 such replacements were right).
             candidates = [m for m in candidates if m.session_id != plan.session_id]
-        # a marked change may also retire a turn no memory was taken from
-        uncited = _uncited_episodes(plan) if marked and not passing else []
+        # a marked change may also make an earlier turn stale
+        turns = _earlier_turns(plan) if marked and not passing else []
         if plan.inputs.judge_later and judge.reads_with_e5:
-            plan.later = _later_judgement(judge, plan, text, candidates, uncited, successor)
+            plan.later = _later_judgement(judge, plan, text, candidates, turns, news)
             plan.outcome.judged_later = plan.later is not None
             return
-        _decide(plan, judge, text, candidates, uncited, successor)
+        _decide(plan, judge, text, candidates, turns, news)
 
     def _apply_updates(
         self,
@@ -417,20 +421,25 @@ def _decide(
     judge: UpdateJudge,
     text: str,
     candidates: list[Memory],
-    uncited: list[Memory],
-    successor: Memory | None,
+    turns: list[Memory],
+    news: list[Memory],
 ) -> None:
     """Apply the learned judgement: the memory it is surest ``text`` updates is superseded by the
     message's first memory (or retired, when it stored none), with the memories parted from the
-    same sentence it is sure of too; failing any, the earlier turn it is surest of leaves the
-    context."""
-    sure = _sure_updates(judge, text, candidates) or _sure_updates(judge, text, uncited)
+    same sentence it is sure of too; failing any, what it is surest of in an earlier turn leaves
+    the context (:func:`_stale_turn`); failing that, in a message of several statements, what one
+    of its memories changes in its own words is superseded by it (:func:`_sure_by_news`)."""
+    successor = news[0] if news else None
+    sure = _sure_updates(judge, text, candidates)
+    if not sure and (stale := _stale_turn(judge, text, turns)):
+        turn, sentences, verdict = stale
+        plan.retire_stale(turn, sentences, reason=_judged(verdict))
+        return
+    if not sure:
+        sure, successor = _sure_by_news(judge, text, candidates, news)
     if not sure:
         return
-    first, old = sure[0]
-    if old.type is MemoryType.EPISODE:
-        plan.retire_episode(old, reason=_judged(first))
-        return
+    _, old = sure[0]
     # The other clauses of its sentence it is as sure of go with it: "My running club is the
     # Fenmoor Harriers, we meet on Tuesday evenings" was kept as two memories, and "These days I
     # run with the Saltcombe Striders, Thursday evenings" changes both.
@@ -440,6 +449,51 @@ def _decide(
             plan.supersede(memory, current, rule="learned", reason=_judged(verdict))
         else:
             plan.retire(memory, reason=_judged(verdict), rule="learned")
+
+
+def _stale_turn(
+    judge: UpdateJudge, text: str, turns: list[Memory]
+) -> tuple[Memory, list[str], Verdict] | None:
+    """The earlier turn whose words the judgement is surest ``text`` changes, the sentences of it
+    that it is sure of, and its verdict; None when it is sure of none. A turn of one statement is
+    judged whole; a turn of several, a sentence at a time ("I'm looking for a climbing gym near me
+    in Varnholm? I usually go straight after work." read whole beside "I moved to Kestrelburg"
+    would take the hour it still holds out of the context with the town)."""
+    pieces = [
+        (turn, sentence)
+        for turn in turns
+        for sentence in ([turn.content] if states_one_thing(turn) else split_sentences(turn.content))
+    ]
+    if not pieces:
+        return None
+    verdicts = judge.judge(text, [sentence for _, sentence in pieces])
+    sure = [(v, turn, s) for v, (turn, s) in zip(verdicts, pieces, strict=True) if v.updates]
+    if not sure:
+        return None
+    verdict, turn, _ = max(sure, key=lambda found: (found[0].closeness, found[0].probability))
+    return turn, [s for _, other, s in sure if other.id == turn.id], verdict
+
+
+def _sure_by_news(
+    judge: UpdateJudge, text: str, candidates: list[Memory], news: list[Memory]
+) -> tuple[list[tuple[Verdict, Memory]], Memory | None]:
+    """In a story (:data:`_STORY_SENTENCES` statements or more), the memories one of its memories
+    surely changes, and that memory. The judgement learned from turns of a sentence or two, and a
+    story read whole hides its news: "... the landlord called and said the building is getting
+    gutted, so I signed a lease on a flat in Calloway Heights and moved in yesterday. My cat hated
+    the car ride." read 0.001 against "I live in the Dunmere Quarter", its memory of the move alone
+    0.96. (In a shorter message a memory says what the message says, and judged alone it reads
+    closer to more than it changes: "Big news, we moved to Dunstow over the summer!" against "I
+    always swim before work, around 7 in the morning".)"""
+    if len(split_sentences(told(text))) < _STORY_SENTENCES:
+        return [], None
+    for memory in news:
+        if sure := _sure_updates(judge, memory.content, candidates):
+            return sure, memory
+    return [], None
+
+
+_STORY_SENTENCES = 3
 
 
 def _judged(verdict: Verdict) -> str:
@@ -470,18 +524,23 @@ def _later_judgement(
     plan: _Plan,
     text: str,
     candidates: list[Memory],
-    uncited: list[Memory],
-    successor: Memory | None,
+    turns: list[Memory],
+    news: list[Memory],
 ) -> LaterJudgement | None:
     """What the background judgement needs, or None when the static screening leaves e5 nothing
     to read (then nothing could be superseded, now or later)."""
-    if not any(judge.screen(text, [m.content for m in group]).to_read for group in (candidates, uncited)):
+    screened = [
+        (text, [m.content for m in candidates]),
+        *((m.content, [c.content for c in candidates]) for m in news),
+    ]
+    screened.append((text, [s for turn in turns for s in split_sentences(turn.content)]))
+    if not any(judge.screen(said, olds).to_read for said, olds in screened):
         return None
     return LaterJudgement(
         text=text,
         candidates=tuple(m.id for m in candidates),
-        uncited=tuple(m.id for m in uncited),
-        successor=successor.id if successor is not None else None,
+        turns=tuple(m.id for m in turns),
+        news=tuple(m.id for m in news),
         sources=tuple(plan.sources),
         said_at=plan.now,
         actor=plan.actor,
@@ -499,12 +558,19 @@ def _sure_updates(judge: UpdateJudge, text: str, candidates: list[Memory]) -> li
     return sorted(sure, key=lambda pair: (pair[0].closeness, pair[0].probability), reverse=True)
 
 
-def _uncited_episodes(plan: _Plan) -> list[Memory]:
-    """Earlier turns of one statement that no relevant memory was taken from ("morning ritual: oat
-    milk flat white from the cart by the station"): a marked change ("these days it's rooibos")
-    must retire them too, or they present the old value as current with nothing to supersede."""
+def _earlier_turns(plan: _Plan) -> list[Memory]:
+    """Earlier turns a marked change ("these days it's rooibos") may make stale, or they present
+    the old value as current with nothing to supersede: of one statement, when no relevant memory
+    was taken from it ("morning ritual: oat milk flat white from the cart by the station"; one that
+    was leaves with its memory); of several, in plain prose, any (its stale sentences leave)."""
     cited = {source for memory in plan.live.values() for source in memory.source_ids}
-    return [e for e in plan.inputs.earlier if e.id not in cited and states_one_thing(e)]
+    return [
+        e
+        for e in plan.inputs.earlier
+        if e.type is MemoryType.EPISODE
+        and e.in_context_state
+        and (e.id not in cited if states_one_thing(e) else _plain_prose(e.content))
+    ]
 
 
 # What ends or moves a deadline: it is called off or rescheduled ("the trip is cancelled", "they
@@ -532,7 +598,26 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
     exception to what holds, not a change of it: it replaces nothing."""
     if any(m is not None and m.type is MemoryType.TEMPORARY for m in created):
         return True
-    return dates.temporary_expiry(text, now, any_date=False) is not None
+    # read a clause at a time: the day of an event told in the past tense ends no state ("Had a
+    # chat with my bank today and I can stretch the camper budget to 24,500 euros")
+    return any(
+        dates.temporary_expiry(part, now, any_date=False) is not None and not tells_past_event(part)
+        for sentence in split_sentences(text)
+        for part in clauses(sentence)
+    )
+
+
+def _tells_a_dated_event(text: str, now: datetime) -> bool:
+    """A message that only tells what happened, on a day it names ("I treated myself to another
+    fiddle-leaf fig today", "sent off the passport renewal form this morning"): an event, which
+    adds to what holds unless it says it changes something ("we moved to Leeds today", "I
+    started a new job today")."""
+    parts = [part for sentence in split_sentences(told(text)) for part in clauses(sentence)]
+    return (
+        bool(parts)
+        and all(tells_past_event(part) for part in parts)
+        and any(dates.temporary_expiry(part, now, any_date=False) is not None for part in parts)
+    )
 
 
 def _expiry(item: NewMemory, memory_type: MemoryType, now: datetime, settings: Settings) -> datetime | None:
@@ -752,6 +837,29 @@ class _Plan:
         self.outcome.superseded.append(
             {"id": episode.id, "by": successor or "", "rule": "evidence", "reason": reason}
         )
+
+    def retire_stale(self, turn: Memory, stale: list[str], *, reason: str) -> None:
+        """An earlier turn that ``stale`` (sentences of it) makes out of date leaves the context;
+        what else it said stays, as an episode of its own with the turn's provenance and date,
+        which the memories taken from the turn cite too ("I usually go straight after work around
+        6" still holds after a move that made "a climbing gym near me in Varnholm" stale)."""
+        turn = self.live.get(turn.id, turn)
+        sentences = split_sentences(turn.content) if _plain_prose(turn.content) else []
+        rest = " ".join(s for s in sentences if s not in stale)
+        if rest and len(sentences) > 1:
+            try:
+                self.make_room(1)
+            except MemoryLimitError:
+                rest = ""  # no room for the part that stays: the turn leaves whole
+        if rest and len(sentences) > 1:
+            kept = turn.copy(id=new_id(), content=rest)
+            self._new_ids.add(kept.id)
+            self._reembed.add(kept.id)
+            why = f"what turn {turn.id} said beside what a later message changed"
+            self._put(transitions.create(kept, reason=why, actor=self.actor, at=self.now))
+            for memory in [m for m in self.live.values() if turn.id in m.source_ids]:
+                self._put((memory.copy(source_ids=[*memory.source_ids, kept.id]), None))
+        self.retire_episode(turn, reason=reason)
 
     def _retire_evidence(self, old: Memory, successor: str | None) -> None:
         """The episodes that stated a superseded memory leave the context with it, so an old

@@ -44,7 +44,9 @@ from .sentences import (
     is_list_header,
     is_question,
     listed_items,
+    lists_clauses,
     split_sentences,
+    tells_past_event,
 )
 from .statement_classifier import (
     LABELS,
@@ -185,17 +187,6 @@ _STYLE_DURABLE = re.compile(
 _STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
 # "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
 _WITH_ME = re.compile(r"\bwith me\b", _F)
-# What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
-# "I was sick for three days" (no state that holds now, unless one is said beside it: "I broke my
-# leg so I'm on crutches for six weeks").
-_PAST_EVENT = re.compile(
-    r"^(?:\W*\w+\W+){0,3}?(?:i|we)\s+(?:just\s+)?(?:\w+ed|broke|went|was|were|had|got|took|made|lost|forgot|"
-    r"left|ran|did|spent|fell|came|wrote|sent|paid)\b",
-    _F,
-)
-_NOW_STATE = re.compile(
-    r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment)\b|,\s*\w+ing\b", _F
-)
 # "No emojis in your replies please", "no bullet points": how to write to the user, from now on
 _NO_STYLE = re.compile(
     r"^(?:please\s+)?no\s+(?:more\s+)?(?:emojis?|emoticons|bullets?|bullet\s+points|jargon|markdown|headings|"
@@ -617,7 +608,7 @@ def _judge(s: str, now: datetime, dated: str | None = None) -> _Judgement | None
     temporary = (
         bool(_TEMPORARY.search(dated) or dates.stay_span(dated))
         and not _RATHER.search(s)
-        and not (_PAST_EVENT.match(s) and not _NOW_STATE.search(s))
+        and not tells_past_event(s)
     )
     command = _is_command(s)
     if _ONE_OFF.search(s) and not _DURABLE.search(s):
@@ -1109,7 +1100,10 @@ def _added(one: _Statement, other: _Statement) -> bool:
     """Whether two clauses of a sentence are joined by "and", which adds a thing ("I'm vegetarian
     and my girlfriend can't stand olives"); a bare comma mostly goes on about the same one ("I play
     bass in a covers band, we gig about once a month"; "my goal is to learn to swim, I never
-    learned as a kid")."""
+    learned as a kid"), unless the sentence lists its clauses ("I have asthma, I'm on sertraline,
+    and I'm trying to lose 8 kg": :func:`lists_clauses`)."""
+    if lists_clauses(one.sentence):
+        return True
     where = {id(st): one.sentence.find(st.text) for st in (one, other)}
     if -1 in where.values():
         return False  # (a clause rewritten when read, "Remember that ...": its place is not known)

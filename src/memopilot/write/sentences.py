@@ -42,6 +42,9 @@ _ORDINAL_DOT = re.compile(
 _SENTENCE_END = re.compile(
     r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
     r"|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Z])"  # "... for a while 😄 What are good ...?"
+    # the outcome after a story's lead-up: "the landlord called ..., so long story short, I signed
+    # a lease in ..." (the outcome is the news; read with the lead-up it is lost in it)
+    r"|(?:^|\s*,?\s+)(?:and\s+|so\s+)?(?:to\s+(?:cut|make)\s+a\s+)?long\s+story\s+short\s*[,:]\s*"
     r"|(?<=[。！？；])[”’」』）]*\s*",  # Chinese and Japanese sentence ends need no space after them
     _F,
 )
@@ -166,11 +169,29 @@ def _right_clause(rest: str) -> str:
 def clauses(sentence: str) -> list[str]:
     """The clauses of ``sentence`` that each tell something of the user's with its own subject
     (see :data:`_CLAUSE_JOIN`); the sentence whole when it has one, or is a question."""
+    parts: list[str] = []
+    start = 0
+    for join in _clause_joins(sentence):
+        parts.append(sentence[start : join.start()].strip())
+        start = join.end()
+    parts.append(sentence[start:].strip())
+    return [p for p in parts if p]
+
+
+def lists_clauses(sentence: str) -> bool:
+    """Whether ``sentence`` lists three or more clauses, the last added with "and" ("I'm a nurse,
+    my husband works days, and we have twins"): in a list, a comma adds a thing as "and" does."""
+    joins = _clause_joins(sentence)
+    return len(joins) >= 2 and "and" in joins[-1].group().lower()
+
+
+def _clause_joins(sentence: str) -> list[re.Match[str]]:
+    """Where ``sentence`` parts into clauses (:func:`clauses`)."""
     if is_question(sentence):
-        return [sentence]
+        return []
     # a join inside brackets or quotes ("(Maya and Leo)") does not part the sentence
     masked = _ENCLOSED.sub(lambda m: "\x00" * len(m.group()), sentence)
-    parts: list[str] = []
+    joins: list[re.Match[str]] = []
     start = 0
     for join in _CLAUSE_JOIN.finditer(masked):
         left = sentence[start : join.start()].strip()
@@ -179,14 +200,36 @@ def clauses(sentence: str) -> list[str]:
         # (read in the masked text: what is in brackets or quotes does not point back)
         if not _HAS_VERB.search(left) or _REFERS_BACK.search(_right_clause(masked[join.end() :])):
             continue
-        if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left):
+        # (after a lead-in that ends in a colon: "For context on my health: I have asthma, ...")
+        if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left.rsplit(": ", 1)[-1]):
             # a comma alone after a request or a lead-in gives its reason ("make sure the recipe
             # has no peanuts, I carry an epipen"): only a list of the user's facts is parted there
             continue
-        parts.append(left)
+        joins.append(join)
         start = join.end()
-    parts.append(sentence[start:].strip())
-    return [p for p in parts if p]
+    return joins
+
+
+# What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
+# "I was sick for three days", "Had a chat with my bank today" (no state that holds now, unless one
+# is said beside it: "I broke my leg so I'm on crutches for six weeks").
+_PAST_EVENT = re.compile(
+    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|we)\s+(?:just\s+)?|\W*)(?:\w+ed|broke|went|was|were|had|got|took|made|lost|"
+    r"forgot|left|ran|did|spent|fell|came|wrote|sent|paid)\b",
+    _F,
+)
+_NOW_STATE = re.compile(
+    # (or what it stops: "sprained my ankle, so no running for two weeks", "... so I can't type")
+    r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment|can't|cannot|can not)\b|,\s*\w+ing\b"
+    r"|\bno\s+\w+ing\b",
+    _F,
+)
+
+
+def tells_past_event(statement: str) -> bool:
+    """Whether ``statement`` tells what happened, in the past tense, and no state that holds now:
+    a day it names is when it happened, not when a state ends."""
+    return _PAST_EVENT.match(statement) is not None and _NOW_STATE.search(statement) is None
 
 
 def told(message: str) -> str:
