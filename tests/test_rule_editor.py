@@ -1087,3 +1087,14 @@ def test_an_event_told_in_the_past_tense_names_when_it_happened() -> None:
     assert not tells_past_event("My train is delayed today")
     assert not tells_past_event("Pulled a muscle, so no lifting for a week")
     assert not tells_past_event("I broke my wrist so I can't type for a week")
+    assert not tells_past_event("hurt my back at the gym, physio says walking only for the next ten days")
+    assert not tells_past_event("Caught a cold, so no calls until Thursday please")
+
+
+def test_the_day_of_what_happened_is_no_end_of_a_state() -> None:
+    """Saying "Jonas started fourth grade this week" tells when it began, not a state that ends on
+    Sunday (it was kept as a temporary memory expiring then)."""
+    for message in ("Jonas started fourth grade this week.", "Ines started her new job this week."):
+        out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
+        assert [m for m in out.new_memories if m.type == MemoryType.TEMPORARY.value] == []
+        assert [m for m in out.new_memories if m.expires_at is not None] == []

@@ -1320,7 +1320,10 @@ def _never_kept(st: _Statement, rule_type: str | None) -> bool:
 
 def _temporary_end(text: str, now: datetime) -> datetime | None:
     """When a state the statement describes ends, if it says so and soon ("working from home
-    today", "fasting this month", "off sick tomorrow"): a later date is an event, not a state."""
+    today", "fasting this month", "off sick tomorrow"): a later date is an event, not a state, and
+    so is the day of what happened ("Mira started fourth grade this week")."""
+    if tells_past_event(text):
+        return None
     until = dates.temporary_expiry(text, now, any_date=False)
     if until is None or not now < until <= now + _LEARNED_TEMPORARY_HORIZON:
         return None

@@ -211,17 +211,20 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
 
 
 # What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
-# "I was sick for three days", "Had a chat with my bank today" (no state that holds now, unless one
-# is said beside it: "I broke my leg so I'm on crutches for six weeks").
+# "I was sick for three days", "Had a chat with my bank today", "Mira started fourth grade this
+# week" (no state that holds now, unless one is said beside it: "I broke my leg so I'm on crutches
+# for six weeks"). The subject is the user, one of theirs, someone named, or left out.
 _PAST_EVENT = re.compile(
-    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|we)\s+(?:just\s+)?|\W*)(?:\w+ed|broke|went|was|were|had|got|took|made|lost|"
+    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|we|(?:my|our)\s+[\w-]+|(?-i:[A-Z][a-z]+))\s+(?:just\s+)?|\W*)"
+    r"(?:\w+ed|broke|went|was|were|had|got|took|made|lost|"
     r"forgot|left|ran|did|spent|fell|came|wrote|sent|paid)\b",
     _F,
 )
 _NOW_STATE = re.compile(
-    # (or what it stops: "sprained my ankle, so no running for two weeks", "... so I can't type")
+    # (or what it stops: "sprained my ankle, so no running for two weeks", "... so I can't type"; or
+    # how long something lasts from now: "lost my voice, so for the next couple of days text only")
     r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment|can't|cannot|can not)\b|,\s*\w+ing\b"
-    r"|\bno\s+\w+ing\b",
+    r"|\bno\s+\w+ing\b|\bfor\s+the\s+(?:next|coming|rest\s+of)\b|\b(?:until|till)\b",
     _F,
 )
 
