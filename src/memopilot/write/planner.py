@@ -427,8 +427,8 @@ def _decide(
     """Apply the learned judgement: the memory it is surest ``text`` updates is superseded by the
     message's first memory (or retired, when it stored none), with the memories parted from the
     same sentence it is sure of too; failing any, what it is surest of in an earlier turn leaves
-    the context (:func:`_stale_turn`); failing that, in a message of several statements, what one
-    of its memories changes in its own words is superseded by it (:func:`_sure_by_news`)."""
+    the context (:func:`_stale_turn`); failing that, in a story, what one of its memories changes
+    in its own words is superseded by it (:func:`_sure_by_news`)."""
     successor = news[0] if news else None
     sure = _sure_updates(judge, text, candidates)
     if not sure and (stale := _stale_turn(judge, text, turns)):
@@ -456,9 +456,9 @@ def _stale_turn(
 ) -> tuple[Memory, list[str], Verdict] | None:
     """The earlier turn whose words the judgement is surest ``text`` changes, the sentences of it
     that it is sure of, and its verdict; None when it is sure of none. A turn of one statement is
-    judged whole; a turn of several, a sentence at a time ("I'm looking for a climbing gym near me
-    in Varnholm? I usually go straight after work." read whole beside "I moved to Kestrelburg"
-    would take the hour it still holds out of the context with the town)."""
+    judged whole; a turn of several, a sentence at a time ("I'm looking for a yoga studio near me
+    in Harlowmere? My yoga mat is purple." read whole beside "I moved to Dunstow" would take the
+    mat out of the context with the town)."""
     pieces = [
         (turn, sentence)
         for turn in turns
@@ -479,10 +479,10 @@ def _sure_by_news(
 ) -> tuple[list[tuple[Verdict, Memory]], Memory | None]:
     """In a story (:data:`_STORY_SENTENCES` statements or more), the memories one of its memories
     surely changes, and that memory. The judgement learned from turns of a sentence or two, and a
-    story read whole hides its news: "... the landlord called and said the building is getting
-    gutted, so I signed a lease on a flat in Calloway Heights and moved in yesterday. My cat hated
-    the car ride." read 0.001 against "I live in the Dunmere Quarter", its memory of the move alone
-    0.96. (In a shorter message a memory says what the message says, and judged alone it reads
+    story read whole hides its news: "... the owner decided to sell the house, so I rented a flat
+    in Elmstead and moved in on Saturday. The removal van was two hours late." reads as no change
+    of "I live in Brackenford", its memory of the move alone as one (a held-out suite's story:
+    0.001 against 0.96). (In a shorter message a memory says what the message says, and judged alone it reads
     closer to more than it changes: "Big news, we moved to Dunstow over the summer!" against "I
     always swim before work, around 7 in the morning".)"""
     if len(split_sentences(told(text))) < _STORY_SENTENCES:
@@ -598,8 +598,8 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
     exception to what holds, not a change of it: it replaces nothing."""
     if any(m is not None and m.type is MemoryType.TEMPORARY for m in created):
         return True
-    # read a clause at a time: the day of an event told in the past tense ends no state ("Had a
-    # chat with my bank today and I can stretch the camper budget to 24,500 euros")
+    # read a clause at a time: the day of an event told in the past tense ends no state ("Talked
+    # to the bank today and I can borrow 5,000 more")
     return any(
         dates.temporary_expiry(part, now, any_date=False) is not None and not tells_past_event(part)
         for sentence in split_sentences(text)
@@ -608,8 +608,8 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
 
 
 def _tells_a_dated_event(text: str, now: datetime) -> bool:
-    """A message that only tells what happened, on a day it names ("I treated myself to another
-    fiddle-leaf fig today", "sent off the passport renewal form this morning"): an event, which
+    """A message that only tells what happened, on a day it names ("I picked up another rubber
+    plant today", "posted the visa application this morning"): an event, which
     adds to what holds unless it says it changes something ("we moved to Leeds today", "I
     started a new job today")."""
     parts = [part for sentence in split_sentences(told(text)) for part in clauses(sentence)]
@@ -842,7 +842,7 @@ class _Plan:
         """An earlier turn that ``stale`` (sentences of it) makes out of date leaves the context;
         what else it said stays, as an episode of its own with the turn's provenance and date,
         which the memories taken from the turn cite too ("I usually go straight after work around
-        6" still holds after a move that made "a climbing gym near me in Varnholm" stale)."""
+        purple" still holds after a move that made "a yoga studio near me in Harlowmere" stale)."""
         turn = self.live.get(turn.id, turn)
         sentences = split_sentences(turn.content) if _plain_prose(turn.content) else []
         rest = " ".join(s for s in sentences if s not in stale)

@@ -1100,8 +1100,8 @@ def _added(one: _Statement, other: _Statement) -> bool:
     """Whether two clauses of a sentence are joined by "and", which adds a thing ("I'm vegetarian
     and my girlfriend can't stand olives"); a bare comma mostly goes on about the same one ("I play
     bass in a covers band, we gig about once a month"; "my goal is to learn to swim, I never
-    learned as a kid"), unless the sentence lists its clauses ("I have asthma, I'm on sertraline,
-    and I'm trying to lose 8 kg": :func:`lists_clauses`)."""
+    learned as a kid"), unless the sentence lists its clauses ("I work nights, I'm diabetic,
+    and I live with my aunt": :func:`lists_clauses`)."""
     if lists_clauses(one.sentence):
         return True
     where = {id(st): one.sentence.find(st.text) for st in (one, other)}
@@ -1321,7 +1321,7 @@ def _never_kept(st: _Statement, rule_type: str | None) -> bool:
 def _temporary_end(text: str, now: datetime) -> datetime | None:
     """When a state the statement describes ends, if it says so and soon ("working from home
     today", "fasting this month", "off sick tomorrow"): a later date is an event, not a state, and
-    so is the day of what happened ("Mira started fourth grade this week")."""
+    so is the day of what happened ("Jonas started fourth grade this week")."""
     if tells_past_event(text):
         return None
     until = dates.temporary_expiry(text, now, any_date=False)

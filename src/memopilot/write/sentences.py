@@ -42,8 +42,8 @@ _ORDINAL_DOT = re.compile(
 _SENTENCE_END = re.compile(
     r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
     r"|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Z])"  # "... for a while 😄 What are good ...?"
-    # the outcome after a story's lead-up: "the landlord called ..., so long story short, I signed
-    # a lease in ..." (the outcome is the news; read with the lead-up it is lost in it)
+    # the outcome after a story's lead-up: "the school closed its art club, so long story short, I
+    # signed my son up for pottery" (the outcome is the news; read with the lead-up it is lost in it)
     r"|(?:^|\s*,?\s+)(?:and\s+|so\s+)?(?:to\s+(?:cut|make)\s+a\s+)?long\s+story\s+short\s*[,:]\s*"
     r"|(?<=[。！？；])[”’」』）]*\s*",  # Chinese and Japanese sentence ends need no space after them
     _F,
@@ -200,7 +200,7 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
         # (read in the masked text: what is in brackets or quotes does not point back)
         if not _HAS_VERB.search(left) or _REFERS_BACK.search(_right_clause(masked[join.end() :])):
             continue
-        # (after a lead-in that ends in a colon: "For context on my health: I have asthma, ...")
+        # (after a lead-in that ends in a colon: "Some background: I work nights, ...")
         if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left.rsplit(": ", 1)[-1]):
             # a comma alone after a request or a lead-in gives its reason ("make sure the recipe
             # has no peanuts, I carry an epipen"): only a list of the user's facts is parted there
@@ -211,7 +211,7 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
 
 
 # What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
-# "I was sick for three days", "Had a chat with my bank today", "Mira started fourth grade this
+# "I was sick for three days", "Talked to the bank today", "Jonas started fourth grade this
 # week" (no state that holds now, unless one is said beside it: "I broke my leg so I'm on crutches
 # for six weeks"). The subject is the user, one of theirs, someone named, or left out.
 _PAST_EVENT = re.compile(
@@ -222,7 +222,7 @@ _PAST_EVENT = re.compile(
 )
 _NOW_STATE = re.compile(
     # (or what it stops: "sprained my ankle, so no running for two weeks", "... so I can't type"; or
-    # how long something lasts from now: "lost my voice, so for the next couple of days text only")
+    # how long something lasts from now: "hurt my back, walking only for the next ten days")
     r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment|can't|cannot|can not)\b|,\s*\w+ing\b"
     r"|\bno\s+\w+ing\b|\bfor\s+the\s+(?:next|coming|rest\s+of)\b|\b(?:until|till)\b",
     _F,
