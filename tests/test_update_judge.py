@@ -276,9 +276,11 @@ def test_a_move_told_inside_a_story_is_judged_by_its_own_memory(mp: MemoPilot) -
     (home,) = mp.remember("I live in Brackenford, in a terraced house by the canal.").created
     (dog,) = mp.remember("My dog Biscuit is a four-year-old spaniel.").created
     mp.remember(
-        "What a month. My sister visited from abroad and we spent a weekend hiking, which was lovely. "
-        "Then the owner decided to sell the house, so long story short, I rented a flat in Elmstead "
-        "and moved in on Saturday. The removal van was two hours late. Any tips for unpacking fast?"
+        "Oh man, what a week. On Monday I bumped into my old teacher at the market, who told me the "
+        "cinema on Mill Lane is closing, which is sad. Then on Wednesday the owner rang and said he's "
+        "selling the whole building, so long story short, I rented a flat in Elmstead and moved in "
+        "yesterday. My parrot hated the drive and sulked all night. Anyway, how do I get bird seed "
+        "out of a rug?"
     )
     mp.settle()  # the learned judgement lands just after the write
     assert mp.get(home.id).state is MemoryState.SUPERSEDED
@@ -288,12 +290,13 @@ def test_a_move_told_inside_a_story_is_judged_by_its_own_memory(mp: MemoPilot) -
 
 
 def test_the_day_of_an_event_told_in_the_past_is_no_passing_state(mp: MemoPilot) -> None:
-    """ "Spoke to my landlord today and ..." tells when something happened: the message is no
-    passing state (which replaces nothing), so the new amount replaces the old one."""
-    (rent,) = mp.remember("My rent is 950 pounds a month for the flat.").created
-    mp.remember("Spoke to my landlord today and the rent for the flat is 1,020 pounds a month from now on.")
+    """ "Talked to my partner today and ..." tells when something happened: the message is no
+    passing state (which replaces nothing; the old budget stayed current), so the new amount
+    replaces the old one."""
+    (budget,) = mp.remember("My budget for the new sofa is 600 pounds max.").created
+    mp.remember("Talked to my partner today and I can stretch the sofa budget to 900 pounds.")
     mp.settle()  # the learned judgement lands just after the write
-    assert mp.get(rent.id).state is MemoryState.SUPERSEDED
+    assert mp.get(budget.id).state is MemoryState.SUPERSEDED
 
 
 def test_a_change_leaves_the_rest_of_an_earlier_turn_in_the_context(mp: MemoPilot) -> None:
