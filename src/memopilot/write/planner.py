@@ -485,7 +485,7 @@ def _sure_by_news(
     0.001 against 0.96). (In a shorter message a memory says what the message says, and judged alone it reads
     closer to more than it changes: "Big news, we moved to Dunstow over the summer!" against "I
     always swim before work, around 7 in the morning".)"""
-    if len(split_sentences(told(text))) < _STORY_SENTENCES:
+    if not _is_story(text):
         return [], None
     for memory in news:
         if sure := _sure_updates(judge, memory.content, candidates):
@@ -494,6 +494,10 @@ def _sure_by_news(
 
 
 _STORY_SENTENCES = 3
+
+
+def _is_story(text: str) -> bool:
+    return len(split_sentences(told(text))) >= _STORY_SENTENCES
 
 
 def _judged(verdict: Verdict) -> str:
@@ -529,11 +533,10 @@ def _later_judgement(
 ) -> LaterJudgement | None:
     """What the background judgement needs, or None when the static screening leaves e5 nothing
     to read (then nothing could be superseded, now or later)."""
-    screened = [
-        (text, [m.content for m in candidates]),
-        *((m.content, [c.content for c in candidates]) for m in news),
-    ]
-    screened.append((text, [s for turn in turns for s in split_sentences(turn.content)]))
+    olds = [m.content for m in candidates]
+    screened = [(text, olds), (text, [s for turn in turns for s in split_sentences(turn.content)])]
+    if _is_story(text):  # (only a story's memories are judged in their own words)
+        screened += [(m.content, olds) for m in news]
     if not any(judge.screen(said, olds).to_read for said, olds in screened):
         return None
     return LaterJudgement(
@@ -602,8 +605,7 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
     # to the bank today and I can borrow 5,000 more")
     return any(
         dates.temporary_expiry(part, now, any_date=False) is not None and not tells_past_event(part)
-        for sentence in split_sentences(text)
-        for part in clauses(sentence)
+        for part in _clauses_of(text)
     )
 
 
@@ -612,12 +614,16 @@ def _tells_a_dated_event(text: str, now: datetime) -> bool:
     plant today", "posted the visa application this morning"): an event, which
     adds to what holds unless it says it changes something ("we moved to Leeds today", "I
     started a new job today")."""
-    parts = [part for sentence in split_sentences(told(text)) for part in clauses(sentence)]
+    parts = _clauses_of(told(text))
     return (
         bool(parts)
         and all(tells_past_event(part) for part in parts)
         and any(dates.temporary_expiry(part, now, any_date=False) is not None for part in parts)
     )
+
+
+def _clauses_of(text: str) -> list[str]:
+    return [part for sentence in split_sentences(text) for part in clauses(sentence)]
 
 
 def _expiry(item: NewMemory, memory_type: MemoryType, now: datetime, settings: Settings) -> datetime | None:
@@ -846,12 +852,7 @@ class _Plan:
         turn = self.live.get(turn.id, turn)
         sentences = split_sentences(turn.content) if _plain_prose(turn.content) else []
         rest = " ".join(s for s in sentences if s not in stale)
-        if rest and len(sentences) > 1:
-            try:
-                self.make_room(1)
-            except MemoryLimitError:
-                rest = ""  # no room for the part that stays: the turn leaves whole
-        if rest and len(sentences) > 1:
+        if rest and len(sentences) > 1 and self._has_room_for_one():
             kept = turn.copy(id=new_id(), content=rest)
             self._new_ids.add(kept.id)
             self._reembed.add(kept.id)
@@ -860,6 +861,14 @@ class _Plan:
             for memory in [m for m in self.live.values() if turn.id in m.source_ids]:
                 self._put((memory.copy(source_ids=[*memory.source_ids, kept.id]), None))
         self.retire_episode(turn, reason=reason)
+
+    def _has_room_for_one(self) -> bool:
+        """Whether one more memory fits (else a turn leaves whole, its rest not kept apart)."""
+        try:
+            self.make_room(1)
+        except MemoryLimitError:
+            return False
+        return True
 
     def _retire_evidence(self, old: Memory, successor: str | None) -> None:
         """The episodes that stated a superseded memory leave the context with it, so an old
