@@ -222,6 +222,14 @@ def check_database(db_url: str) -> dict[str, Any]:
     }
 
 
+def _wait_for_writes(ledger: Ledger, count: int, limit_s: float = 60.0) -> None:
+    """Hold the kill until the run has `count` acknowledged writes: on a slow machine a fixed run
+    time may see few, and a run that proves nothing should not pass for one that does."""
+    deadline = time.monotonic() + limit_s
+    while ledger.requests < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def run(
     db_url: str,
     *,
@@ -229,6 +237,7 @@ def run(
     writers: int,
     min_run: float,
     max_run: float,
+    min_writes: int,
     seed: int | None,
     log: Path | None,
 ) -> dict[str, Any]:
@@ -255,9 +264,11 @@ def run(
                 )
                 for w in range(writers)
             ]
+            before = ledger.requests
             for t in threads:
                 t.start()
             time.sleep(rng.uniform(min_run, max_run))
+            _wait_for_writes(ledger, before + min_writes)
             server.kill()  # SIGKILL, mid-request
             stop.set()
             for t in threads:
@@ -309,6 +320,12 @@ def main() -> int:
     parser.add_argument(
         "--max-run", type=float, default=2.5, help="longest time between a start and its kill (s)"
     )
+    parser.add_argument(
+        "--min-writes",
+        type=int,
+        default=0,
+        help="acknowledged writes each run waits for before its kill (at most 60 s), whatever its time",
+    )
     parser.add_argument("--seed", type=int)
     parser.add_argument("--server-log", type=Path, help="append the server's output to this file")
     parser.add_argument("--json", action="store_true")
@@ -321,6 +338,7 @@ def main() -> int:
             writers=args.writers,
             min_run=args.min_run,
             max_run=args.max_run,
+            min_writes=args.min_writes,
             seed=args.seed,
             log=args.server_log,
         )

@@ -30,10 +30,23 @@ def _script(name: str, *args: str) -> dict[str, Any]:
 
 
 def test_crash_safety_short_profile(db_url: str) -> None:
-    report = _script("crash_test.py", "--db", db_url, "--kills", "3", "--max-run", "1.2", "--seed", "7")
+    report = _script(
+        "crash_test.py",
+        "--db",
+        db_url,
+        "--kills",
+        "3",
+        "--max-run",
+        "1.2",
+        "--min-writes",
+        "20",
+        "--seed",
+        "7",
+    )
     assert report["problems"] == [] and report["http_errors"] == []
     assert report["database"]["ok"], report["database"]
-    assert report["acknowledged_writes"] >= 50 and report["acknowledged_memories"] > 0
+    # each of the three runs waits for 20 acknowledged writes before its kill
+    assert report["acknowledged_writes"] >= 60 and report["acknowledged_memories"] > 0
     assert report["verified_memories"] == report["acknowledged_memories"]
     assert report["verified_chat_traces"] == report["acknowledged_chats"]
     assert report["ok"]
