@@ -877,10 +877,61 @@ TUNE30_LOOK_ALIKES = [
     "Receipt: card ending 4417, auth code K7Q2M9. Is that auth code private?",
 ]
 
+# 2026-12-06 (fifteenth session): families read from tune32's misses and false positives
+TUNE32_SECRETS = [
+    # a generator's words joined by one separator, with no number, stated after a password's name
+    ("new NAS password: cobalt.prairie.thimble", "cobalt.prairie.thimble"),
+    ("Das WLAN-Passwort lautet otter-basalt-meringue, bitte nicht teilen", "otter-basalt-meringue"),
+    ("la contraseña del router es nutmeg-harbor-quiver.", "nutmeg-harbor-quiver"),
+    ("set the db password to juniper_cactus_violin before the demo", "juniper_cactus_violin"),
+    ("<server><id>repo</id><password>amber.tulip.canyon</password></server>", "amber.tulip.canyon"),
+    ("login for the wiki: t.nakamura / saddle.pepper.orchid.kite", "saddle.pepper.orchid.kite"),
+    # a second value offered beside the first
+    ("my old Spotify password was Quill2048 or marmaladeskyrocketpony, not sure", "marmaladeskyrocketpony"),
+    # a name that runs a word into "token" (Django's CSRF cookie)
+    ("Cookie: csrftoken=Tq8vLm2Zx9Rk4Wp7Yb3Nc6Hd1Fg5Js0; theme=dark", "Tq8vLm2Zx9Rk4Wp7Yb3Nc6Hd1Fg5Js0"),
+    # a URL's password holding an "@" that was not percent-encoded
+    ("MONGO_URI=mongodb://svc:Tw1n@Peaks88@db.local:27017/app", "Tw1n@Peaks88"),
+    # a password's flag and its value as two items of an argument list; HTTPie's basic auth
+    ('args: ["--requirepass", "lupine_orchard_sable"]', "lupine_orchard_sable"),
+    ("http --auth ops:Brisk2207 PUT localhost:8080/flags", "Brisk2207"),
+    # a capitalised word, a number and an underscore; a "!" that a dash goes on after
+    ("ok I changed it to Ferret2291_ on Monday and Outlook still asks", "Ferret2291_"),
+    ("It's Bramble58! — with a capital B", "Bramble58!"),
+    # an ACH entry detail record: the routing number (ABA check digit) and the account after it
+    ("our NACHA batch line: 6 27 021000021 7712003456 0000045000 JOHN SMITH", "021000021"),
+    ("our NACHA batch line: 6 27 021000021 7712003456 0000045000 JOHN SMITH", "7712003456"),
+]  # fmt: skip
+
+TUNE32_LOOK_ALIKES = [
+    # a number in a card's groups that fails the Luhn check (the learned net took it)
+    "Numéro de dossier : 7311-2048-5519-0263",
+    # a name inside a template's braces is a variable; a list's label that is code (a struct's tag)
+    "<input value={password} onBlur={e => check(e)} />",
+    'type Settings struct {\n    Secret   string `env:"APP_SECRET,required"`\n'
+    '    Password string `env:"SMTP_PASSWORD"`\n}',
+    # a command's output after the id field it asked for
+    "kubectl -n api get sa ci -o jsonpath='{.metadata.uid}' returns 9b2e4c1d-7a3f-4e8b-a6d2-0f1c3e5b7a9d",
+    # a WireGuard peer's public key, as `wg show` prints it
+    "peer: " + base64.b64encode(hashlib.sha256(b"peer two").digest()).decode() + "\n  handshake: 40 s ago",
+    # a path to a file after a key's name (an S3 object's key); a key of zeros in documentation
+    "S3 key exports/2025-11-02/c4f1a9b7e2d05f38.csv gives 403 from the worker",
+    "the README's sample header is `X-Auth-Token: 0000000000000000000000000000000000000000`",
+    # base64 of a sentence
+    "binaryData:\n  readme: " + base64.b64encode(b"Please ask the infra team first.").decode(),
+    # an SSH public key's line after a prompt; a boolean asked about; a card payment's approval code
+    "the server still asks for a password:\nssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 dev@host",
+    "should I set require_password = true?",
+    "receipt says approval code 552901, card ending 0044",
+    # words joined by "_" or "-" after "in", "on", "at": a place's name
+    "my password is stored in keychain_access_group for the app",
+]
+
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
-SECRETS += TUNE26_SECRETS + TUNE28_SECRETS + TUNE30_SECRETS
+SECRETS += TUNE26_SECRETS + TUNE28_SECRETS + TUNE30_SECRETS + TUNE32_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
 LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES + TUNE28_LOOK_ALIKES + TUNE30_LOOK_ALIKES
+LOOK_ALIKES += TUNE32_LOOK_ALIKES
 
 
 def _survives(secret: str, text: str) -> bool:
@@ -964,6 +1015,9 @@ def _measure():
         # redaction_check30 on arrival (2026-12-06, fourteenth session): 97.0% / 4.1%; its misses then
         # read (99.6% / 0.0% after)
         ("tests/data/redaction_tune30", 0.99, 0.01),
+        # redaction_check32 on arrival (2026-12-06, fifteenth session): 95.5% / 6.3%; its misses then
+        # read (100.0% / 0.0% after)
+        ("tests/data/redaction_tune32", 0.995, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

@@ -250,8 +250,8 @@ _MASKED = re.compile(
 
 
 def _documentation_example(value: str) -> bool:
-    """A documented example rather than a secret: ``x`` or ``*`` repeated after its prefix
-    (``ghp_xxxxxxxx...``), AWS's documented keys (``AKIAIOSFODNN7EXAMPLE``,
+    """A documented example rather than a secret: ``x``, ``*`` or ``0`` repeated after its prefix
+    (``ghp_xxxxxxxx...``, ``X-API-Key: 00000000...``), AWS's documented keys (``AKIAIOSFODNN7EXAMPLE``,
     ``wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY``: a generated key never spells EXAMPLE), or a
     placeholder's name (``YOUR_API_KEY``)."""
     tail = value[-16:]
@@ -259,6 +259,8 @@ def _documentation_example(value: str) -> bool:
         return True
     if _PLACEHOLDER_NAME.fullmatch(value) or _MASKED.fullmatch(value):
         return True
+    if len(value) >= 16 and tail.count("0") == 16:
+        return True  # zeros to its end: a number no generator gives (a test card keeps a digit)
     return len(value) >= 12 and max(tail.count(c) for c in "xX*") >= 13
 
 

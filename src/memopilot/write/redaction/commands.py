@@ -38,6 +38,10 @@ _TOKEN_AS_USER = re.compile(
 _CURL_TOKEN_AS_USER = re.compile(
     r"\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ =]+['\"]?([\w.-]{16,128}):['\"]?(?=\s|$)"
 )
+_HTTPIE_AUTH = re.compile(
+    r"(?<![\w/.-])(?:https?|httpie)[ \t][^\n|;&]{0,160}?(?<=\s)(?:-a|--auth)(?:[ \t]+|=)['\"]?"
+    r"[^\s:'\"]+:([^\s'\"]{4,128})"
+)
 # (substring that must be in the lowercased text, pattern whose group 1 is the password)
 _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("login", re.compile(r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?: registry)?|az|oc)\s+login\b"
@@ -86,6 +90,11 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # redis.conf: requirepass / masterauth X
     ("requirepass", re.compile(r"\brequirepass\s+['\"]?([^\s'\"`]{4,128})")),
     ("masterauth", re.compile(r"\bmasterauth\s+['\"]?([^\s'\"`]{4,128})")),
+    # a password's flag and its value as two items of an argument list: the exec form of a Dockerfile
+    # or a Compose file (command: ["redis-server", "--requirepass", "X"]), Kubernetes' args, a
+    # subprocess call's list
+    ("pass", re.compile(r"['\"]--?(?:[a-z]+-)*(?:password|passwd|pass|pwd|requirepass)['\"]\s*,\s*"
+                        r"['\"]([^'\"\s]{4,128})['\"]")),
     # a session cookie as the browser's devtools show it: connect.sid=..., sessionid=...
     ("sid=", re.compile(r"(?i)\b(?:connect\.sid|j?sessionid|phpsessid|sessid|[\w-]*session(?:_id)?)="
                         r"([^;\s\"'`]{20,})")),
@@ -133,6 +142,8 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     *((hint, _AUTH_PAIR) for hint in ("auth=(", "auth = (", "basicauth(", "digestauth(")),
     *((hint, _TOKEN_AS_USER) for hint in ("auth=(", "auth = (", "basicauth(")),
     ("curl", _CURL_TOKEN_AS_USER),
+    # HTTPie's basic auth, the user and the password after -a / --auth: http -a user:X GET https://...
+    *((hint, _HTTPIE_AUTH) for hint in (" -a ", "--auth")),
     # Postfix's sasl_passwd map: "[smtp.example.com]:587 user@example.com:PASSWORD"
     ("]:", re.compile(r"(?m)^[ \t]*\[[\w.-]+\]:\d{1,5}[ \t]+[^\s:]+:(\S{4,128})[ \t]*$")),
     # an Algolia client made with its application id and an API key (the search-only key, public

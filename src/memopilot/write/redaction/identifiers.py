@@ -601,6 +601,25 @@ def _cheque_line(text: str) -> Iterator[Span]:
         yield m.start(group), m.end(group), "bank_account", P_STRUCT
 
 
+# An ACH entry detail record (NACHA's file format, record type "6"): the transaction code (22-39 for
+# a checking or savings account, 41-56 for a general ledger or loan), the receiving bank's routing
+# number (eight digits and its ABA check digit), the account number (up to 17 characters), then the
+# amount (ten digits). The file lays the fields side by side in fixed columns; a message may space
+# them. Found where the message says ACH or NACHA.
+_ACH_ENTRY = re.compile(
+    r"(?m)(?:^|(?<=[\s:]))6[ \t]?(?:2[2-46-9]|3[2-46-9]|4[1-9]|5[1-6])[ \t]?(\d{9})[ \t]?"
+    r"([0-9A-Za-z-]{4,17})[ \t]*\d{10}(?!\d)"
+)
+_ACH_WORD = re.compile(r"\b(?:ach|nacha)\b")
+
+
+def _ach_entries(text: str) -> Iterator[Span]:
+    for m in _ACH_ENTRY.finditer(text):
+        if _checksum_module("routing").is_valid(m.group(1)):
+            yield m.start(1), m.end(1), "bank_account", P_STRUCT
+            yield m.start(2), m.end(2), "bank_account", P_STRUCT
+
+
 # UK bank details as people pass them on: a sort code (two digits, dash, two, dash, two) and an
 # eight-digit account number beside it, in either order, perhaps named ("Tariq Haddad / 36-15-30 /
 # 34909776", "sort code 66-24-26, account number 13228938"). A sort code alone names a bank's
@@ -759,6 +778,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
 def _detect(text: str, lower: str) -> Iterator[Span]:
     if "⑆" in text or "⑈" in text:
         yield from _cheque_line(text)
+    if "ach" in lower and _ACH_WORD.search(lower):
+        yield from _ach_entries(text)
     if "<<" in text:
         yield from _machine_readable_zone(text)
     if "記号" in text:

@@ -70,6 +70,7 @@ __all__ = [
     "P_STRUCT",
     "Span",
     "companions",
+    "joined_word_passphrase",
     "plausible_password",
 ]
 
@@ -544,9 +545,12 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
 # Context: URLs, passwords, auth headers, cloud connection strings
 # --------------------------------------------------------------------------------------------
 
-# scheme://user:password@host; the user may be an e-mail address (smtp://me@example.com:pw@smtp...)
+# scheme://user:password@host; the user may be an e-mail address (smtp://me@example.com:pw@smtp...),
+# and the password may hold an "@" that was not percent-encoded (redis://:C0b@lt@cache:6379): the
+# host follows the last "@" before the path.
 _URL_CRED = re.compile(
-    r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*(?:@[^\s:/?#@\"'<>]+)?:([^\s@/\"'<>]+)@(?=[^\s@/])"
+    r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/?#@\"'<>]*(?:@[^\s:/?#@\"'<>]+)?"
+    r":([^\s@/\"'<>]+(?:@[^\s@/?#\"'<>]+)*)@(?=[^\s@/])"
 )
 
 
@@ -637,11 +641,50 @@ _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # generated passphrase's shape (Bitwarden's and 1Password's word generators join with a separator
 # and add a number), not code, whose dotted names seldom run to three words and a two-digit tail.
 _DOTTED_PASSPHRASE = re.compile(r"[a-z]{3,}(?:\.[a-z]{3,}){2,}\d{2,4}")
+# Three to eight small words joined by one separator, with no number ("willow.meadow.rocket",
+# "violet-ember-glacier", "kiwi_meadow_ember"): how word generators print a passphrase (2026-12-06).
+# Code joins names so too ("user.profile.password", "read-only-mode", "app.config.default"), but
+# with words of its own; a word that names a secret, a setting, a place in code or a host's domain
+# makes the value a name, and so does a word of prose ("see-the-wiki").
+_JOINED_WORDS = re.compile(r"[a-z]{3,12}([._-])[a-z]{3,12}(?:\1[a-z]{3,12}){1,6}")
+_JOINED_SEPARATORS = re.compile(r"[._-]")
+_CODE_WORDS = _words(
+    """
+    password passwd pass pwd pswd secret secrets token tokens key keys auth creds credential
+    credentials env environ config conf cfg configs settings setting self this db database user users
+    username name names value values data get set form request req response res args arg params param
+    options opts app apps vault store default defaults local prod production dev develop development
+    staging stage test tests testing hash hashed field fields input output new old current only read
+    write mode none null true false type types string str int bool file files path dir main master
+    admin root login account service services server client api http https www com net org edu gov
+    internal corp lan json yaml yml xml txt php html spec metadata template helm chart release kube
+    cluster namespace private public encrypted plain text example sample dummy changeme var vars ctx
+    props state module resource item items inputs result
+    """
+)
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+def joined_word_passphrase(value: str) -> bool:
+    """Words joined by one separator the way a passphrase generator joins them (see above)."""
+    if _JOINED_WORDS.fullmatch(value) is None:
+        return False
+    words = _JOINED_SEPARATORS.split(value)
+    return all(w not in _CODE_WORDS and w not in PROSE_WORDS and _VOWEL.search(w) for w in words)
+
+
 # A variable holding the password (`new_password`, `db_pwd`, `userPassword`), not the password.
 _VAR_NAME = re.compile(
     r"[a-z][a-z0-9]*_[a-z0-9_]*(?:pass|pwd|secret|key|token)[a-z0-9_]*"
     r"|[a-z0-9]*(?:pass|pwd|secret|key|token)[a-z0-9]*_[a-z0-9_]*"
     r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?:Password|Passwd|Pwd|Pass|Secret|Token|Key)"
+)
+
+
+# The algorithm that starts an SSH public key's line (authorized_keys, known_hosts, a .pub file).
+_SSH_KEY_TYPE = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)"
+    r"(?:-cert-v01@openssh\.com)?"
 )
 
 
@@ -662,14 +705,21 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
     if _CODE_PREFIX.match(v) or _VAR_NAME.fullmatch(v):
         return False
     cased_with_digit = not (_UPPER.isdisjoint(v) or _LOWER.isdisjoint(v) or _DIGITS.isdisjoint(v))
-    if _DOTTED_NAME.fullmatch(v) and not cased_with_digit and not _DOTTED_PASSPHRASE.fullmatch(v):
+    if (
+        _DOTTED_NAME.fullmatch(v)
+        and not cased_with_digit
+        and not _DOTTED_PASSPHRASE.fullmatch(v)
+        and not joined_word_passphrase(v)
+    ):
         return False  # `settings.DB_PASSWORD` is code; `Willow.Glacier.5492` is a password
     if keyword.lower() == "pass" and not (_mixed(v) or not v.isalnum()):
         return False  # "pass: 12" in a test report
     if keyword.lower().endswith(("pwd", "pw")) and v[0] in "/~.":
         return False  # `pwd: /home/user` is a working directory
-    if low in PROSE_WORDS:
-        return False
+    if low in PROSE_WORDS or low.rstrip("?!") in _PLACEHOLDER_WORDS:
+        return False  # (also "manage_password = true?": a setting asked about)
+    if _SSH_KEY_TYPE.fullmatch(v):
+        return False  # "asks for a password:\nssh-ed25519 AAAA...": a public key's line follows
     if v.isalpha() and v.islower():
         # A plain word followed by more words is prose ("password: must be 12 chars long").
         nxt = rest.lstrip(" \t")
@@ -961,13 +1011,22 @@ def _name_parts(name: str) -> list[str]:
     return [p.lower() for p in _NAME_SPLIT.findall(name)]
 
 
+# A name part that runs a word into "token" or "secret" is one too: Django's "csrftoken" cookie,
+# "bottoken", "appsecret" (camelCase and snake_case names are split into their words already).
+_SECRET_ENDINGS = ("token", "secret")
+
+
 def _secret_name(name: str) -> bool:
     parts = _name_parts(name)
-    if not parts or not any(p in _SECRET_PARTS for p in parts):
+    if not parts or not any(p in _SECRET_PARTS or p.endswith(_SECRET_ENDINGS) for p in parts):
         return False
     if any(p in _NOT_SECRET_PARTS for p in parts):
         return False
     return parts[-1] not in _NAME_SUFFIXES
+
+
+# A path that ends in a file's name and extension (a key's random part has no ".ext" after a "/").
+_FILE_PATH = re.compile(r"(?:[\w.-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}")
 
 
 def _entropy_value(text: str, s: int, e: int) -> int:
@@ -981,6 +1040,8 @@ def _entropy_value(text: str, s: int, e: int) -> int:
         return -1  # one base64 JSON object: a pagination cursor or state blob, not a key
     if value.startswith(("pk.", "pk_")):
         return -1  # a publishable key (Mapbox, Stripe): public by design
+    if _FILE_PATH.fullmatch(value):
+        return -1  # "S3 key uploads/2026-05-16/a1b2c3.jpg": an object's name, a path to a file
     return e
 
 

@@ -41,6 +41,7 @@ from .rules import (
     Span,
     count_digits,
     is_placeholder,
+    joined_word_passphrase,
     looks_random,
     plausible_password,
     postal_pin_code,
@@ -125,6 +126,7 @@ _PUBLIC_CODE_BEFORE = re.compile(
     r"country|error|status|exit|return|source|reference|product|item|sku|color|colour|dress|friend|"
     r"referral|invite|invitation|qr|bar|morse|tax|billing|course|class|flight|fare|vs|sort|swift|bic|"
     r"iata|airport|language|currency|region|machine|op|short|dial|ean|hs|naics|icd|trace|upc|gtin|isbn"
+    r"|approval"  # (a card payment's, printed on its receipt)
     r"|barcode)(?:-?\d{1,3}|-[a-z])?[\s-]*$"  # (with the standard's number: "EAN-13 code", "UPC-A code")
 )
 _PUBLIC_CODE_AFTER = re.compile(
@@ -196,6 +198,7 @@ _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
 # "=": the name is itself a value ("-field=password", "grant_type=password", "auth=password").
 _CODE_BEFORE = frozenset("$@._/=")  # "/": a file ("./password.txt")
+_CODE_AFTER = ("_", "(", "}")  # a longer name, a call, the end of a template's variable
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
 _WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
 # The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
@@ -484,6 +487,8 @@ def _secret_value(
         return True  # "digicode : 0363B945": a keypad's letter among digits (a short hash is lowercase)
     if not code and _HEX_WIFI_KEY.fullmatch(value):
         return True  # "guest wifi B279838F37", "password \"0DA31AA90F\""
+    if not code and linked and joined_word_passphrase(value):
+        return True  # "senha amber-otter-violin": a generator's words, not a kebab-case name
     if _NOT_A_SECRET.fullmatch(value) or _CONSTANT.fullmatch(value) or _FIELD.fullmatch(value):
         return False
     if _kinds(value) == 4 and len(value) >= 8 and _CODE_CHARS.isdisjoint(value):
@@ -556,6 +561,8 @@ def _value_after(
             if phrase:
                 return start, phrase  # "password was mosaic saffron umber 65 or ...", "c'est hazel ... 44,"
         if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
+            if linked and not code and previous not in _PLACE_LINKS and joined_word_passphrase(value):
+                return start, end  # "senha pixel-amber-otter": hyphenated, yet no word of a language
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
@@ -594,6 +601,8 @@ def _value_after(
             elif pair and words <= _WORDS_BEFORE_CODE and len(value) == len(pair.group(1)) == 4:
                 return start, pair.end()  # "lockbox by the gate 5521 0934": two groups of four digits
         candidate = text[start:spaced_end]
+        if previous in _PLACE_LINKS and joined_word_passphrase(candidate):
+            linked = False  # "stored in keychain_access_group": a place's name, not the value
         if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
             return start, _last_star(text, start, spaced_end)
         if spaced_end > end or not value.isdigit():
@@ -602,6 +611,11 @@ def _value_after(
         if words > _WORDS_BEFORE_VALUE:
             return None
     return None
+
+
+# Links that say where a password is rather than what it is ("stored in", "kept at", "saved on"):
+# words joined by "-" or "_" after them name a place (a keychain's group, a vault's path).
+_PLACE_LINKS = frozenset(word_list("in|at|on|into|auf|en|na|в|на"))
 
 
 # A lock said to open with its code: "the gate by the side door opens with 7270", "das Tor öffnet
@@ -767,8 +781,8 @@ def _object_code_key(lower: str, name_start: int, name: str) -> bool:
 
 def _named_values(text: str, lower: str) -> Iterator[Span]:
     for name_start, name_end, name in _NAMES.find(lower):
-        if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(("_", "("), name_end):
-            continue
+        if (name_start and lower[name_start - 1] in _CODE_BEFORE) or lower.startswith(_CODE_AFTER, name_end):
+            continue  # (a variable: "$password", "get_password(", "value={password}" in JSX)
         if _CLOSING_QUOTE.match(lower, name_end) and not _KEY_OF_VALUE.match(lower, name_end + 1):
             continue  # the end of a string literal (type="password", "current-password"), not a key
         if _object_code_key(lower, name_start, name):
@@ -826,6 +840,21 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # a card payment's approval code, printed on the receipt (not a login's code)
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
+            yield from _other_value(text, found[1], code=name in _CODES)
+
+
+# A second value offered beside the first ("my password is Ember1947. or gullsandhollyberries?",
+# "der PIN ist 4471 oder 7144"): the user is unsure which, and both are the secret.
+_OR_VALUE = re.compile(
+    r"[.,]?[ \t]+(?:or|oder|ou|o|of|eller|lub|или|або|veya|atau)[ \t]+(?:maybe[ \t]+|perhaps[ \t]+)?"
+    r"(\S{4,64})"
+)
+
+
+def _other_value(text: str, end: int, *, code: bool) -> Iterator[Span]:
+    m = _OR_VALUE.match(text, end)
+    if m is not None:
+        yield from _secret_words(text, m, code=code)
 
 
 # A user's name just before a short name ("user it-admin pw ...", "user `admin`, pass `...`"): the
@@ -1007,8 +1036,14 @@ def _label_names(lower: str, start: int, end: int) -> bool:
     return found is not None and not _object_code_key(lower, start + found[0], found[2])
 
 
+def _code_label(label: str) -> bool:
+    """A list item's label that is a line of code: a struct's field and its tag (`Token string
+    `env:"API_TOKEN"``: a backtick opened, not closed), a block or an assignment."""
+    return label.count("`") % 2 == 1 or any(c in label for c in "{}=")
+
+
 def _credential_list(text: str, lower: str) -> Iterator[Span]:
-    items = list(_LIST_ITEM.finditer(text))
+    items = [m for m in _LIST_ITEM.finditer(text) if not _code_label(m.group(1))]
     if len(items) < 2:
         return
     header_named = next(_NAMES.find(lower[: items[0].start()]), None) is not None
@@ -1206,6 +1241,8 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
         start, end = _core(text, token.start(), token.end())
         if text[end : end + 1] in ("!", "?") and text[end + 1 : end + 2] in (".", ",", ";"):
             end += 1  # "... so Nacho9331!.": the "!" is the password's, the "." the sentence's
+        elif text.startswith("!", end) and _DASH_AFTER.match(text, end + 1):
+            end += 1  # "It's Nacho9331! — with a capital N": a dash goes on with the sentence
         value = text[start:end]
         kinds = _kinds(value)
         shaped = (
@@ -1220,6 +1257,11 @@ def _shaped_tokens(text: str) -> Iterator[Span]:
             yield start, end, "secret", P_PROSE
         elif _prefixed_key(text, start, value) or _prefixed_plain_key(text, start, value):
             yield start, end, "api_key", P_PROSE
+
+
+# A dash after a token's "!": the sentence goes on, so the "!" ended the token, not the sentence (a
+# "?" before a dash still asks).
+_DASH_AFTER = re.compile(r"[ \t]+[—–-][ \t]")
 
 
 # A vendor's prefix ("rzp_live_", "r8_", "re_", "sl.u.", "sk."), then the random part of a key.
@@ -1292,6 +1334,8 @@ def _random_base64(text: str, start: int, value: str) -> bool:
         return False
     if _PUBLIC_BASE64.search(text[max(0, start - 200) : start].lower()) or value.startswith("AAAA"):
         return False
+    if _PUBLIC_KEY_NAMED.search(text, max(0, start - _PUBLIC_KEY_REACH), start):
+        return False  # "peer: uDuL+dh4...=" in `wg show`: a peer's public key
     return shannon(value) >= 4.5 and not _decodes_to_text(value)
 
 
@@ -1340,8 +1384,11 @@ _ASSIGNMENT = re.compile(
     r"[A-Za-z_][\w-]{4,}[=:]|[A-Za-z_][\w-]*\.[\w.-]+[=:]|[a-z_][a-z0-9_]*=|[A-Z_][A-Z0-9_]*="
 )
 _JOINS = re.compile(r"[_.-]")
+# Words joined with a number; or one capitalised word, a number and the underscore a password rule
+# asked for ("Harbor2291_": a sentence's last word would not keep one)
 _WORD_STYLE = re.compile(
     r"[A-Za-z][a-z]{2,}(?:[_.-][A-Za-z][a-z]{2,}){1,3}[_.-]?\d{2,}|\d{2,}[A-Z][a-z]{2,}(?:[_.-][A-Z]?[a-z]{2,}){1,3}"
+    r"|[A-Z][a-z]{2,}\d{2,}_"
 )
 # What public identifiers are called: a random-looking token right after one of these is an id.
 _ID_IS_BEFORE = re.compile(r"(?i)\b(?:id|ids|identifier)\b(?:\s+[a-z]+){0,4}\s+(?:is|are)\s*$")
@@ -1360,8 +1407,9 @@ _PUBLIC_ID_BEFORE = re.compile(
     # an address (a wallet's is public), a database's objects, a platform's object SID
     r"|address(?:es)?|adresse|dirección|direccion|endereço|indirizzo|adres|base|tables?|records?|rows?"
     r"|fields?|views?|workspaces?|datasets?|pages?|sids?)"
-    # then a colon, or a command's output after the field it asked for ("{.metadata.uid}' → ...")
-    r"(?:[\s:#=]*|[}'\"`\s]*(?:→|->|=>)\s*)$|" + _PUBLIC_FIELD
+    # then a colon, or a command's output after the field it asked for ("{.metadata.uid}' → ...",
+    # "{.metadata.uid}' returns ...")
+    r"(?:[\s:#=]*|[}'\"`\s]*(?:→|->|=>|returns|gives|prints|outputs|shows)\s*)$|" + _PUBLIC_FIELD
 )
 
 
@@ -1425,19 +1473,39 @@ _PEM_ARMOUR = re.compile(r"-{5}(?:BEGIN|END)|[A-Z]+-{5}")
 
 def public_shape(value: str) -> bool:
     """Whether a token found by its looks alone (a shaped token, the learned net) is public by its
-    format: a wallet's address, hex with a prefix, a program's release, a PEM block's armour."""
+    format: a wallet's address, hex with a prefix, a program's release, a PEM block's armour, base64
+    of a sentence."""
     return (
         _ETHEREUM_ADDRESS.fullmatch(value) is not None
         or _PEM_ARMOUR.fullmatch(value) is not None
         or _PREFIXED_HEX.fullmatch(value) is not None
         or _bitcoin_address(value)
         or _release_name(value)
+        or _base64_of_prose(value)
     )
+
+
+_PROSE_BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+_SENTENCE_WORDS = 4
+
+
+def _base64_of_prose(value: str) -> bool:
+    """Base64 of a sentence ("Hello from the team!" in a ConfigMap's binaryData, a banner): four
+    words or more, one of them a word of grammar, which a passphrase of words does not hold."""
+    raw = _b64decode(value) if _PROSE_BASE64.fullmatch(value) else None
+    try:
+        words = raw.decode("utf-8").split() if raw else []
+    except UnicodeDecodeError:
+        return False
+    return len(words) >= _SENTENCE_WORDS and any(w.lower() in _NOT_IN_A_PASSPHRASE for w in words)
 
 
 # A key named public right before it ("my WireGuard public key is 0soF...=", "PublicKey = ..."):
 # WireGuard's, age's or Nostr's public keys look as random as the private ones, and are shared.
-_PUBLIC_KEY_NAMED = re.compile(r"(?i)\bpub(?:lic)?[ _-]?key\b[\"']?(?:\s+(?:is|was)\b)?\s*[:=]?\s*[\"'`]?$")
+# (`wg show` prints each peer as "peer: <its public key>")
+_PUBLIC_KEY_NAMED = re.compile(
+    r"(?i)(?:\bpub(?:lic)?[ _-]?key\b|^[ \t]*peer)[\"']?(?:\s+(?:is|was)\b)?\s*[:=]?\s*[\"'`]?$", re.M
+)
 _PUBLIC_KEY_REACH = 40
 # A Solana account's address is base58 of 32 bytes, with no checksum: a random key of 43-44 letters
 # and digits is also base58 one time in twenty, so only a message about addresses or wallets makes
@@ -1673,17 +1741,17 @@ _LOGIN_CONTEXT = Substrings(
 def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     """ "Netflix: me@example.com / Biscuit2094_", "the NAS is admin/Mariposa4484&%", "Wi-Fi:
     Cafe-Guest / maple-otter-42": the value after a user's or a network's slash, when it holds
-    letters and digits (paths and "km/h" do not) and the message is about logins or Wi-Fi, or the
-    user is an e-mail address."""
+    letters and digits (paths and "km/h" do not) or a generator's joined words, and the message is
+    about logins or Wi-Fi, or the user is an e-mail address."""
     about_logins = _LOGIN_CONTEXT.search(lower)
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
         value = text[start:end]
-        if _kinds(value) < 3 or not _DIGIT.search(value):
-            continue
+        if (_kinds(value) < 3 or not _DIGIT.search(value)) and not joined_word_passphrase(value):
+            continue  # (a generator's words pass: "creds are j.doe / amber.otter.violin")
         if _not_a_password(value) and not _SYMBOL_FIRST_PASSWORD.fullmatch(value):
             continue  # ("admin / @Fluffy468": a password, not a handle)
-        if "." in value[-5:] and value.rsplit(".", 1)[1].isalpha():
+        if "." in value[-5:] and value.rsplit(".", 1)[1].isalpha() and not joined_word_passphrase(value):
             continue  # a file ("notes/draft2.txt")
         user = _USER_BEFORE.search(text, max(0, m.start() - 64), m.start())
         if user is not None and (about_logins or "@" in user.group(1)):
