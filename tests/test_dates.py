@@ -391,3 +391,10 @@ def test_a_stay_of_a_stated_length_ends_after_it() -> None:
     assert temporary_expiry("I'm in Sorvik for a two-week work trip", now) == now + timedelta(weeks=2)
     assert temporary_expiry("we're at my mum's for a 3-day visit", now) == now + timedelta(days=3)
     assert temporary_expiry("I'm in Lisbon for a two-week holiday in May", now, any_date=False) is None
+
+
+def test_a_day_of_the_month_after_its_now() -> None:
+    """ "Launch slipped again, it's now the 17th": the day of this month (or the next) it names."""
+    found = find_date("Launch slipped again, it's now the 17th.", NOW)
+    assert found is not None and found.when.date() == date(2026, 3, 17)
+    assert find_date("It's the 3rd time this happened.", NOW) is None

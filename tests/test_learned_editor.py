@@ -481,3 +481,95 @@ def test_an_appointment_on_a_named_day_is_a_deadline() -> None:
     assert [t for t, _ in typed("tax return has to be filed by the 15th, can't slip this year")] == [
         "deadline"
     ]
+
+
+# -- 2026-12-06 (fifteenth session): what messages_check28 and scenarios_outside23 showed on
+# arrival (each written again in the team's phrasing)
+
+
+def test_a_weekday_ahead_in_a_memory_says_its_day() -> None:
+    """A bare weekday is its next occurrence (SPEC), in whatever memory keeps it, unless the
+    statement tells the past or a routine. Said on Thursday 3 December 2026."""
+    for message, day in [
+        ("physio on Wednesday at 9 for my shoulder, don't let me forget", "2026-12-09"),
+        ("My train to Calderbrook leaves Sunday at 7am", "2026-12-06"),
+        ("parents evening for Noor tuesday 6pm", "2026-12-08"),
+        ("i hav a job intervew at Lumenfield on mon for the barista role", "2026-12-07"),
+    ]:
+        kept = typed(message)
+        assert any(day in content for _, content in kept), (message, kept)
+    for message in [
+        "My aunt Rosalind called on Sunday about the holidays, she wants us to host.",
+        "We had friends over on Saturday and my son Kyle loved it.",
+        "For the winter we've moved the Sunday rides to the river path at Hollin Weir.",
+    ]:
+        kept = typed(message)
+        assert not any("(2026-" in content for _, content in kept), (message, kept)
+
+
+def test_a_passing_state_says_the_day_it_ends() -> None:
+    """ "for the next six weeks" names no day a month later: the memory says when it ends."""
+    kept = typed("sprained my thumb so I'm typing with one hand for the next three weeks, keep replies short")
+    assert [(t, "(until 2026-12-24)" in c) for t, c in kept] == [("temporary", True)], kept
+    kept = typed("I'm off coffee for now.")  # (a guessed end is not said)
+    assert kept and not any("until" in c for _, c in kept), kept
+
+
+def test_a_health_condition_is_kept_at_the_rules_bar() -> None:
+    """A safety fact the type model alone was unsure of ("penicillin allergy here" at 0.63), a
+    pet's or a family member's too, even as a message's second memory; a general remark is not."""
+    for message, word in [
+        ("sulfa allergy here (rash + swelling). what can I take for a UTI instead?", "sulfa"),
+        ("I have type 1 diabetes and wear a glucose monitor — tips for hiking days?", "diabetes"),
+        ("We have two dogs, Biscuit and Olive. Olive is diabetic and gets insulin at 8 and 8.", "Olive"),
+    ]:
+        kept = typed(message)
+        assert any(word in content for _, content in kept), (message, kept)
+    assert typed("Peanut allergies are really common in kids these days.") == []
+
+
+def test_a_quoted_example_before_a_question_is_no_statement() -> None:
+    assert (
+        typed("In the sentence 'I am allergic to cats', what is the subject and what is the predicate?") == []
+    )
+
+
+def test_a_question_inside_quotes_does_not_end_the_sentence() -> None:
+    """ "Translate 'where is the bus stop?' into Welsh and Basque" is one request: its end is no
+    statement ("into Welsh and Basque." was kept as a fact)."""
+    from memopilot.write.sentences import split_sentences
+
+    said = "Translate 'where is the bus stop?' into Welsh and Basque."
+    assert split_sentences(said) == [said]
+    assert split_sentences('She said "I quit." Then she left.') == ['She said "I quit.', "Then she left."]
+    assert typed(said) == []
+
+
+def test_asking_for_help_is_a_request_for_this_reply() -> None:
+    """ "Need help writing a label for our new oil" asks for this reply (it was kept as a project):
+    the fact is in the sentence before it, and the request itself is not kept."""
+    kept = typed("Our family runs an olive farm near Castelmora. Need help writing a label for our new oil.")
+    assert kept and not any("Need help" in content for _, content in kept), kept
+
+
+def test_a_deadline_the_rules_read_with_its_day_keeps_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the type model doubts a deadline the rules read with a cue and a day ahead ("switch
+    energy supplier by the end of this month" re-typed as a fact, without its day), the rules' type
+    and day stand."""
+    import memopilot.write.rule_editor as rule_editor
+    from memopilot.write.statement_classifier import Judged
+
+    class DoubtingModel:
+        reads_cjk = True
+        reads_with_e5 = False
+
+        def judge(self, texts, rule_types, flags, bars=None):
+            fact = np.zeros(len(LABELS), np.float32)
+            fact[LABELS.index("fact")] = 0.8
+            fact[LABELS.index("deadline")] = 0.2
+            return [Judged(0.95, fact, 0.65) for _ in texts]
+
+    monkeypatch.setattr(rule_editor, "default_classifier", lambda: DoubtingModel())
+    assert typed("I need to switch energy supplier by the end of this month") == [
+        ("deadline", "I need to switch energy supplier by the end of this month (2026-12-31)")
+    ]

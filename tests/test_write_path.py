@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from memopilot import MemoPilot, MemoryState
-from memopilot.domain import MemoryType
+from memopilot.domain import Memory, MemoryType
 
 from .backends import failing_event_inserts
 
@@ -288,3 +288,46 @@ def test_an_event_told_on_its_day_is_no_change_unless_a_word_says_so() -> None:
     # the day of an event is when it happened, not when a state ends
     assert not _states_a_passing_state("Talked to the bank today and I can borrow 5,000 more.", [], now)
     assert _states_a_passing_state("Working from home today, the office is closed.", [], now)
+
+
+def test_an_event_ahead_the_editor_kept_is_no_passing_state() -> None:
+    """ "Collecting the keys to my new electric Voltra tomorrow" is news that may replace the old
+    car, not a state that ends tomorrow, once the editor kept it as a memory of its own (its
+    reading stands); said alone, the day still reads as a state's end."""
+    from datetime import UTC, datetime
+
+    from memopilot.write.planner import _states_a_passing_state
+
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    kept = Memory(
+        user_id="u",
+        content="Collecting the keys to my electric Voltra Zephyr tomorrow (2026-03-03), so excited!!",
+        type=MemoryType.DECISION,
+        created_at=now,
+        updated_at=now,
+    )
+    said = "Collecting the keys to my electric Voltra Zephyr tomorrow, so excited!!"
+    assert not _states_a_passing_state(said, [kept], now)
+    assert _states_a_passing_state(said, [], now)
+    temporary = Memory(user_id="u", content=said, type=MemoryType.TEMPORARY, created_at=now, updated_at=now)
+    assert _states_a_passing_state(said, [temporary], now)
+
+
+def test_a_change_told_in_another_language_is_judged_as_marked() -> None:
+    """ "ya no ... ahora ..." says the old value is gone as "no longer ... now" does: the judgement
+    holds it to the marked bar, not the unmarked one for news (a change told in Spanish read 0.86
+    against 0.90 and stayed beside the old value)."""
+    from memopilot.write.contradictions import marks_change
+    from memopilot.write.update_judge import UNMARKED_THRESHOLD, default_judge
+
+    assert marks_change("Mi hijo ya no juega al fútbol; ahora hace judo.")
+    assert marks_change("Wir wohnen jetzt in Graz.") and marks_change("Je ne bois plus de café.")
+    assert not marks_change("Mi hijo juega al fútbol los sábados.")
+    judge = default_judge()
+    if judge is None:
+        pytest.skip("no update judge")
+    (verdict,) = judge.judge(
+        "Por cierto, Inés ya no hace ballet; ahora juega al waterpolo los sábados.",
+        ["My daughter Inés does ballet on Saturday mornings at the Fernhill studio."],
+    )
+    assert verdict.threshold < UNMARKED_THRESHOLD

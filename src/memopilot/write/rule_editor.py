@@ -45,6 +45,7 @@ from .sentences import (
     is_question,
     listed_items,
     lists_clauses,
+    past_form,
     split_sentences,
     tells_past_event,
 )
@@ -158,7 +159,9 @@ _SMALL_TALK_PHRASES = frozenset(
 )
 # Commands to the assistant for this reply: imperative verbs at the start of the statement.
 _COMMAND_START = re.compile(
-    r"^(?:please\s+|pls\s+|plz\s+|kindly\s+|now\s+|then\s+|just\s+|quickly\s+)*"
+    # ("Need help writing a eulogy", "I need some help with the speech": a request for this reply)
+    r"^(?:please\s+|pls\s+|plz\s+|kindly\s+|now\s+|then\s+|just\s+|quickly\s+"
+    r"|(?:i\s+)?(?:really\s+)?need\s+(?:some\s+|your\s+)?(?=help\b))*"
     r"(?:write|rewrite|explain|fix|translate|show|give|make|create|generate|add|remove|delete|refactor|"
     r"summari[sz]e|list|tell|describe|implement|build|convert|check|review|debug|help|find|compare|draft|"
     r"compose|calculate|compute|run|update|optimi[sz]e|simplify|rename|format|send|open|print|return|try|do|"
@@ -1052,13 +1055,15 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
     kept: list[tuple[float, _Statement]] = []
     ruled: set[int] = set()  # (ids of) the kept statements that keep the rules' judgement
     for st, rule_type, verdict in zip(judged, rule_types, verdicts, strict=True):
-        backed = rule_type is not None or _dated_ahead(st, verdict, now)
+        backed = rule_type is not None or _dated_ahead(st, verdict, now) or _tells_own_condition(st.text)
         threshold = _RULE_BACKED_KEEP if backed else verdict.keep_threshold
         if verdict.keep < threshold:
             st.judgement = None
             continue
         kept.append((verdict.keep, st))
-        if rule_type is not None and verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES:
+        if rule_type is not None and (
+            verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES or _due_by_rules(st)
+        ):
             ruled.add(id(st))
             continue  # their type is plausible: keep the rules' judgement (with its date, if any)
         ends = _temporary_end(st.dated, now)
@@ -1080,6 +1085,33 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
 
 
+def _tells_own_condition(text: str) -> bool:
+    """Whether a statement names a health condition of the user's or their family's ("penicillin
+    allergy here", "Miso is diabetic", "I have coeliac disease"): a safety fact is kept at the
+    rules' keep bar, as their cue is evidence of its own (the type model alone held "penicillin
+    allergy here" and "I have type 1 diabetes" at 0.63, below its bar)."""
+    return _CONDITION.search(text) is not None and _OWN.search(text) is not None
+
+
+# Who a condition belongs to: the user, one of theirs, someone named, or "here" ("nut allergy here")
+_OWN = re.compile(
+    r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us|here)\b|(?-i:\b[A-Z][a-z]+\s+(?:is|has|gets|can't))"
+    r"|我|私|僕|저|제|나는|내가",
+    _F,
+)
+
+
+def _due_by_rules(st: _Statement) -> bool:
+    """A deadline the rules read with its due day ("switch energy supplier by the end of this
+    month", "the tax payment is due in ten days"): a cue and a day ahead are evidence the type
+    model's doubt does not outweigh (it re-typed such statements as tasks or facts, and they lost
+    their day)."""
+    judgement = st.judgement
+    return (
+        judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
+    )
+
+
 def _drop_second_memories(kept: list[tuple[float, _Statement]], ruled: set[int]) -> None:
     """One message usually holds one thing worth keeping; the rest of what it says stays in its
     episode. A second memory needs the judgement to be sure of it, unless it is dated by the rules
@@ -1092,7 +1124,12 @@ def _drop_second_memories(kept: list[tuple[float, _Statement]], ruled: set[int])
     lasting = first is not None and first.judgement is not None and first.judgement.expires_at is None
     for keep, st in kept[1:]:
         sibling = lasting and first is not None and st.sentence == first.sentence and _added(first, st)
-        if keep < _SECOND_MEMORY_KEEP and not _dated_by_rules(st, id(st) in ruled) and not sibling:
+        safety = _tells_own_condition(st.text)  # ("We have two cats. Miso is diabetic.")
+        if (
+            keep < _SECOND_MEMORY_KEEP
+            and not _dated_by_rules(st, id(st) in ruled)
+            and not (sibling or safety)
+        ):
             st.judgement = None
 
 
@@ -1141,6 +1178,10 @@ def _event_ahead(st: _Statement, now: datetime) -> datetime | None:
         return None
     if _CONDITION.search(st.text):
         return None  # "in-laws are coming Saturday and my father-in-law is coeliac": that outlives the day
+    if tells_past_event(st.text) and not _RESCHEDULED.search(st.text):
+        # ("we lost a box on the motorway, and by Sunday night we were sleeping in the new flat";
+        # not "the airline moved my flight to saturday morning", a day ahead)
+        return None
     # (a later day: what happened "today" is mostly news already, "I quit my job today")
     later_day = now.date() < found.when.date() <= (now + _EVENT_HORIZON).date()
     return found.when if later_day and _one_day_ahead(st.dated, found) else None
@@ -1338,9 +1379,9 @@ def _learnable(
     user's flag); temporary only with an end the statement states (``ends``); a deadline needs a
     date still ahead ("Born August 9th 1991" is no deadline), with a deadline cue or written out
     (not a bare weekday: "the migration finished on Friday" is no deadline), and no span of dates
-    (``span``: "offline from the 3rd to the 10th"); not in CJK text (a deadline without a due date
-    never expires, and its importance put it first in the search of every Chinese question: 30 of
-    40)."""
+    (``span``: "offline from the 3rd to the 10th") in a statement that does not tell the past; not
+    in CJK text (a deadline without a due date never expires, and its importance put it first in
+    the search of every Chinese question: 30 of 40)."""
     if label in _NEVER_LEARNED:
         return False
     if label == MemoryType.TEMPORARY.value:
@@ -1349,6 +1390,8 @@ def _learnable(
         return True
     if not (st.flags and st.flags.has_date) or span or mostly_cjk(st.text):
         return False
+    if tells_past_event(st.text):
+        return False  # ("my brother turned up with his van, and by Sunday night we were sleeping ...")
     due = _learned_due(st, now)
     return due is not None and due >= now
 
@@ -1471,12 +1514,22 @@ def _dated(content: str, st: _Statement, judgement: _Judgement, now: datetime) -
 
     A deadline's date is ahead by its nature. In any other memory only a phrase that looks ahead
     and names one day is dated: "on Friday" may be the Friday gone ("I proposed on Saturday"),
-    "this year" is no day, and "Monday, Wednesday and Friday" is a routine."""
+    "this year" is no day, and "Monday, Wednesday and Friday" is a routine. A passing state
+    without such a phrase says the day it ends (:func:`_with_end`)."""
+    if judgement.type is MemoryType.TEMPORARY:
+        dated = _dated_phrase(content, st, judgement, now)
+        return dated if dated != content else _with_end(content, st, now)
+    return _dated_phrase(content, st, judgement, now)
+
+
+def _dated_phrase(content: str, st: _Statement, judgement: _Judgement, now: datetime) -> str:
+    """``content`` with the day its relative date phrase names, if it names one ahead."""
     found = _date_in(st.dated, now)
     if found is None or _CALENDAR_DAY.search(found.phrase) or _CLOCK_ONLY.match(found.phrase):
         return content
     deadline = judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
-    if not deadline and not _one_day_ahead(st.dated, found, timetable=True):
+    # (a timetable and a tense are read in English only: "Seit Montag arbeite ich hier" is since Monday)
+    if not deadline and not _one_day_ahead(st.dated, found, timetable=in_english(st.text)):
         return content
     day = found.named_day.isoformat()
     if day in content:
@@ -1484,6 +1537,22 @@ def _dated(content: str, st: _Statement, judgement: _Judgement, now: datetime) -
     if st.dated == st.text and content.startswith(st.text) and found.end <= len(st.text):
         return f"{content[: found.end]} ({day}){content[found.end :]}"
     return f"{content.rstrip()} ({day})"
+
+
+def _with_end(content: str, st: _Statement, now: datetime) -> str:
+    """A passing state's content with the day it ends, where it says how long it lasts from now
+    ("typing one-handed for the next six weeks (until 2026-06-15)"): read later, "the next six
+    weeks" names no day. Not a guessed end ("for now") nor one it names as a date already."""
+    ends = dates.temporary_expiry(st.dated, now, guess=False)
+    found = _date_in(st.dated, now)
+    if ends is None or (found is not None and _CALENDAR_DAY.search(found.phrase)):
+        return content
+    day = ends.date().isoformat()
+    if day in content:
+        return content
+    body = content.rstrip()
+    stop = body[-1] if body[-1:] in ".!" else ""
+    return f"{body.removesuffix(stop)} (until {day}){stop}"
 
 
 def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False) -> bool:
@@ -1496,17 +1565,23 @@ def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False
     before = text[: found.start]
     if _DAY_OF_MONTH.fullmatch(found.phrase):  # "it's now on the 14th" (not "born on the 14th")
         return _AHEAD_CUE.search(before) is not None
-    if _WEEKDAY_NAME.fullmatch(found.phrase) is None or _ANOTHER_WEEKDAY.match(text, found.end):
+    if _WEEKDAY.fullmatch(found.phrase) is None or _ANOTHER_WEEKDAY.match(text, found.end):
         return False  # ("my runs have moved to Saturday and Sunday": every weekend)
-    return _AHEAD_CUE.search(before) is not None or (
+    if _AHEAD_CUE.search(before) is not None or (
         (_ARRANGED.match(text) is not None or (timetable and _SCHEDULED.match(text) is not None))
         and _ON.search(before) is not None
-    )
+    ):
+        return True
+    # In a memory's words a weekday is the coming one (SPEC: a bare weekday is its next occurrence)
+    # unless the statement tells the past ("she called on Sunday") or a routine ("every Friday",
+    # "the Sunday runs"):
+    # "vet on Wednesday at 9, don't let me forget", "my flight leaves Sunday at 7am".
+    return timetable and not (_told_as_past(before) or _EVERY.search(before) or tells_past_event(text))
 
 
 _DAY_AHEAD = re.compile(
     r"(?:the\s+day\s+after\s+)?tomorrow|tmrw|tonight|today"
-    r"|in\s+\S+\s+(?:days?|weeks?|fortnights?)"
+    r"|(?:with)?in\s+\S+\s+(?:days?|weeks?|fortnights?)"
     r"|(?:next|this(?:\s+coming)?|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|(?:by|until|till|before|to|due)\s+the\s+\d{1,2}(?:st|nd|rd|th)",
     _F,
@@ -1521,6 +1596,27 @@ _SCHEDULED = re.compile(
 _ON = re.compile(r"\bon\s+$", _F)
 _DAY_OF_MONTH = re.compile(r"on\s+the\s+\d{1,2}(?:st|nd|rd|th)", _F)
 _WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
+# a weekday as the date finder reads it, short forms and a leading "on" too ("on thurs")
+_WEEKDAY = re.compile(
+    r"(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)",
+    _F,
+)
+# a routine ("every Friday") or a weekday that names a kind of thing ("the Sunday runs")
+_EVERY = re.compile(r"\b(?:every|each|the)\s+(?:other\s+)?$", _F)
+# Told of the past, before the day it names: "she called on Sunday", "we had the party on Friday",
+# "yesterday", "since Monday". A perfect or passive that arranges something ahead is not ("I've
+# booked the vet for Friday", "it's scheduled for Monday", "I'm booked in on Tuesday").
+_PAST_CUE = re.compile(r"\b(?:yesterday|last|ago|since)\b", _F)
+_ARRANGING = frozenset({"ve", "have", "has", "is", "are", "be", "been", "m", "s", "re"})
+
+
+def _told_as_past(before: str) -> bool:
+    if _PAST_CUE.search(before):
+        return True
+    words = re.findall(r"[a-z]+", before.lower())
+    return any(past_form(w) and (i == 0 or words[i - 1] not in _ARRANGING) for i, w in enumerate(words))
+
+
 _ANOTHER_WEEKDAY = re.compile(r"\s*(?:,|and|&|or|/)\s*(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
 _AHEAD_CUE = re.compile(
     r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+now)?(?:\s+on)?|"

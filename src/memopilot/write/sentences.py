@@ -6,7 +6,10 @@ statements; both split and recognise questions here, so a message means the same
 
 from __future__ import annotations
 
+import functools
 import re
+
+import lemminflect
 
 from ..text import content_terms
 from .language import in_english
@@ -40,7 +43,8 @@ _ORDINAL_DOT = re.compile(
     r"(?= (?:[a-zäöüæøå]|(?i:jan|feb|mär|mar|apr|mai|maj|jun|jul|aug|sep|okt|nov|dez|des)\w*\b))"
 )
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
+    # (after a closing quote, a word in lower case goes on: "Translate 'where is the station?' into ...")
+    r"(?<=[.!?…])(?:[)\]]*\s+|[\"'”’][\"'”’)\]]*\s+(?!(?-i:[a-z])))|\s*;\s+|\s+[-–—]\s+(?=(?:can|could|would|will)\s+you\b)"
     r"|(?<=[\U0001F300-\U0001FAFF])\s+(?=[A-Z])"  # "... for a while 😄 What are good ...?"
     # the outcome after a story's lead-up: "the school closed its art club, so long story short, I
     # signed my son up for pottery" (the outcome is the news; read with the lead-up it is lost in it)
@@ -55,7 +59,7 @@ _QUESTION_TAIL = re.compile(
     r"(?:,|\s[-–—])\s*(?=(?:can|could|would|will)\s+you\b|(?:what|how|why|which|where)(?:'s|s)?\s+\w+"
     r"[^.!]*[?？]\W*$|any\s+(?:[\w-]+\s+){0,3}(?:ideas|tips|suggestions|recommendations|thoughts|advice)\b"
     r"|(?:what|how)\s+(?:should|can|could|do)\s+i\b[^.!?]*$"  # "..., what should i even eat" (no "?")
-    r"|(?:tips|ideas|suggestions|recommendations|thoughts|advice)\s*[?？]"
+    r"|(?:tips|ideas|suggestions|recommendations|thoughts|advice)\b[^.!?]{0,40}[?？]\W*$"
     r"|(?:should|could|can)\s+i\b[^.!]*[?？]\W*$|(?:do|does)\s+(?:you|anyone)\b[^.!]*[?？]\W*$"
     r"|(?:is|are)\s+there\b[^.!]*[?？]\W*$"
     # a request for this reply at the end: "..., remind me??", "..., got any more like The Bridge?"
@@ -115,13 +119,31 @@ def split_sentences(message: str) -> list[str]:
             # (in English "goes live on June 22. can you ..." ends a sentence there)
             protected = _ORDINAL_DOT.sub(lambda m: m.group(1) + "\x00", protected)
         for piece in _SENTENCE_END.split(protected):
-            for part in _QUESTION_TAIL.split(piece):
+            for part in _question_tail_parts(piece):
                 part = part.replace("\x00", ".").strip()
                 if part:
                     out.append(part)
                 if len(out) >= MAX_SENTENCES:
                     return out
     return out
+
+
+def _question_tail_parts(piece: str) -> list[str]:
+    """``piece`` cut before a question asked at its end (:data:`_QUESTION_TAIL`), when what comes
+    before says something of its own: "I have IBS, what can I eat?", but not "In the sentence 'I
+    am allergic to cats', what is the subject?" (a lead-in without a verb outside its quotes is
+    part of the question; a lead-in without quotes is not: "Vegetarian here, what should I cook?")."""
+    parts = _QUESTION_TAIL.split(piece)
+    if (
+        len(parts) > 1
+        and (unquoted := _QUOTED.sub("", parts[0])) != parts[0]
+        and not _HAS_VERB.search(unquoted)
+    ):
+        return [piece]
+    return parts
+
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
 
 
 # Where one sentence tells two things of the user's, each with its own subject: "I'm vegan and my
@@ -212,18 +234,50 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
 
 # What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
 # "I was sick for three days", "Talked to the bank today", "Jonas started fourth grade this
-# week" (no state that holds now, unless one is said beside it: "I broke my leg so I'm on crutches
-# for six weeks"). The subject is the user, one of theirs, someone named, or left out.
-_PAST_EVENT = re.compile(
-    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|we|(?:my|our)\s+[\w-]+|(?-i:[A-Z][a-z]+))\s+(?:just\s+)?|\W*)"
-    r"(?:\w+ed|broke|went|was|were|had|got|took|made|lost|"
-    r"forgot|left|ran|did|spent|fell|came|wrote|sent|paid)\b",
-    _F,
+# week", "the cat hid under the sink" (no state that holds now, unless one is said beside it: "I
+# broke my leg so I'm on crutches for six weeks"). The subject is the user, one of theirs, a thing
+# ("the cat"), someone named, or left out; the verb is a past form (:func:`past_form`).
+_SUBJECT_AND_VERB = re.compile(
+    r"(?:i|we|(?:my|our|the)\s+[\w-]+|(?-i:[A-Z][a-z]+))\s+(?:just\s+)?(?P<verb>[a-z]+)\b", _F
 )
+_WORD_START = re.compile(r"\b\w")
+_SUBJECT_WITHIN = 4  # the subject is one of the first four words ("Last night my sister ...")
+
+
+def _starts_with_past_verb(statement: str) -> bool:
+    """Whether ``statement`` opens with a past verb, its subject left out ("Talked to the bank")
+    or among its first words ("Last week my sister moved out")."""
+    words = [m.start() for m in _WORD_START.finditer(statement[:200])][:_SUBJECT_WITHIN]
+    if words and past_form(re.match(r"[a-z]*", statement[words[0] :], _F).group()):
+        return True
+    return any(
+        (told := _SUBJECT_AND_VERB.match(statement, start)) is not None and past_form(told["verb"])
+        for start in words
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def past_form(word: str) -> bool:
+    """Whether ``word`` is a verb's simple past and not also its present ("hid", "spoke",
+    "deployed"; not "read", "put", "set": "I read every night" tells a habit). lemminflect's
+    inflection tables know the irregular verbs a hand-kept list missed ("spoke", "hid")."""
+    word = word.lower()
+    if word.endswith("ed") and len(word) > 4:
+        return True  # (a regular past, or a verb lemminflect does not know: "deployed", "rebased")
+    for lemma in lemminflect.getAllLemmas(word).get("VERB", ()):
+        if word in lemminflect.getInflection(lemma, "VBD") and word not in lemminflect.getInflection(
+            lemma, "VBP"
+        ):
+            return True
+    return False
+
+
 _NOW_STATE = re.compile(
     # (or what it stops: "sprained my ankle, so no running for two weeks", "... so I can't type"; or
-    # how long something lasts from now: "hurt my back, walking only for the next ten days")
-    r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment|can't|cannot|can not)\b|,\s*\w+ing\b"
+    # how long something lasts from now: "hurt my back, walking only for the next ten days"; or
+    # what is, in the present tense: "my quarterly estimated tax payment is due in ten days")
+    r"\b(?:i'm|im|i am|we're|we are|is|are|still|now|currently|at the moment|can't|cannot|can not)\b"
+    r"|,\s*\w+ing\b"
     r"|\bno\s+\w+ing\b|\bfor\s+the\s+(?:next|coming|rest\s+of)\b|\b(?:until|till)\b",
     _F,
 )
@@ -232,7 +286,7 @@ _NOW_STATE = re.compile(
 def tells_past_event(statement: str) -> bool:
     """Whether ``statement`` tells what happened, in the past tense, and no state that holds now:
     a day it names is when it happened, not when a state ends."""
-    return _PAST_EVENT.match(statement) is not None and _NOW_STATE.search(statement) is None
+    return _starts_with_past_verb(statement) and _NOW_STATE.search(statement) is None
 
 
 def told(message: str) -> str:

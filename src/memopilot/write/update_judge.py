@@ -120,7 +120,9 @@ def pair_features(
         shared = terms_before & terms_after
         numbers_before, numbers_after = set(_NUMBER.findall(before)), set(_NUMBER.findall(after))
         if after not in marked:
-            marked[after] = marks_change(after)
+            # (the English markers only: the weights learned them; another language's are read
+            # by the write path, which holds a marked change to the marked bar)
+            marked[after] = marks_change(after, any_language=False)
         row = [float(static_cosine[i])]
         if e5_cosine is not None:
             row.append(float(e5_cosine[i]))

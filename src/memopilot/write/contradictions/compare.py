@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...domain import CONTEXT_STATES, Memory, MemoryType, words_said
+from ...read.tokens import mostly_cjk
 from ...text import stem, text_ratio
+from ..language import in_english
 from ..sentences import split_sentences
 from .analysis import _Analysis, _Phrase, _Slot, _Stance
 from .sentences import _analyse
-from .words import _CLASSIFIER_NOUNS, _MONTHS, _WEEKDAYS
+from .words import _CHANGE_ELSEWHERE, _CLASSIFIER_NOUNS, _MONTHS, _WEEKDAYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +38,13 @@ def slot_of(text: str) -> tuple[str, str] | None:
     return slot.key, slot.value
 
 
-def marks_change(text: str) -> bool:
+def marks_change(text: str, *, any_language: bool = True) -> bool:
     """Whether ``text`` states something and says it changes an earlier value (now, no longer,
-    switched, actually, ...)."""
+    switched, actually, ...; with ``any_language``, their like in the other languages users write
+    in: "ya no", "jetzt", "ne ... plus", :func:`_changed_elsewhere`)."""
     analysis = _analyse(text)
-    return analysis.statement and (analysis.signal or analysis.corrected)
+    said = analysis.signal or analysis.corrected or (any_language and _changed_elsewhere(text))
+    return analysis.statement and said
 
 
 def announces_change(text: str) -> bool:
@@ -48,7 +52,14 @@ def announces_change(text: str) -> bool:
     doing the new world symphony", "the latest album"): what lets a message that stores nothing
     typed retire something."""
     analysis = _analyse(text)
-    return analysis.statement and analysis.marked
+    return analysis.statement and (analysis.marked or _changed_elsewhere(text))
+
+
+def _changed_elsewhere(text: str) -> bool:
+    """Whether a statement not in English says something changed ("Maelis ya no va a la danza;
+    ahora juega al waterpolo"): the token rules read English only, and without this a change told
+    in Spanish was judged at the unmarked bar, as news that may sit beside the old value."""
+    return _CHANGE_ELSEWHERE.search(text) is not None and (mostly_cjk(text) or not in_english(text))
 
 
 def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int = 300) -> list[Memory]:

@@ -196,3 +196,20 @@ _S_IS_AFTER = _words(
     "moved changed set due being really always never just"
 )
 _S_IS_BEFORE = _words("it that what there here he she who where how this")
+
+# Words that say "this changed" in the other languages users write in, read where a statement is
+# not in English (the token rules above read English only): "ya no va a la danza; ahora juega al
+# waterpolo", "wir wohnen jetzt in Graz", "je ne bois plus de café".
+_CHANGE_ELSEWHERE = re.compile(
+    r"\b(?:"
+    r"ya\s+no|ahora|en\s+(?:vez|lugar)\s+de|me\s+mud[ée]|nos\s+mudamos|cambi[ée]|cambiamos"  # es
+    r"|nicht\s+mehr|keine?n?\s+\w+\s+mehr|jetzt|inzwischen|mittlerweile|stattdessen"  # de
+    r"|umgezogen|gewechselt"
+    r"|n(?:e\s+|')\w+\s+plus|maintenant|désormais|dorénavant|au\s+lieu\s+de|déménag\w+"  # fr
+    r"|non\s+\w+\s+più|adesso|invece|trasferit[oaie]"  # it
+    r"|já\s+não|não\s+\w+\s+mais|agora|em\s+vez\s+de|mudei|mudamos"  # pt
+    r"|niet\s+meer|inmiddels|tegenwoordig|in\s+plaats\s+van|verhuisd|overgestapt"  # nl
+    r")\b"
+    r"|不再|已经不|現在|现在|改成|换成|換成|搬到|もう\S{0,8}ない|今は|に変え|引っ越",  # zh, ja
+    re.IGNORECASE,
+)
