@@ -932,6 +932,9 @@ SECRETS += TUNE26_SECRETS + TUNE28_SECRETS + TUNE30_SECRETS + TUNE32_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
 LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES + TUNE28_LOOK_ALIKES + TUNE30_LOOK_ALIKES
 LOOK_ALIKES += TUNE32_LOOK_ALIKES
+# the day a passing state ends, as the write path writes it into the memory (a scenario's
+# temporary memory was dropped as "still looking like a secret")
+LOOK_ALIKES += ["covering the depot, so early alarms until 2026-02-08"]
 
 
 def _survives(secret: str, text: str) -> bool:

@@ -311,6 +311,17 @@ def test_an_event_ahead_the_editor_kept_is_no_passing_state() -> None:
     assert _states_a_passing_state(said, [], now)
     temporary = Memory(user_id="u", content=said, type=MemoryType.TEMPORARY, created_at=now, updated_at=now)
     assert _states_a_passing_state(said, [temporary], now)
+    # today still ends a state, kept or not ("lina lost her first tooth today!!" replaced the
+    # children's names when it did not)
+    today = "noor lost her first tooth today!! tooth fairy rates are wild now"
+    tooth = Memory(
+        user_id="u",
+        content="noor lost her first tooth today",
+        type=MemoryType.FACT,
+        created_at=now,
+        updated_at=now,
+    )
+    assert _states_a_passing_state(today, [tooth], now)
 
 
 def test_a_change_told_in_another_language_is_judged_as_marked() -> None:

@@ -602,16 +602,19 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
     if any(m is not None and m.type is MemoryType.TEMPORARY for m in created):
         return True
     # Read a clause at a time: the day of an event told in the past tense ends no state ("Talked
-    # to the bank today and I can borrow 5,000 more"), nor does the day of one the editor kept as
-    # lasting or as an event ahead ("Picking up the keys to my electric Lumo Vanta tomorrow" is
-    # no state that passes tomorrow: it was kept as a decision).
-    lasting = [content_terms(m.content) for m in created if m is not None]
-    return any(
-        dates.temporary_expiry(part, now, any_date=False) is not None
-        and not tells_past_event(part)
-        and not any(_held(content_terms(part), kept) for kept in lasting)
-        for part in _clauses_of(text)
-    )
+    # to the bank today and I can borrow 5,000 more"), nor does a day ahead of an event the editor
+    # kept as lasting ("Picking up the keys to my electric Lumo Vanta tomorrow" was kept as a
+    # decision: no state that passes tomorrow). Today still reads as a state's end ("lina lost her
+    # first tooth today!!" replaces nothing).
+    kept = [content_terms(m.content) for m in created if m is not None]
+    for part in _clauses_of(text):
+        ends = dates.temporary_expiry(part, now, any_date=False)
+        if ends is None or tells_past_event(part):
+            continue
+        if ends.date() > now.date() and any(_held(content_terms(part), terms) for terms in kept):
+            continue
+        return True
+    return False
 
 
 def _tells_a_dated_event(text: str, now: datetime) -> bool:

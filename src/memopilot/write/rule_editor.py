@@ -1601,8 +1601,12 @@ _WEEKDAY = re.compile(
     r"(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)",
     _F,
 )
-# a routine ("every Friday") or a weekday that names a kind of thing ("the Sunday runs")
-_EVERY = re.compile(r"\b(?:every|each|the)\s+(?:other\s+)?$", _F)
+# a routine ("every Friday", "every Tuesday and Thursday") or a weekday that names a kind of
+# thing ("the Sunday runs")
+_EVERY = re.compile(
+    r"\b(?:every|each|the)\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s*(?:,|and|&|or|/)\s*)*$",
+    _F,
+)
 # Told of the past, before the day it names: "she called on Sunday", "we had the party on Friday",
 # "yesterday", "since Monday". A perfect or passive that arranges something ahead is not ("I've
 # booked the vet for Friday", "it's scheduled for Monday", "I'm booked in on Tuesday").

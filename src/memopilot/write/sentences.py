@@ -274,9 +274,8 @@ def past_form(word: str) -> bool:
 
 _NOW_STATE = re.compile(
     # (or what it stops: "sprained my ankle, so no running for two weeks", "... so I can't type"; or
-    # how long something lasts from now: "hurt my back, walking only for the next ten days"; or
-    # what is, in the present tense: "my quarterly estimated tax payment is due in ten days")
-    r"\b(?:i'm|im|i am|we're|we are|is|are|still|now|currently|at the moment|can't|cannot|can not)\b"
+    # how long something lasts from now: "hurt my back, walking only for the next ten days")
+    r"\b(?:i'm|im|i am|we're|we are|still|now|currently|at the moment|can't|cannot|can not)\b"
     r"|,\s*\w+ing\b"
     r"|\bno\s+\w+ing\b|\bfor\s+the\s+(?:next|coming|rest\s+of)\b|\b(?:until|till)\b",
     _F,

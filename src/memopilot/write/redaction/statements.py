@@ -233,6 +233,7 @@ _NOT_A_SECRET = re.compile(
 # "=", its value)
 _FIELD = re.compile(r"[a-z_]+=[a-z_]+|[a-z][a-z_]*=[\w.:-]+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_ISO_DAY = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
 # Digits with one or two of a keypad's capital letters (French digicodes have A, B, C), four digits
 # at least.
 _KEYPAD_CODE = re.compile(r"(?=(?:[A-Z]?\d){4})(?:\d*[A-Z]\d+(?:[A-Z]\d*)?|\d+[A-Z])")
@@ -482,7 +483,9 @@ def _secret_value(
             return True  # "PIN 4821", "kapı şifresi 7391", "密碼是5803", "a senha ... é 9374"
         return len(value) >= (6 if code else 8)
     if code and _DIGIT_GROUPS.fullmatch(value) and sum(c.isdigit() for c in value) >= 4:
-        return True  # "0415-1584", "36-24-36", "24-7-31": a code in groups
+        # "0415-1584", "36-24-36", "24-7-31": a code in groups; not a day in ISO form ("alarms at
+        # 6am until 2026-02-08": the write path writes the day a passing state ends so)
+        return _ISO_DAY.fullmatch(value) is None
     if code and linked and _KEYPAD_CODE.fullmatch(value):
         return True  # "digicode : 0363B945": a keypad's letter among digits (a short hash is lowercase)
     if not code and _HEX_WIFI_KEY.fullmatch(value):
