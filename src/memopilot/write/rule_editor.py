@@ -1615,6 +1615,8 @@ _ARRANGING = frozenset({"ve", "have", "has", "is", "are", "be", "been", "m", "s"
 
 
 def _told_as_past(before: str) -> bool:
+    """Whether the words before a date phrase tell the past: a past cue, or a past verb that no
+    "have" or "be" makes an arrangement."""
     if _PAST_CUE.search(before):
         return True
     words = re.findall(r"[a-z]+", before.lower())

@@ -241,6 +241,7 @@ _SUBJECT_AND_VERB = re.compile(
     r"(?:i|we|(?:my|our|the)\s+[\w-]+|(?-i:[A-Z][a-z]+))\s+(?:just\s+)?(?P<verb>[a-z]+)\b", _F
 )
 _WORD_START = re.compile(r"\b\w")
+_LETTERS = re.compile(r"[a-z]*", _F)
 _SUBJECT_WITHIN = 4  # the subject is one of the first four words ("Last night my sister ...")
 
 
@@ -248,7 +249,7 @@ def _starts_with_past_verb(statement: str) -> bool:
     """Whether ``statement`` opens with a past verb, its subject left out ("Talked to the bank")
     or among its first words ("Last week my sister moved out")."""
     words = [m.start() for m in _WORD_START.finditer(statement[:200])][:_SUBJECT_WITHIN]
-    if words and past_form(re.match(r"[a-z]*", statement[words[0] :], _F).group()):
+    if words and past_form(_LETTERS.match(statement, words[0]).group()):
         return True
     return any(
         (told := _SUBJECT_AND_VERB.match(statement, start)) is not None and past_form(told["verb"])
