@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -149,8 +149,6 @@ def test_write_is_atomic(mp: MemoPilot) -> None:
 
 def test_the_planner_is_pure_inputs_in_plan_out() -> None:
     """No engine, no store, no embedder: the write path plans from what it is given."""
-    from datetime import UTC, datetime
-
     from memopilot.settings import Settings
     from memopilot.write.planner import WriteInputs, WritePath
     from memopilot.write.redaction import redact
@@ -276,8 +274,6 @@ def test_news_about_something_else_replaces_nothing(mp: MemoPilot, clock, old: s
 def test_an_event_told_on_its_day_is_no_change_unless_a_word_says_so() -> None:
     """A message that only tells what happened today adds to what holds ("another fig today" left
     the lesson of the last one in place); one that says something changes is judged as a change."""
-    from datetime import UTC, datetime
-
     from memopilot.write.planner import _states_a_passing_state, _tells_a_dated_event
 
     now = datetime(2026, 3, 2, 12, tzinfo=UTC)
@@ -290,37 +286,26 @@ def test_an_event_told_on_its_day_is_no_change_unless_a_word_says_so() -> None:
     assert _states_a_passing_state("Working from home today, the office is closed.", [], now)
 
 
+def _memory(content: str, type_: MemoryType, at: datetime) -> Memory:
+    return Memory(user_id="u", content=content, type=type_, created_at=at, updated_at=at)
+
+
 def test_an_event_ahead_the_editor_kept_is_no_passing_state() -> None:
     """ "Collecting the keys to my new electric Voltra tomorrow" is news that may replace the old
     car, not a state that ends tomorrow, once the editor kept it as a memory of its own (its
     reading stands); said alone, the day still reads as a state's end."""
-    from datetime import UTC, datetime
-
     from memopilot.write.planner import _states_a_passing_state
 
     now = datetime(2026, 3, 2, 12, tzinfo=UTC)
-    kept = Memory(
-        user_id="u",
-        content="Collecting the keys to my electric Voltra Zephyr tomorrow (2026-03-03), so excited!!",
-        type=MemoryType.DECISION,
-        created_at=now,
-        updated_at=now,
-    )
     said = "Collecting the keys to my electric Voltra Zephyr tomorrow, so excited!!"
+    kept = _memory(said.replace("tomorrow", "tomorrow (2026-03-03)"), MemoryType.DECISION, now)
     assert not _states_a_passing_state(said, [kept], now)
     assert _states_a_passing_state(said, [], now)
-    temporary = Memory(user_id="u", content=said, type=MemoryType.TEMPORARY, created_at=now, updated_at=now)
-    assert _states_a_passing_state(said, [temporary], now)
+    assert _states_a_passing_state(said, [_memory(said, MemoryType.TEMPORARY, now)], now)
     # today still ends a state, kept or not ("lina lost her first tooth today!!" replaced the
     # children's names when it did not)
     today = "noor lost her first tooth today!! tooth fairy rates are wild now"
-    tooth = Memory(
-        user_id="u",
-        content="noor lost her first tooth today",
-        type=MemoryType.FACT,
-        created_at=now,
-        updated_at=now,
-    )
+    tooth = _memory("noor lost her first tooth today", MemoryType.FACT, now)
     assert _states_a_passing_state(today, [tooth], now)
 
 

@@ -1090,15 +1090,14 @@ def _tells_own_condition(text: str) -> bool:
     allergy here", "Miso is diabetic", "I have coeliac disease"): a safety fact is kept at the
     rules' keep bar, as their cue is evidence of its own (the type model alone held "penicillin
     allergy here" and "I have type 1 diabetes" at 0.63, below its bar)."""
-    return _CONDITION.search(text) is not None and _OWN.search(text) is not None
+    if _CONDITION.search(text) is None:
+        return False
+    return _FIRST_PERSON.search(text) is not None or _THEIRS.search(text) is not None
 
 
-# Who a condition belongs to: the user, one of theirs, someone named, or "here" ("nut allergy here")
-_OWN = re.compile(
-    r"\b(?:i|i'm|im|i've|me|my|we|we're|our|us|here)\b|(?-i:\b[A-Z][a-z]+\s+(?:is|has|gets|can't))"
-    r"|我|私|僕|저|제|나는|내가",
-    _F,
-)
+# Whose a condition is beside the user's own words: "we", "our", "here" ("nut allergy here"), or
+# someone named ("Miso is diabetic")
+_THEIRS = re.compile(r"\b(?:im|we|we're|our|us|here)\b|(?-i:\b[A-Z][a-z]+\s+(?:is|has|gets|can't))", _F)
 
 
 def _due_by_rules(st: _Statement) -> bool:
@@ -1595,16 +1594,17 @@ _SCHEDULED = re.compile(
 )
 _ON = re.compile(r"\bon\s+$", _F)
 _DAY_OF_MONTH = re.compile(r"on\s+the\s+\d{1,2}(?:st|nd|rd|th)", _F)
-_WEEKDAY_NAME = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
+_DAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_WEEKDAY_NAME = re.compile(_DAY_NAMES, _F)
 # a weekday as the date finder reads it, short forms and a leading "on" too ("on thurs")
 _WEEKDAY = re.compile(
-    r"(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)",
+    rf"(?:on\s+)?(?:{_DAY_NAMES}|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)",
     _F,
 )
 # a routine ("every Friday", "every Tuesday and Thursday") or a weekday that names a kind of
 # thing ("the Sunday runs")
 _EVERY = re.compile(
-    r"\b(?:every|each|the)\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s*(?:,|and|&|or|/)\s*)*$",
+    rf"\b(?:every|each|the)\s+(?:other\s+)?(?:{_DAY_NAMES}s?\s*(?:,|and|&|or|/)\s*)*$",
     _F,
 )
 # Told of the past, before the day it names: "she called on Sunday", "we had the party on Friday",
@@ -1623,7 +1623,7 @@ def _told_as_past(before: str) -> bool:
     return any(past_form(w) and (i == 0 or words[i - 1] not in _ARRANGING) for i, w in enumerate(words))
 
 
-_ANOTHER_WEEKDAY = re.compile(r"\s*(?:,|and|&|or|/)\s*(?:mon|tues|wednes|thurs|fri|satur|sun)day", _F)
+_ANOTHER_WEEKDAY = re.compile(rf"\s*(?:,|and|&|or|/)\s*{_DAY_NAMES}", _F)
 _AHEAD_CUE = re.compile(
     r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+now)?(?:\s+on)?|"
     r"(?:moved|pushed|changed|shifted|rescheduled|postponed)\s+(?:[\w'-]+\s+){0,4}?to)\s+$",

@@ -179,7 +179,7 @@ _HAS_VERB = re.compile(
 )
 _CLAUSE_MIN_WORDS = 2
 _SUBJECT_FIRST = re.compile(rf"(?:{_FIRST_PERSON_SUBJECT}|my|our)\s", _F)
-_ENCLOSED = re.compile(r"\([^)]*\)|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)")
+_ENCLOSED = re.compile(rf"\([^)]*\)|{_QUOTED.pattern}")
 
 
 def _right_clause(rest: str) -> str:
