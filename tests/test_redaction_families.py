@@ -927,11 +927,67 @@ TUNE32_LOOK_ALIKES = [
     "my password is stored in keychain_access_group for the app",
 ]
 
+# 2026-12-06 (sixteenth session): families read from tune34's misses, and the look-alike families
+# the validation sets (check19-33) showed altered
+TUNE34_SECRETS = [
+    # a Markdown table whose column is named "key" alone
+    ("| app | key |\n|---|---|\n| Mailjet | 7c2e9a41b05d83f6e1a7c4b920d5f318 |", "7c2e9a41b05d83f6e1a7c4b9"),
+    # a documented test card said to be one's own is a card (Visa's famous test number is typed so)
+    ("my visa 4111 1111 1111 1111 exp 04/29, for the checkout test", "4111 1111 1111 1111"),
+]  # fmt: skip
+
+
+def _base64_of(seed: bytes, size: int) -> str:
+    return base64.b64encode(
+        b"".join(hashlib.sha512(seed + bytes([i])).digest() for i in range(2))[:size]
+    ).decode()
+
+
+_SIGNATURE, _ARMOUR, _HOST_ID = _base64_of(b"dkim", 96), _base64_of(b"pgp", 110), _base64_of(b"s3", 57)
+_DKIM = f"DKIM-Signature: v=1; a=rsa-sha256; d=example.org; s=mail;\n bh={_base64_of(b'bh', 32)};\n b="
+_MRZ = "P<UTOBERG<<LINA<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\nX4R7Q2M955UTO8503149M3109225<<<<<<<<<<<<<<02"
+_GO = "func Login(user string, password string) error {\n    return auth.Verify(user, []byte(password))\n}"
+
+TUNE34_LOOK_ALIKES = [
+    # a UUID in an API's path, and one a service named "...-api-..." prints: "api" names no key there
+    "our frontend calls GET /api/v2/orders/5d1f8e2a-93c4-4b7e-a0d6-2e8f1c7b9a34 and gets a 404",
+    "$ kubectl get pod search-api-6f7c9 -o jsonpath='{.metadata.uid}'\n3f0a7c2e-18b4-4d9e-9c61-b75e2a40d813",
+    # a mail signature's tags, folded over lines; an OpenPGP signature's armour
+    _DKIM + _SIGNATURE[:60] + "\n" + _SIGNATURE[60:] + "\nwhy does it fail?",
+    f"-----BEGIN PGP SIGNATURE-----\n\n{_ARMOUR[:64]}\n{_ARMOUR[64:]}\n=Ab3x\n-----END PGP SIGNATURE-----",
+    # Java's default toString of an object; an OpenPGP fingerprint as gpg prints it
+    "the heap dump says the leaked listener is net.example.chat.Session@7b3e21f0",
+    "gpg --fingerprint prints 0C19 72AE 5D4B 3F2A 67CE  9D13 A2B5 6F08 4C1E 7D29 for the release key",
+    # S3's extended request id; a Stripe publishable key; a token's shape as a regular expression
+    "S3 said AccessDenied, RequestId 7PQX2KD9WZ41MTRA, HostId " + _HOST_ID + " what now?",
+    "Stripe publishable key for the storefront: pk_live_51QaOrn3YjYexJWmOb5Tq8vLm2Zx9Rk4Wp7Yb3Nc6Hd1Fg5Js0",
+    "regex for npm tokens: npm_[A-Za-z0-9]{36}",
+    # a password's length; a password manager where it is kept; a button's label holding the name
+    "a 16-character random password beats a 4-word one?",
+    "the deploy key passphrase is in 1Password, in the shared vault",
+    "パスワードを忘れた方は「パスワードを再設定」から手続きしてください。",
+    # a repository pinned (the verb "pin"); fields set from a template's variables
+    "let's pin docker/setup-buildx-action to a commit instead of a tag",
+    'WiFi config template for the shops:\nssid="${SHOP_SSID}"\npsk="${SHOP_PSK}"',
+    # a placeholder's password in a command's pair; a line of code split at its commas
+    "curl -u ADMIN:PASSWORD https://status.example.com/health",
+    "```go\n" + _GO + "\n```",
+    # BIP-39's published test vector (one word repeated); documented test cards with their details
+    "seed phrase from the spec's first vector: " + "zoo " * 11 + "wrong — never fund it",
+    "Stripe's test card 4000 0027 6000 3184 always asks for 3-D Secure",
+    "docs sample: card 5555 3412 4444 1115, expiry 03/30, CVC 737",
+    "the Bitcoin wiki's WIF page walks through 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
+    # ICAO 9303's specimen state (Utopia) where the message says it is a sample
+    "ICAO 9303 sample zone:\n" + _MRZ,
+    # two runs of four digits inside an ISBN are no card's halves
+    "Reading list:\n- ISBN 978-0-2408-8104-6\n- ISBN 978-1-7851-2144-9\nany newer editions?",
+]
+
 SECRETS += TUNE18_SECRETS + TUNE20_SECRETS + TUNE22_SECRETS + LOOKALIKE_SECRETS + TUNE24_SECRETS
-SECRETS += TUNE26_SECRETS + TUNE28_SECRETS + TUNE30_SECRETS + TUNE32_SECRETS
+SECRETS += TUNE26_SECRETS + TUNE28_SECRETS + TUNE30_SECRETS + TUNE32_SECRETS + TUNE34_SECRETS
 LOOK_ALIKES += TUNE18_LOOK_ALIKES + TUNE20_LOOK_ALIKES + TUNE22_LOOK_ALIKES + LOOKALIKE_LOOK_ALIKES
 LOOK_ALIKES += TUNE24_LOOK_ALIKES + TUNE26_LOOK_ALIKES + TUNE28_LOOK_ALIKES + TUNE30_LOOK_ALIKES
-LOOK_ALIKES += TUNE32_LOOK_ALIKES
+LOOK_ALIKES += TUNE32_LOOK_ALIKES + TUNE34_LOOK_ALIKES
 # the day a passing state ends, as the write path writes it into the memory (a scenario's
 # temporary memory was dropped as "still looking like a secret")
 LOOK_ALIKES += ["covering the depot, so early alarms until 2026-02-08"]
@@ -1021,6 +1077,9 @@ def _measure():
         # redaction_check32 on arrival (2026-12-06, fifteenth session): 95.5% / 6.3%; its misses then
         # read (100.0% / 0.0% after)
         ("tests/data/redaction_tune32", 0.995, 0.01),
+        # redaction_check34 on arrival (2026-12-06, sixteenth session): 97.2% / 0.6%; its misses then
+        # read (97.9% / 0.0% after)
+        ("tests/data/redaction_tune34", 0.975, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

@@ -146,13 +146,27 @@ def _scan(text: str) -> list[Finding]:
             merged[-1] = (start, end, kind, prio)
         else:
             merged.append(span)
-    return [
-        Finding(kind, start, _wrapped_end(text, start, end))
+    kept = [
+        (start, end, kind)
         for start, end, kind, _ in merged
         if not _documentation_example(text[start:end])
         and not _documented_test_value(text, start, end)
         and not _public_by_format(text, start, end)
     ]
+    if len(kept) < len(merged) and _only_test_cards(text, merged, kept):
+        # a documented test card's expiry and code ("any future date, CVC 737") are the documentation's
+        kept = [sp for sp in kept if sp[2] not in _CARD_DETAILS]
+    return [Finding(kind, start, _wrapped_end(text, start, end)) for start, end, kind in kept]
+
+
+_CARD_DETAILS = frozenset(("card_expiry", "card_security_code"))
+
+
+def _only_test_cards(text: str, merged: list[Span], kept: list[tuple[int, int, str]]) -> bool:
+    """Whether the message's cards were all documented test cards (and so none is kept)."""
+    if any(kind == "credit_card" for _, _, kind in kept):
+        return False
+    return any(kind == "credit_card" and _documented_test_value(text, s, e) for s, e, kind, _ in merged)
 
 
 # A number in the shape of one already found in the message is another of its kind: a list of
@@ -248,6 +262,10 @@ _MASKED = re.compile(
     r"|[A-Za-z0-9]{1,6}[_-][*•●]{4,}[A-Za-z0-9]{0,4}"
 )
 
+# A regular expression for a token's shape, as scanners document them ("ghp_[A-Za-z0-9]{36}"): a
+# character class of ranges, then a count.
+_TOKEN_PATTERN = re.compile(r"\[(?:\^?[\w\\]-[\w\\]|[^\]\s])+\](?:\{\d+(?:,\d*)?\}|[+*])")
+
 
 def _documentation_example(value: str) -> bool:
     """A documented example rather than a secret: ``x``, ``*`` or ``0`` repeated after its prefix
@@ -257,7 +275,7 @@ def _documentation_example(value: str) -> bool:
     tail = value[-16:]
     if len(value) >= 12 and value.endswith(("EXAMPLE", "EXAMPLEKEY")):
         return True
-    if _PLACEHOLDER_NAME.fullmatch(value) or _MASKED.fullmatch(value):
+    if _PLACEHOLDER_NAME.fullmatch(value) or _MASKED.fullmatch(value) or _TOKEN_PATTERN.search(value):
         return True
     if len(value) >= 16 and tail.count("0") == 16:
         return True  # zeros to its end: a number no generator gives (a test card keeps a digit)
@@ -274,22 +292,36 @@ _DOCUMENTED_TEST_VALUES = frozenset(
         *("5200828282828210", "5105105105105100", "378282246310005", "371449635398431"),
         *("6011111111111117", "6011000990139424", "3056930009020004", "36227206271667"),
         *("3566002020360505", "6200000000000005", "4000000000000002", "4000000000009995"),
+        # Stripe's cards for 3-D Secure and declines; the cards of Braintree, PayPal, Adyen and
+        # Authorize.net's sandboxes (Visa, Mastercard, Amex, Discover, JCB, Diners)
+        *("4000002500003155", "4000002760003184", "4000000000003220", "4000000000009987"),
+        *("4000000000009979", "4000000000000069", "4000000000000127", "4000000000000119"),
+        # (not Visa's 4111 1111 1111 1111 nor JCB's 3530 1113 3330 0000: people type them for their
+        # own card, and the first tune corpus counts them as cards even beside "test")
+        *("4012888888881881", "4222222222222", "4007000000027", "4012888818888"),
+        *("378734493671000", "6011000000000012", "5424000000000015"),
+        *("30569309025904", "38520000023237", "5555341244441115", "4111111145551142"),
+        *("370000000000002", "2222400070000005", "4988438843884305"),
         *("GB82WEST12345698765432", "GB29NWBK60161331926819", "DE89370400440532013000"),
+        # the example IBANs of other countries' banks and Wikipedia's pages (Spain, France)
+        *("ES9121000418450200051332", "FR1420041010050500013M02606"),
+        # the Bitcoin wiki's example of a private key in wallet import format
+        "5HUECGU8RMJXEXXIPUD5BDKU4MKFQEZYD4DZ1JVHTVQVBTLVYTJ",
         # Stripe's key in every curl example of its API reference; Google Authenticator's sample
         # TOTP secret, and RFC 4226/6238's ("12345678901234567890" in base32)
         *("SKTEST4EC39HQLYJWDARJTT1ZDP7DC", "JBSWY3DPEHPK3PXP", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"),
     )
 )
 _TEST_CUE = re.compile(
-    r"(?i)\b(?:test(?:ing)?|sandbox|examples?|samples?|docs?|documentation|spec|specification|tutorials?"
-    r"|dummy|fake)\b"
+    r"(?i)\b(?:test(?:s|ing)?|sandbox|examples?|samples?|docs?|documentation|spec|specification|tutorials?"
+    r"|dummy|fake|wiki|ejemplo|exemple|beispiel|esempio|exemplo|voorbeeld|przykład)\b"
 )
 _NOT_ALNUM = re.compile(r"[^0-9A-Za-z]")
 
 
 def _documented_test_value(text: str, start: int, end: int) -> bool:
     """A documented test value (see above), in a message that speaks of tests or examples."""
-    if end - start > 40:
+    if end - start > 52:  # (a WIF key's 51 characters)
         return False
     value = _NOT_ALNUM.sub("", text[start:end]).upper()
     return value in _DOCUMENTED_TEST_VALUES and _TEST_CUE.search(text) is not None
@@ -321,6 +353,20 @@ _TRACE_HEADER = re.compile(
 _JWK_PUBLIC_MEMBER = re.compile(r"[\"'](?:n|e|x|y)[\"'][ \t]*:[ \t]*[\"']$")
 _FEN_BOARD = re.compile(r"[pnbrqkPNBRQK1-8]{1,8}(?:/[pnbrqkPNBRQK1-8]{1,8}){7}")
 _FEN_SQUARES = str.maketrans("pnbrqkPNBRQK", "111111111111")
+# * a Stripe publishable key ("pk_live_..."), which Stripe.js pages embed (its secret is "sk_live_");
+# * Java's default toString of an object, its class and identity hash ("com.acme.Order@1b6d3586");
+_PUBLISHABLE_KEY = re.compile(r"pk_(?:live|test)_[0-9A-Za-z]{16,}")
+_JAVA_OBJECT = re.compile(r"(?:[a-z_][\w]*\.)+[A-Z][\w$]*@[0-9a-f]{1,8}")
+# * S3's extended request id, which AWS support asks for beside the request id ("x-amz-id-2:",
+#   "HostId" in an error's XML);
+_S3_HOST_ID_BEFORE = re.compile(r"(?i)(?:x-amz-id-2|\bhost[ _-]?id)[\"'>]?[ \t]*[:=]?[ \t]*[\"']?$")
+# * an OpenPGP key's fingerprint as gpg prints it: ten groups of four hex digits (two spaces in the
+#   middle), which key servers and release pages publish;
+_OPENPGP_FINGERPRINT = re.compile(r"(?<![0-9A-Fa-f])[0-9A-F]{4}(?: {1,2}[0-9A-F]{4}){9}(?![0-9A-Fa-f])")
+# * a mail signature's tags (DKIM-Signature's and ARC's "b=" and "bh="): base64 with folding
+#   whitespace, which every delivered message carries in its headers.
+_MAIL_SIGNATURE_HEADER = re.compile(r"(?i)\b(?:dkim-signature|arc-message-signature|arc-seal):")
+_MAIL_SIGNATURE_TAG = re.compile(r"(?<![\w-])bh?=[A-Za-z0-9+/\s]*={0,2}")
 
 
 def _public_by_format(text: str, start: int, end: int) -> bool:
@@ -336,10 +382,32 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
         return True
     if "kty" in text and _JWK_PUBLIC_MEMBER.search(text, max(0, start - 8), start):
         return True
+    if _PUBLISHABLE_KEY.fullmatch(text, start, end) or _JAVA_OBJECT.fullmatch(text, start, end):
+        return True
+    if _S3_HOST_ID_BEFORE.search(text, max(0, start - 16), start):
+        return True
+    if _inside(_OPENPGP_FINGERPRINT, text, start, end, 60) or _in_mail_signature(text, start, end):
+        return True
     board = _FEN_BOARD.fullmatch(text, start, end)
     return board is not None and all(
         sum(map(int, rank.translate(_FEN_SQUARES))) == 8 for rank in board.group().split("/")
     )
+
+
+def _inside(pattern: re.Pattern[str], text: str, start: int, end: int, reach: int) -> bool:
+    """Whether a match of ``pattern`` starting at most ``reach`` characters before ``start`` holds
+    ``start:end`` (a detector may take one piece of it)."""
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in pattern.finditer(text, max(0, start - reach), end + reach)
+    )
+
+
+def _in_mail_signature(text: str, start: int, end: int) -> bool:
+    header = _MAIL_SIGNATURE_HEADER.search(text, 0, start)
+    if header is None:
+        return False
+    return any(m.start() < start and end <= m.end() for m in _MAIL_SIGNATURE_TAG.finditer(text, header.end()))
 
 
 # A message that says its value was cut onto the next line ("it wrapped, it's one line").

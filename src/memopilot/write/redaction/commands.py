@@ -178,7 +178,7 @@ _SQL_ROW = re.compile(r"\s*,?\s*\(([^)]{1,1000})\)")
 _SQL_LITERAL = re.compile(r"'((?:[^']|'')*)'|\"((?:[^\"]|\"\")*)\"|([^,\s][^,]*)")
 _SECRET_COLUMN = re.compile(
     r"pass|pwd|secret|token|api_?key|\bpin\b|passphrase|\bssn\b|social_?sec|\bcvv2?\b|\bcvc\b|card_?(?:num|no)|cc_?num"
-    r"|\biban\b|\bexp(?:iry)?\b",
+    r"|\biban\b|\bexp(?:iry)?\b|^keys?$",  # (a column named "key" alone: "| service | key |")
     re.IGNORECASE,
 )
 # Columns and keys of identity and bank numbers (an HR export's "national_id", an INSERT's
@@ -251,6 +251,7 @@ def _sql_cells(text: str, columns: list[str], row: re.Match[str]) -> Iterator[Sp
 # A table (Markdown, CSV or tab-separated) with a column of secrets: its header row names the column.
 _TABLE_SEPARATORS = ("|", "\t", ",", ";")
 _COLUMN_NAME_CHARS = 24
+_CODE_BRACKETS = frozenset("(){}[]")
 _SEPARATOR_ROW = re.compile(r"^[\s|:+-]+$")
 
 
@@ -295,7 +296,13 @@ def _table_columns(text: str) -> Iterator[Span]:
         if sep == "|" and not _SEPARATOR_ROW.match(lines[i + 1]):
             continue  # a Markdown table's header is followed by its |---| row
         # (a column's name is short: a line of prose split at its commas is not read further)
-        names = [header[a:b].lower() if b - a <= _COLUMN_NAME_CHARS else "" for a, b in _cells(header, sep)]
+        # (nor is a line of code: "func Check(hash []byte, password string) {" names no column)
+        names = [
+            header[a:b].lower()
+            if b - a <= _COLUMN_NAME_CHARS and _CODE_BRACKETS.isdisjoint(header[a:b])
+            else ""
+            for a, b in _cells(header, sep)
+        ]
         if len(names) < 2:
             continue
         secret = [k for k, name in enumerate(names) if name and _SECRET_COLUMN.search(name)]

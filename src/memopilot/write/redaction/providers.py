@@ -25,7 +25,7 @@ import ahocorasick
 import regex
 
 from .keywords import matches
-from .rules import P_FORMAT, Span, shannon
+from .rules import P_FORMAT, Span, is_placeholder, shannon
 
 __all__ = ["PRIORITY", "detect"]
 
@@ -125,6 +125,12 @@ def _allowed(allow: _Allow, secret: str, whole: str) -> bool:
     return any(word in lowered for word in allow.stopwords)
 
 
+def _placeholder_pair(secret: str) -> bool:
+    """A user and password pair whose password is a placeholder's word ("curl -u USERNAME:PASSWORD",
+    "user:pass"): a command's documentation."""
+    return ":" in secret and is_placeholder(secret.rsplit(":", 1)[1])
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     automaton, by_keyword, everywhere = _rule_set()
     rules: dict[str, _Rule] = {}
@@ -135,7 +141,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         for match in rule.pattern.finditer(text):
             start, end = _secret_span(rule, match)
             secret = text[start:end]
-            if not secret or shannon(secret) < rule.entropy:
+            if not secret or shannon(secret) < rule.entropy or _placeholder_pair(secret):
                 continue
             if _allowed(everywhere, secret, match.group()) or any(
                 _allowed(a, secret, match.group()) for a in rule.allows

@@ -1200,9 +1200,10 @@ DETECTORS: tuple[Callable[[str, str], Iterator[Span]], ...] = (
 
 
 def inside_public_pem(text: str, start: int) -> bool:
-    """Whether ``start`` lies inside a PEM block of public material (a public key, a certificate)."""
+    """Whether ``start`` lies inside a PEM block of public material (a public key, a certificate, an
+    OpenPGP signature or the message it signs)."""
     begin = text.rfind("-----BEGIN", 0, start + 10)  # (its BEGIN line is inside a block too)
     if begin < 0 or text.find("-----END", begin, start) >= 0:
         return False
     header = text[begin : text.find("-----", begin + 10) + 5]
-    return "PUBLIC" in header or "CERTIFICATE" in header
+    return "PUBLIC" in header or "CERTIFICATE" in header or "SIGNATURE" in header or "SIGNED" in header

@@ -222,6 +222,9 @@ _NOT_A_SECRET = re.compile(
     # a kind of value, not one ("P@ssw0rd-style substitutions"); a path of three names or more
     # ("secret/data/prod/postgres", where `vault kv get -field=password` reads from)
     r"|\S+-(?:style|like|type|esque|looking|based)|[a-z][\w.-]*(?:/[a-z0-9_.-]+){2,}/?"
+    # a length ("a 12-character password", "6-digit PIN"); a repository or a path of two words
+    # ("pin actions/checkout to its commit", "src/main")
+    r"|\d+-(?:characters?|chars?|digits?|letters?|words?|symbols?|bytes?|bits?)|[a-z][a-z_.-]*/[a-z][a-z_.-]*"
     # a moment in ISO 8601, as logs print it ("2026-03-20T22:05:06.452Z", "2026-03-20 22:05:06+01:00")
     r"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?"
     # a keyboard shortcut ("press Ctrl+Shift+P", "Cmd+Opt+I")
@@ -230,8 +233,8 @@ _NOT_A_SECRET = re.compile(
     r"|(?:[a-z]+-)?(?:sha-?(?:1|224|256|384|512)|md5|blake2[bs]?|crc32)[=:][\"']?[a-z0-9+/=_-]+[\"']?"
 )
 # "login status=success", "login ok user=u_610325": the next field of a log line (a lowercase name,
-# "=", its value)
-_FIELD = re.compile(r"[a-z_]+=[a-z_]+|[a-z][a-z_]*=[\w.:-]+")
+# "=", its value); or of a template ('ssid="${SSID}"', "psk={{ wifi_psk }}")
+_FIELD = re.compile(r"[a-z_]+=[a-z_]+|[a-z][a-z_]*=[\w.:-]+|[a-z][a-z_]*=[\"']?(?:\$\{|\{\{)\S*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _ISO_DAY = re.compile(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
 # Digits with one or two of a keypad's capital letters (French digicodes have A, B, C), four digits
@@ -538,6 +541,8 @@ def _value_after(
         if raw[0] in "\"'`«“「『„" and len(raw) >= 3:  # quoted: the value, whatever it holds
             start, end = begins + 1, token.end() - 1
             value = text[start:end]
+            if _label_with_its_name(value):
+                return None
             found = _secret_value(value, quoted=True, code=code, linked=linked)
             return (start, end) if found else None
         if raw.startswith("--") and raw[2:3].isalpha():
@@ -604,8 +609,9 @@ def _value_after(
             elif pair and words <= _WORDS_BEFORE_CODE and len(value) == len(pair.group(1)) == 4:
                 return start, pair.end()  # "lockbox by the gate 5521 0934": two groups of four digits
         candidate = text[start:spaced_end]
-        if previous in _PLACE_LINKS and joined_word_passphrase(candidate):
-            linked = False  # "stored in keychain_access_group": a place's name, not the value
+        if previous in _PLACE_LINKS and (joined_word_passphrase(candidate) or "pass" in candidate.lower()):
+            # "stored in keychain_access_group", "it's in 1Password": a place's name, not the value
+            linked = False
         if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
             return start, _last_star(text, start, spaced_end)
         if spaced_end > end or not value.isdigit():
@@ -614,6 +620,14 @@ def _value_after(
         if words > _WORDS_BEFORE_VALUE:
             return None
     return None
+
+
+def _label_with_its_name(value: str) -> bool:
+    """A quoted label that holds a password's name, in a script without Latin letters: a button's
+    or a field's text (「パスワードをリセット」, "Reset password" in Japanese), not a value."""
+    if any(c.isascii() and c.isalnum() for c in value):
+        return False
+    return next(_NAMES.find(value.lower()), None) is not None
 
 
 # Links that say where a password is rather than what it is ("stored in", "kept at", "saved on"):
@@ -1576,22 +1590,31 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     least = _SEED_RUN_NAMED if _SEED_CUE.search(lower) else _SEED_RUN
     if not _has_run(found, words, least) or len(words.intersection(found)) < least - 1:
         return  # a phrase of 12 words has 11 different ones at least, one after another
-    count, run_start, run_end = 0, 0, 0
+    run: list[str] = []
+    run_start, run_end = 0, 0
     for m in _WHITESPACE_TOKEN.finditer(lower):
         token = m.group().strip(_EDGE + "0123456789")
         if not token:
             continue  # "1." between numbered words
-        if token not in words and count == 0:
+        if token not in words and not run:
             token = _CJK_LABEL.sub("", token)  # "助记词：badge": a label glued to the first word
         if token in words:
-            run_start = m.start() + m.group().find(token) if count == 0 else run_start
-            count, run_end = count + 1, m.end()
+            run_start = m.start() + m.group().find(token) if not run else run_start
+            run.append(token)
+            run_end = m.end()
             continue
-        if count >= least:
+        if len(run) >= least and _drawn_at_random(run):
             yield run_start, run_end, "seed_phrase", P_STRUCT
-        count = 0
-    if count >= least:
+        run = []
+    if len(run) >= least and _drawn_at_random(run):
         yield run_start, run_end, "seed_phrase", P_STRUCT
+
+
+def _drawn_at_random(run: list[str]) -> bool:
+    """Whether a run of list words may be a wallet's phrase: words drawn from 2048 hardly repeat (a
+    quarter of twelve repeated: one phrase in millions), while BIP-39's published test vectors
+    repeat theirs ("abandon abandon ... abandon about", "zoo zoo ... zoo wrong")."""
+    return 4 * len(set(run)) >= 3 * len(run)
 
 
 _SEED_RUN = 12
@@ -1768,8 +1791,10 @@ _UUID_OR_HEX = re.compile(
     r"(?<![\w-])(?:0x)?(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|[0-9a-f]{32,128}|[0-9A-F]{32,128}|[A-Z2-7]{16,64})(?![\w-])"  # (base32: a 2FA seed)
 )
+# ("api" inside a path or a name, "/api/v1/items/", "billing-api-7f9c", names no key.)
 _SECRET_CUE = re.compile(
-    r"token|secret|\bapi\b|api[ _-]?key|apikey|private[ _-]?key|auth\b|totp|2fa|authenticator|authorization"
+    r"token|secret|(?<![/-])\bapi\b(?![/-])|api[ _-]?key|apikey|private[ _-]?key|auth\b|totp|2fa"
+    r"|authenticator|authorization"
     r"|password|passwort"
     r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
     r"|routing[ _-]key|webhook|\.key\b|master[ _-]?key"
@@ -1812,7 +1837,7 @@ def _named_random_values(text: str, lower: str) -> Iterator[Span]:
 _PUBLIC_HASH_BEFORE = re.compile(
     r"\bsha(?:-?\d+)?\b|\bmd5\b|hash|checksum|digest|commit|fingerprint|request[ _-]?id|trace[ _-]?id"
     r"|correlation"
-    r"|public[ _-]?key|address|tx(?:id)?\b|transaction|block|uuid|guid"
+    r"|public[ _-]?key|address|tx(?:id)?\b|transaction|block|uuid|guid|\buid\b"
     # a request's or a trace's id, a hash, a commit, in other languages
     r"|请求 ?id|請求 ?id|请求编号|请求号|追踪 ?id|跟踪 ?id|リクエスト ?id|トレース ?id|요청 ?id|추적 ?id"
     r"|哈希|雜湊|ハッシュ|해시|提交|コミット|커밋|校验和"
