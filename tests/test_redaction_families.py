@@ -934,6 +934,19 @@ TUNE34_SECRETS = [
     ("| app | key |\n|---|---|\n| Mailjet | 7c2e9a41b05d83f6e1a7c4b920d5f318 |", "7c2e9a41b05d83f6e1a7c4b9"),
     # a documented test card said to be one's own is a card (Visa's famous test number is typed so)
     ("my visa 4111 1111 1111 1111 exp 04/29, for the checkout test", "4111 1111 1111 1111"),
+    # a 2FA setup key named so, its base32 groups holding one digit
+    ("couldn't scan it, so I typed the setup key: wkrd pq3m hvtz bnxe", "wkrd pq3m hvtz bnxe"),
+    # a Kubernetes env entry whose name ends in PAT (a personal access token)
+    ('env:\n- name: GH_PAT\n  value: "7/1209384756102938/5647382910564738:ab12cd34ef56ab78cd90ef12ab34cd56"',
+     "5647382910564738:ab12cd34"),
+    # a password split over two lines, said so; one whose spaces the message says to ignore
+    ("Wi-Fi-Passwort (zwei Zeilen, bitte zusammensetzen):\nKq7#mL\nv2Rz!p", "Kq7#mL\nv2Rz!p"),
+    ("パスワード（2行に分かれています）：\nTb8&wQ\nn3Xc?e", "Tb8&wQ\nn3Xc?e"),
+    ("it's Rw4$ 9kTq #m2P (ignore the spaces)", "Rw4$ 9kTq #m2P"),
+    # Atlassian's API token with its checksum after "="
+    ("both tokens for the demo:\nConfluence: ATATT3xFfGF0PmmgcrNpe6-o5C7ZWuFIhsBiSESuMb1AZjjSIqhhHr56ur1WN"
+     "O6idKFpRI8fc3Y79PBdfekoarwFQIQzwxG5KS1xFkK3JrBEAWJ8qfusMvXIUw-xkDzE2wIlhxeSGkiB=7C1D2E3F",
+     "kiB=7C1D2E3F"),
 ]  # fmt: skip
 
 
@@ -1078,8 +1091,8 @@ def _measure():
         # read (100.0% / 0.0% after)
         ("tests/data/redaction_tune32", 0.995, 0.01),
         # redaction_check34 on arrival (2026-12-06, sixteenth session): 97.2% / 0.6%; its misses then
-        # read (97.9% / 0.0% after)
-        ("tests/data/redaction_tune34", 0.975, 0.01),
+        # read (99.2% / 0.0% after)
+        ("tests/data/redaction_tune34", 0.99, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),

@@ -419,8 +419,17 @@ _SAID_WRAPPED = re.compile(
 _CONTINUATION = re.compile(r"\r?\n([A-Za-z0-9+/_\-]{8,}={0,2})(?=\r?\n|$)")
 
 
+# A long token's checksum after "=": Atlassian's API tokens end in "=" and eight hex digits.
+_CHECKSUM_SUFFIX = re.compile(r"=[0-9A-F]{8}(?![\w=])")
+_CHECKSUMMED_LEAST = 40
+
+
 def _wrapped_end(text: str, start: int, end: int) -> int:
-    """Where a long token found at ``start:end`` really ends, when it runs on into the next line."""
+    """Where a long token found at ``start:end`` really ends, when it runs on into the next line
+    or its checksum follows it."""
+    if end - start >= _CHECKSUMMED_LEAST and text.startswith("=", end):
+        suffix = _CHECKSUM_SUFFIX.match(text, end)
+        return suffix.end() if suffix else end
     if not text.startswith(("\n", "\r\n"), end):
         return end
     if end - start < 20 and (end - start < 6 or _SAID_WRAPPED.search(text) is None):

@@ -108,7 +108,8 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # a secret set for a repository's workflows: gh secret set NAME --body X (or -b X)
     ("gh secret", re.compile(rf"\bgh\s+secret\s+set\s+\S+[^\n|;&]{{0,120}}?\s(?:--body|-b)(?:[ =]+){_V}")),
     # the same in GitHub's form: a "Name:" that names a secret, then its "Value:" on the next line
-    ("value:", re.compile(r"(?i)\bname\s*:\s*[\"'`]?[\w.-]*?(?<![a-z])(?:key|token|secret|pass\w*|pwd)\b"
+    # (a personal access token's name ends in "PAT": ASANA_PAT, GH_PAT)
+    ("value:", re.compile(r"(?i)\bname\s*:\s*[\"'`]?[\w.-]*?(?<![a-z])(?:key|token|secret|pass\w*|pwd|pat)\b"
                           r"[\"'`]?[ \t]*\r?\n[ \t]*(?:value|secret)\s*:\s*[\"'`]?([^\s\"'`]{6,256})")),
     ("otpauth://", re.compile(r"otpauth://[^\s]*?[?&]secret=([A-Za-z2-7]{16,}=*)")),  # a 2FA secret
     # the same secret given to a one-time-password library, in base32: pyotp.TOTP("X"), pyotp.HOTP("X"),

@@ -901,16 +901,27 @@ def _secret_words(text: str, m: re.Match[str], *, code: bool = False) -> Iterato
 _JOIN_CUES = Substrings(
     word_list("""
     chunk|no space|without the space|without a space|without space|halves|two parts|two pieces|join them|
-    three parts|in parts
+    three parts|in parts|ignore the space|spaces added|
+    two lines|2 lines|zwei zeilen|deux lignes|dos líneas|due righe|две строки|行に分かれ|2行|两行|兩行
     """)
 )
 _PIECE_LEAST = 3
+# Where a message says its value was split over lines, a line break joins two pieces as a space does.
+_LINE_CUES = Substrings(word_list("lines|zeilen|lignes|líneas|righe|строки|行"))
 
 
 def _pieces(text: str) -> Iterator[Span]:
-    tokens = [_core(text, m.start(), m.end()) for m in _WHITESPACE_TOKEN.finditer(text)]
+    lines = _LINE_CUES.search(text.lower())
+    gaps = (" ", "\n") if lines else (" ",)
+    # (a piece alone on its line keeps its edge: "HNDe?" ends in its own "?", not a question's)
+    tokens = [
+        (m.start(), m.end())
+        if lines and _whole_line(text, m.start(), m.end())
+        else _core(text, m.start(), m.end())
+        for m in _WHITESPACE_TOKEN.finditer(text)
+    ]
     for (s1, e1), (s2, e2) in itertools.pairwise(tokens):
-        if min(e1 - s1, e2 - s2) < _PIECE_LEAST or text[e1:s2] != " ":
+        if min(e1 - s1, e2 - s2) < _PIECE_LEAST or text[e1:s2] not in gaps:
             continue
         joined = text[s1:e1] + text[s2:e2]
         if (
@@ -926,6 +937,10 @@ def _pieces(text: str) -> Iterator[Span]:
         value = text[start:end]
         if len(value) >= 4 and _kinds(value) >= 3 and not _not_a_password(value):
             yield start, end, "password", P_PROSE
+
+
+def _whole_line(text: str, start: int, end: int) -> bool:
+    return (start == 0 or text[start - 1] == "\n") and (end == len(text) or text[end] == "\n")
 
 
 # (2026-12-06: a VPN password sent as "first half X" and "second half Y", a line each)
@@ -1667,6 +1682,17 @@ def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
             yield m.start(), m.end(), "recovery_code", P_STRUCT
 
 
+# A 2FA setup key named just before its groups ("typed the setup key: spu6 fpsn njae nkqj"): base32
+# of random bytes may hold one digit or none; its groups are then letters no language says.
+_SETUP_KEY_BEFORE = re.compile(r"(?:setup|secret|2fa|totp|otp|authenticator) key\W{0,3}$")
+
+
+def _named_setup_key(lower: str, start: int, groups: list[str]) -> bool:
+    if _SETUP_KEY_BEFORE.search(lower, max(0, start - 24), start) is None:
+        return False
+    return 2 * sum(_UNSPOKEN.search(g) is not None for g in groups) >= len(groups)
+
+
 def _touches_word(text: str, start: int, end: int) -> bool:
     """Whether the span continues a hyphenated word on either side ("-ABCD ... WXYZ-")."""
     return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
@@ -1708,13 +1734,14 @@ def _obfuscated(text: str, lower: str, found: list[str], digits: int) -> Iterato
         yield from _spaced_out(text)
     if _DOTTED_CHARS.search(text):
         yield from _spaced_out(text, _DOTTED_OUT)
-    for m in _BASE32_GROUPS.finditer(lower) if digits >= 2 else ():
+    for m in _BASE32_GROUPS.finditer(lower) if digits else ():
         value = text[m.start() : m.end()]
         one_case = value.isupper() or value.islower()  # a key is shown in one case
         digits = sum(c.isdigit() for c in value)
         groups = value.split()
         lettered = sum(any(c.isalpha() for c in g) for g in groups) * 2 >= len(groups)  # not "4242 4242 ..."
-        if one_case and digits >= 2 and lettered and not _touches_word(text, m.start(), m.end()):
+        keyed = digits >= 2 or _named_setup_key(lower, m.start(), groups)
+        if one_case and keyed and lettered and not _touches_word(text, m.start(), m.end()):
             yield m.start(), m.end(), "otp_secret", P_STRUCT
     if text.count("-") >= 2:
         yield from _dashed_keys(text, lower)
