@@ -260,6 +260,7 @@ def test_a_day_of_the_month_said_alone() -> None:
     # the clause may go on after the day ("until the 20th while the kitchen is redone")
     assert find_date("in Galway until the 20th while the kitchen is redone", NOW).when == eod(2026, 3, 20)
     assert find_date("we're in Lisbon until the 12th — then Porto", NOW).when == eod(2026, 3, 12)
+    assert find_date("on crutches until the 28th (sprained ankle)", NOW).when == eod(2026, 3, 28)
     assert find_date("our office is on the 3rd floor", NOW) is None
     assert find_date("she is the 2nd in line", NOW) is None
 

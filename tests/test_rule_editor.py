@@ -466,12 +466,20 @@ def test_a_condition_that_binds_is_a_constraint_not_a_taste(message: str) -> Non
         ("The application for the Corran Trust internship closes next Tuesday at noon.", "2026-03-10"),
         ("dentist tomorrow at 8:15 and I'm dreading it", "2026-03-05"),
         ("my sister's wedding is on Saturday and I still haven't written my toast.", "2026-03-07"),
+        # an undertaking of one day is an event, not a lasting project
+        ("The Fennick fun run is this Sunday, I'm doing the 10k with my neighbour!", "2026-03-08"),
+        ("Next Saturday we're running the school bake sale and I'm on the cake stall.", "2026-03-14"),
     ],
 )
 def test_a_day_soon_ahead_makes_a_deadline_due_then(message: str, due: str) -> None:
     memory = learned_only(message)
     assert memory.type == "deadline" and memory.expires_at is not None
     assert memory.expires_at.date().isoformat() == due and f"({due})" in memory.content
+
+
+def test_an_undertaking_that_starts_on_a_day_lasts_past_it() -> None:
+    memory = learned_only("We're renovating the bathroom starting next Monday, it will take three weeks.")
+    assert memory.type != "deadline"
 
 
 def test_a_condition_said_beside_a_coming_day_outlives_it() -> None:
@@ -953,6 +961,12 @@ def test_a_to_do_list_on_one_line_is_a_task_per_item() -> None:
         (
             "add to my list: get the kids' flu shots, and book the chimney sweep",
             ["get the kids' flu shots", "book the chimney sweep"],
+        ),
+        # the same asked for above a bulleted list
+        (
+            "add to my list:\n- renew the boat licence\n- collect the rugs from the cleaner\n"
+            "- email Mr. Abara",
+            ["renew the boat licence", "collect the rugs from the cleaner", "email Mr. Abara"],
         ),
     ):
         out = RuleEditor().edit(message, context()).output

@@ -214,6 +214,11 @@ def test_news_of_progress_leaves_a_deadline_due(mp: MemoPilot, clock, news: str)
         # the choice made, after one considered
         ("We're leaning towards sage green for the living room walls.",
          "we ended up going with a warm terracotta in the end, looks amazing"),
+        # a choice settled, after one weighed, in words that say no change
+        ("For the wedding anniversary we're torn between a canal boat on the Wendle and a spa hotel.",
+         "We booked it! The Larchmere spa hotel for the anniversary, three nights in May."),
+        ("We're leaning toward Brookvale Primary for Mina, the playground is huge.",
+         "Decision made: Mina starts at Saint Aldric's school in September, it's a short walk."),
     ],
 )  # fmt: skip
 def test_a_changed_plan_replaces_the_old_one(mp: MemoPilot, clock, old: str, new: str) -> None:
@@ -327,3 +332,44 @@ def test_a_change_told_in_another_language_is_judged_as_marked() -> None:
         ["My daughter Inés does ballet on Saturday mornings at the Fernhill studio."],
     )
     assert verdict.threshold < UNMARKED_THRESHOLD
+
+
+def test_a_reversal_marks_a_change() -> None:
+    """ "Back to Sasha please" undoes a choice without naming a new thing: it is a change, so the
+    judgement reads it at the marked bar (a held-out suite's A-then-B-then-A kept B current)."""
+    from memopilot.write.contradictions import announces_change
+
+    for text in (
+        "Okay, that experiment felt weird. Back to Sasha please, for good.",
+        "I'm back on oat milk again.",
+        "Went back to my old barber on Fenwick Lane.",
+    ):
+        assert announces_change(text), text
+    for text in ("I'll get back to you on Monday about the quote.", "We drove back to the hotel late."):
+        assert not announces_change(text), text
+
+
+def test_a_reversal_replaces_the_choice_it_undoes(mp: MemoPilot, clock) -> None:
+    mp.remember("I take my coffee black, no sugar, always have.")
+    clock.advance(timedelta(days=40))
+    (lattes,) = mp.remember("Confession: I've gone over to oat lattes with a hazelnut shot.").created
+    clock.advance(timedelta(days=40))
+    mp.remember("Gave those up, far too sweet. Back to plain black coffee, like the old days.")
+    mp.settle()
+    assert mp.get(lattes.id).state is MemoryState.SUPERSEDED
+
+
+def test_what_a_turn_told_beside_a_replaced_memory_may_go_with_it(mp: MemoPilot, clock) -> None:
+    """The rules replace "I adore that car" on "I no longer have a car"; the same turn's "My daily
+    commute is 25 minutes in the Pelham" tells of that car in words the rules cannot tie to it,
+    and the learned judgement takes it too."""
+    created = mp.remember(
+        "My daily commute is 25 minutes in the Pelham. It's a tiny green thing with a broken radio "
+        "but I adore that car."
+    ).created
+    commute = next(m for m in created if "commute" in m.content)
+    clock.advance(timedelta(days=90))
+    mp.remember("I no longer have a car at all, sold it to my cousin in the spring. I cycle everywhere now.")
+    mp.settle()
+    assert mp.get(commute.id).state is MemoryState.SUPERSEDED
+    assert "Pelham" not in mp.build_context("How do I get to work?").text

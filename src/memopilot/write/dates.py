@@ -150,12 +150,13 @@ _MONTH_ONLY = _rx(
     rf"\b(?:in|by|until|till|before|during|due|for)\s+(?:early\s+|mid\s+|late\s+)?(?P<mon>{_MONTH})"
     rf"(?:\s+(?P<year>{_YEAR}))?\b(?!\s+\d)"
 )
-# "by the 15th", "moving day is the 30th", "it's now the 17th", "Thursday the 14th", but not "the
-# 2nd time" or "the 3rd floor": a cue before, nothing noun-like after.
+# "by the 15th", "moving day is the 30th", "it's now the 17th", "Thursday the 14th", "until the
+# 28th (sprained ankle)", but not "the 2nd time" or "the 3rd floor": a cue before, nothing
+# noun-like after.
 _ORDINAL_DAY = _rx(
     r"(?:\b(?:on|by|until|till|before|due|from|is|now|to|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
-    r"(?=\s*(?:$|[.,;:!?)—–-]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after)\b))"
+    r"(?=\s*(?:$|[.,;:!?()—–-]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after)\b))"
 )
 _EOD = _rx(
     r"\b(?:eod|cob|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|"

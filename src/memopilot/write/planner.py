@@ -33,14 +33,17 @@ from .contradictions import (
     announces_change,
     find_supersessions,
     marks_change,
+    returned_to,
+    settles_a_choice,
     stale_episodes,
     states_one_thing,
+    weighs_a_choice,
 )
 from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
-from .sentences import clauses, parted, split_sentences, tells_past_event, told
-from .update_judge import UpdateJudge, Verdict, default_judge
+from .sentences import clauses, clean_statement, parted, split_sentences, tells_past_event, told
+from .update_judge import SAME_SUBJECT_CLOSENESS, UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
@@ -185,6 +188,8 @@ class WritePath:
         self._apply_message_changes(plan, text, created)
         if not plan.outcome.superseded:
             self._apply_judged_update(plan, text, created)
+        elif beside := _told_beside_the_changed(plan):
+            self._apply_judged_update(plan, text, created, among=beside)
         for stale in stale_episodes(text, earlier):
             plan.retire_episode(stale, reason="a later message explicitly changed what it said")
         changes, to_embed = plan.finish()
@@ -330,7 +335,9 @@ class WritePath:
             else:
                 plan.retire(found.old, reason=found.reason)
 
-    def _apply_judged_update(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
+    def _apply_judged_update(
+        self, plan: _Plan, text: str, created: list[Memory | None], among: set[str] | None = None
+    ) -> None:
         """A change the rules did not read ("We finally bought a Skoda; the old car went to my
         nephew"): the learned judgement picks the earlier memory the message most likely updates,
         if it is sure enough. Only one: a message seldom changes two things, and a wrong pick hides
@@ -339,7 +346,10 @@ class WritePath:
         Not in a conversation of several speakers (``speaker``): the judgement learned from what a
         user tells an assistant, and friends telling each other their news ("I went to a pride
         parade", then "I went to a poetry reading") read to it as changes. On LoCoMo dev it
-        superseded so much that evidence recall fell from 0.82 to 0.42 at 1,000 tokens."""
+        superseded so much that evidence recall fell from 0.82 to 0.42 at 1,000 tokens.
+
+        ``among``: the ids it may judge, when the rules changed something already (then only what
+        the same earlier turn told beside it)."""
         judge = default_judge()
         if judge is None or plan.speaker is not None:
             return
@@ -355,13 +365,19 @@ class WritePath:
             and not m.is_summary
             and not m.is_critical
             and (moves_a_deadline if m.type is MemoryType.DEADLINE else not passing)
+            and (among is None or m.id in among)
         ]
         # A message that stores nothing typed (a question, chatter: "what can i take for the
         # pain") retires a memory only when it says it changes something.
         news = [m for m in created if m is not None]
         marked = announces_change(text)  # ("the new world symphony" announces nothing)
-        if not news and not marked:
+        # "We booked it! Port Caldera for the anniversary" closes only a choice left open
+        # ("Booked the flights!" changes no taste for aisle seats)
+        settled_only = not news and not marked and settles_a_choice(text)
+        if not news and not marked and not settled_only:
             return
+        if settled_only:
+            candidates = [m for m in candidates if weighs_a_choice(m.content)]
         if _tells_a_dated_event(dated, plan.now) and not marks_change(text):
             return  # (an event adds to what holds, unless a word says it changes: "my new ...")
         if not marked and plan.session_id is not None:
@@ -370,7 +386,9 @@ class WritePath:
             # everything" (on the scenario suites, 0 of 4 such replacements were right).
             candidates = [m for m in candidates if m.session_id != plan.session_id]
         # a marked change may also make an earlier turn stale
-        turns = _earlier_turns(plan) if marked and not passing else []
+        turns = _earlier_turns(plan) if (marked or settled_only) and not passing else []
+        if settled_only:
+            turns = [turn for turn in turns if weighs_a_choice(turn.content)]
         if plan.inputs.judge_later and judge.reads_with_e5:
             plan.later = _later_judgement(judge, plan, text, candidates, turns, news)
             plan.outcome.judged_later = plan.later is not None
@@ -407,6 +425,16 @@ class WritePath:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _told_beside_the_changed(plan: _Plan) -> set[str]:
+    """The live memories an earlier turn told beside one this message's rules superseded: "I no
+    longer have a car at all" replaced "I adore that car", and the same turn's "My daily commute is
+    25 minutes in the Corvano" tells of the same car in words the rules cannot tie to it; the
+    learned judgement may take it too (at its own bar)."""
+    changed = {entry["id"] for entry in plan.outcome.superseded}
+    turns = {s for i in changed if i in plan.live for s in plan.live[i].source_ids}
+    return {m.id for m in plan.untouched_earlier() if turns & set(m.source_ids)}
 
 
 def _plain_prose(text: str) -> bool:
@@ -467,7 +495,8 @@ def _stale_turn(
     if not pieces:
         return None
     verdicts = judge.judge(text, [sentence for _, sentence in pieces])
-    sure = [(v, turn, s) for v, (turn, s) in zip(verdicts, pieces, strict=True) if v.updates]
+    settles = settles_a_choice(text)
+    sure = [(v, turn, s) for v, (turn, s) in zip(verdicts, pieces, strict=True) if _updates(v, s, settles)]
     if not sure:
         return None
     verdict, turn, _ = max(sure, key=lambda found: (found[0].closeness, found[0].probability))
@@ -557,8 +586,49 @@ def _sure_updates(judge: UpdateJudge, text: str, candidates: list[Memory]) -> li
     if not candidates:
         return []
     verdicts = judge.judge(text, [m.content for m in candidates])
-    sure = [(v, m) for v, m in zip(verdicts, candidates, strict=True) if v.updates]
+    settles = settles_a_choice(text)
+    restored = _restored_values(text)
+    sure = [
+        (v, m)
+        for v, m in zip(verdicts, candidates, strict=True)
+        if _updates(v, m.content, settles) and not _holds_any(m.content, restored)
+    ]
     return sorted(sure, key=lambda pair: (pair[0].closeness, pair[0].probability), reverse=True)
+
+
+def _restored_values(text: str) -> list[set[str]]:
+    """The terms of each value ``text`` goes back to ("Back to plain black coffee")."""
+    values = (returned_to(clean_statement(s)) for s in split_sentences(text))
+    return [terms for value in values if value and (terms := content_terms(value))]
+
+
+def _holds_any(old: str, values: list[set[str]]) -> bool:
+    """Whether ``old`` states one of the ``values`` a reversal returns to: it holds again ("I take
+    my coffee black" after "Back to plain black coffee"), and the change replaces the choice in
+    between, however closer in meaning the old value reads."""
+    terms = content_terms(old)
+    return any(len(value & terms) * 2 >= len(value) for value in values)
+
+
+def _updates(verdict: Verdict, old: str, settles: bool) -> bool:
+    """Whether the judgement's ``verdict`` lets the message change ``old``: sure of it, or (a
+    message that ``settles`` a choice) on the same subject as a choice ``old`` only weighed
+    ("leaning toward Tamsinvale Montessori" then "Decision made: Lev starts at Pellworth", read
+    at 0.66 against the 0.90 an unmarked message needs)."""
+    if verdict.updates:
+        return True
+    return (
+        settles
+        and verdict.checked
+        and verdict.closeness >= SAME_SUBJECT_CLOSENESS
+        and verdict.probability >= SETTLED_CHOICE_PROBABILITY
+        and weighs_a_choice(old)
+    )
+
+
+# The judgement's own even odds: a settled choice on the same subject as one weighed is itself
+# the sign of a change that the threshold asks a message's words for.
+SETTLED_CHOICE_PROBABILITY = 0.5
 
 
 def _earlier_turns(plan: _Plan) -> list[Memory]:

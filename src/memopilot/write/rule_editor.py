@@ -1083,6 +1083,27 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         judgement = st.judgement
         if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))
+        elif (
+            judgement is not None
+            and judgement.type is MemoryType.PROJECT
+            and judgement.expires_at is None
+            and (day := _project_day(st, now))
+        ):
+            st.judgement = dataclasses.replace(judgement, type=MemoryType.DEADLINE, expires_at=day)
+
+
+def _project_day(st: _Statement, now: datetime) -> datetime | None:
+    """The day of an undertaking told as one day ahead ("Marathon relay is this Sunday, I'm
+    running the third leg!"): an event, due then, not a lasting project. One that starts on its
+    day ("renovating the bathroom starting next Monday") lasts past it."""
+    found = _date_in(st.dated, now)
+    if found is None or _STARTS_ON.search(st.dated[: found.start]):
+        return None
+    return _event_ahead(st, now)
+
+
+# what starts on a day, and so lasts past it
+_STARTS_ON = re.compile(r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kicks? off)\s+(?:on\s+)?$", _F)
 
 
 def _tells_own_condition(text: str) -> bool:
@@ -1158,14 +1179,18 @@ _EVENT_HORIZON = timedelta(days=60)
 # Types the learned judgement gives a statement that a day ahead makes a deadline: a fact of an
 # event soon ("dentist tomorrow"), and an obligation or a to-do said with its limit ("来週の水曜日
 # までに年賀状を50枚書かないといけない": 50 cards to write by next Wednesday).
-_DUE_WHEN_DATED = frozenset({MemoryType.FACT, MemoryType.CONSTRAINT, MemoryType.TASK})
+_DUE_WHEN_DATED = frozenset({MemoryType.FACT, MemoryType.PROJECT, MemoryType.CONSTRAINT, MemoryType.TASK})
 
 
 def _due_ahead(st: _Statement, memory_type: MemoryType, now: datetime) -> datetime | None:
-    """The day a learned fact, constraint or task falls due: a fact's event ahead, an obligation's
-    limit ("by next Wednesday")."""
+    """The day a learned fact, project, constraint or task falls due: an event ahead told as a
+    fact or an undertaking ("Hosting my dad's 70th birthday party this Saturday", "the community
+    garden cleanup next Saturday": a day, not a lasting project), an obligation's limit ("by next
+    Wednesday")."""
     if memory_type is MemoryType.FACT:
         return _event_ahead(st, now)
+    if memory_type is MemoryType.PROJECT:
+        return _project_day(st, now)
     return _deadline(st.dated, now)
 
 

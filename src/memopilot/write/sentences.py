@@ -325,12 +325,12 @@ _TODO_NAME = (
     r"pendientes|tareas|zu erledigen|aufgaben|erledigen|taken|klusjes|att göra|do zrobienia|やること|待办|"
     r"할 ?일)\b[^:\n]{0,30}"
 )
-_TODO_HEADER = re.compile(rf"^\s*{_TODO_NAME}:\s*$", re.IGNORECASE)
+# (asked for: "add to my list:", "please add these to the shopping list:")
+_ADD_TO = r"(?:(?:please\s+)?add\s+(?:\w+\s+)?to\s+(?:the\s+)?)?"
+_TODO_HEADER = re.compile(rf"^\s*{_ADD_TO}{_TODO_NAME}:\s*$", re.IGNORECASE)
 # A to-do list on one line: "Things I need to do: renew my passport, call the plumber, and order
 # Ingrid's present", "add to my list: get the kids' flu shots, and book the chimney sweep".
-_INLINE_TODO = re.compile(
-    rf"^\s*(?:(?:please\s+)?add\s+(?:\w+\s+)?to\s+)?{_TODO_NAME}:\s*(?P<items>\S.*)$", re.IGNORECASE
-)
+_INLINE_TODO = re.compile(rf"^\s*{_ADD_TO}{_TODO_NAME}:\s*(?P<items>\S.*)$", re.IGNORECASE)
 _ITEM_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=\w+\s+\w)", re.IGNORECASE)
 
 

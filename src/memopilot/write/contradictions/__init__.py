@@ -56,6 +56,7 @@ nothing: it is a verbatim turn, not an interpretation. Critical memories are ret
 Everything here is a pure function of its arguments; sentence analyses are cached by text.
 """
 
+from .choices import returned_to, settles_a_choice, weighs_a_choice
 from .compare import (
     Supersession,
     announces_change,
@@ -71,7 +72,10 @@ __all__ = [
     "announces_change",
     "find_supersessions",
     "marks_change",
+    "returned_to",
+    "settles_a_choice",
     "slot_of",
     "stale_episodes",
     "states_one_thing",
+    "weighs_a_choice",
 ]

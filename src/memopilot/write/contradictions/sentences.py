@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ..sentences import clean_statement, is_question, split_sentences
 from .analysis import _Analysis, _Change, _Slot, _Stance
 from .changes import _clause_changes
+from .choices import returned_to
 from .slots import _clause_slot
 from .stances import _clause_stances
 from .tokens import _terms, _Tok, _tokens
@@ -158,7 +159,12 @@ def _analyse(text: str) -> _Analysis:
         # "we ended up going with terracotta": the choice made after one considered earlier
         ended_up = any(a.low == "ended" and b.low == "up" for a, b in itertools.pairwise(toks))
         marked = (
-            marked or corrected or no_longer or ended_up or bool(lows & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
+            marked
+            or corrected
+            or no_longer
+            or ended_up
+            or returned_to(clean_statement(raw)) is not None
+            or bool(lows & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
         )
         signal = signal or marked or bool(lows & _SIGNALS)
         sentence_changes = _clause_changes(toks)
