@@ -374,7 +374,7 @@ class WritePath:
         # "We booked it! Port Caldera for the anniversary" closes only a choice left open
         # ("Booked the flights!" changes no taste for aisle seats)
         settled_only = not news and not marked and settles_a_choice(text)
-        if not news and not marked and not settled_only:
+        if not (news or marked or settled_only):
             return
         if settled_only:
             candidates = [m for m in candidates if weighs_a_choice(m.content)]

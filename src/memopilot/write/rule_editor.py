@@ -1177,7 +1177,8 @@ _EVENT_HORIZON = timedelta(days=60)
 
 
 # Types the learned judgement gives a statement that a day ahead makes a deadline: a fact of an
-# event soon ("dentist tomorrow"), and an obligation or a to-do said with its limit ("来週の水曜日
+# event soon ("dentist tomorrow"), an undertaking of one day ("the bake sale next Saturday"), and an
+# obligation or a to-do said with its limit ("来週の水曜日
 # までに年賀状を50枚書かないといけない": 50 cards to write by next Wednesday).
 _DUE_WHEN_DATED = frozenset({MemoryType.FACT, MemoryType.PROJECT, MemoryType.CONSTRAINT, MemoryType.TASK})
 
