@@ -1093,6 +1093,9 @@ def _measure():
         # redaction_check34 on arrival (2026-12-06, sixteenth session): 97.2% / 0.6%; its misses then
         # read (99.2% / 0.0% after)
         ("tests/data/redaction_tune34", 0.99, 0.01),
+        # redaction_check36 on arrival (2026-12-06, seventeenth session): 97.3% / 1.7%; its misses then
+        # read (98.7% / 0.0% after)
+        ("tests/data/redaction_tune36", 0.98, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1163,3 +1166,49 @@ def test_a_login_to_a_system_names_no_password() -> None:
         assert redact(text).text == text
     assert "Hunter2x" not in redact("my login is Hunter2x").text
     assert "Tr0ub4dor" not in redact("the login for the router is admin / Tr0ub4dor&3").text
+
+
+# Seventeenth session (redaction_tune36's misses and look-alikes).
+
+
+def _der(*parts: bytes) -> str:
+    """Base64 of a DER sequence of ``parts`` followed by 200 bytes of key material."""
+    body = b"".join(parts) + bytes(range(200))
+    return base64.b64encode(b"\x30\x82" + len(body).to_bytes(2, "big") + body).decode()
+
+
+_RSA_ALGORITHM = bytes.fromhex("300d06092a864886f70d0101010500")
+
+
+def test_a_public_key_in_base64_der_is_kept_and_a_private_one_goes() -> None:
+    public = _der(_RSA_ALGORITHM, b"\x03\x82\x01\x0f\x00")  # SubjectPublicKeyInfo: a DNS record's
+    record = f'sel2._domainkey.example.org TXT "v=DKIM1; k=rsa; p={public}"'
+    assert redact(record).text == record
+    private = _der(b"\x02\x01\x00", _RSA_ALGORITHM, b"\x04\x82\x04\xa9")  # PKCS#8 opens with its version
+    assert private[:40] not in redact(f"the service account's private key: {private}").text
+
+
+def test_a_sentence_in_base64_is_kept_and_a_password_in_it_goes() -> None:
+    sentence = base64.b64encode(b"Deploy window moves to Friday night.").decode()
+    text = f"echo {sentence} | base64 -d"
+    assert redact(text).text == text
+    password = base64.b64encode(b"Xk9#mQ2vLp7!").decode()
+    assert password not in redact(f"echo {password} | base64 -d").text
+
+
+def test_a_backup_code_of_letters_alone_in_a_list_goes() -> None:
+    codes = ["q7rt2kx9mb", "zzkptrwhqv", "8hn3vq0ljc"]
+    redacted = redact("Backup codes:\n" + "\n".join(codes)).text
+    assert not any(code in redacted for code in codes)
+
+
+def test_an_identity_number_under_insee_or_kojin_bango_goes() -> None:
+    assert "285077511803445" not in redact("mon numéro INSEE : 285077511803445").text
+    commune = "code INSEE de la commune : 75056, département 75"  # a place's code, five digits
+    assert redact(commune).text == commune
+    assert "4821 3907 5611" not in redact("個人番号: 4821 3907 5611").text
+
+
+def test_a_combination_named_in_other_languages_goes() -> None:
+    for text in ("la combinazione del lucchetto è 19-04-33", "Kombination am Spind: 31-07-22-05"):
+        assert not re.search(r"\d\d-\d\d", redact(text).text), text

@@ -369,8 +369,49 @@ _MAIL_SIGNATURE_HEADER = re.compile(r"(?i)\b(?:dkim-signature|arc-message-signat
 _MAIL_SIGNATURE_TAG = re.compile(r"(?<![\w-])bh?=[A-Za-z0-9+/\s]*={0,2}")
 
 
+# * a public key in base64 DER (X.509's SubjectPublicKeyInfo: a DKIM record's "p=", a JWT issuer's
+#   PEM body pasted alone): a sequence that opens with the key's algorithm, RSA, EC or EdDSA (a
+#   private key's PKCS#1 or PKCS#8 DER opens with its version number, an encrypted one with PBES2);
+_PUBLIC_KEY_ALGORITHMS = (
+    bytes.fromhex("06092a864886f70d010101"),  # rsaEncryption
+    bytes.fromhex("06072a8648ce3d0201"),  # id-ecPublicKey
+    *(bytes.fromhex(f"06032b65{n:02x}") for n in (0x6E, 0x6F, 0x70, 0x71)),  # X25519, X448, Ed25519, Ed448
+)
+# * a sentence in base64 ("echo UXVhcnRlcmx5... | base64 -d"): words with spaces, a capital first and
+#   a full stop last, which no password generator gives.
+_BASE64_SENTENCE = re.compile(r"[A-Z][a-z]*(?:[ ,;'-]+[A-Za-z0-9]+){3,}[.!?]")
+
+
+def _public_key_der(value: str) -> bool:
+    head = value[:64]
+    if not value.startswith("M") or not _BASE64_VALUE.fullmatch(head):
+        return False
+    try:
+        der = base64.b64decode(head[: len(head) // 4 * 4], validate=True)
+    except binascii.Error:
+        return False
+    at = _DER_CONTENT_START.get(der[1:2], 0) if der[:1] == b"\x30" else 0
+    return bool(at) and der[at : at + 1] == b"\x30" and der[at + 2 :].startswith(_PUBLIC_KEY_ALGORITHMS)
+
+
+# Where a DER sequence's content starts, by the first byte of its length (short form, or 1-2 bytes).
+_DER_CONTENT_START = {bytes([n]): 2 for n in range(0x80)} | {b"\x81": 3, b"\x82": 4}
+
+
+def _base64_sentence(value: str) -> bool:
+    if len(value) < 24 or not _BASE64_VALUE.fullmatch(value):
+        return False
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("ascii")
+    except (binascii.Error, ValueError):
+        return False
+    return _BASE64_SENTENCE.fullmatch(decoded) is not None
+
+
 def _public_by_format(text: str, start: int, end: int) -> bool:
     if text.startswith(_SSH_PUBLIC_BLOB, start):
+        return True
+    if end - start >= 24 and (_public_key_der(text[start:end]) or _base64_sentence(text[start:end])):
         return True
     if "arn:" in text and _ARN.search(text, max(0, start - 200), start):
         return True

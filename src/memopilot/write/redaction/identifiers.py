@@ -35,11 +35,29 @@ from .rules import P_CONTEXT, P_STRUCT, Span, codes_after_cards, count_digits
 
 __all__ = ["checked_identity_word", "detect", "passes_checksum"]
 
+
+def _iban_group(budget: int) -> str:
+    """One group of an IBAN in its shape, ``budget`` groups at most (this one too) left for the rest
+    of the run of letters and digits it is in: the look-ahead asks what every match has, that run
+    taken whole (a match cannot end inside one, and groups hold four characters at most), so it
+    changes no match; without it a long run ("ssh-ed25519 AAAAC3Nz...", a hash) is tried in every
+    split into groups, a millisecond and more."""
+    return rf"(?:(?:[ -]|\r?\n)?(?=[A-Za-z0-9]{{1,{4 * budget}}}(?!\w))[A-Za-z0-9]{{1,4}})"
+
+
+# Two letters, two check digits, then 11-30 letters and digits, in 3 to 8 groups of up to 4 or not
+# (as "(?:group){3,8}", greedy: unrolled, so that each group knows how many may follow it).
+_IBAN_SHAPE = (
+    r"\b(?=[A-Za-z0-9]{4,36}(?!\w))[A-Za-z]{2}\d{2}"
+    + "".join(_iban_group(budget) for budget in (8, 7, 6))
+    + "".join(f"(?:{_iban_group(budget)}" for budget in (5, 4, 3, 2, 1))
+    + ")?" * 5
+    + r"\b"
+)
 # The shapes, searched only inside the windows where numbers are (one pass of each over a whole
 # message would cost ~10 µs per 300 characters each).
 _SHAPES = {
-    # two letters, two check digits, then 11-30 letters and digits, in groups of up to 4 or not
-    "iban": r"\b[A-Za-z]{2}\d{2}(?:(?:[ -]|\r?\n)?[A-Za-z0-9]{1,4}){3,8}\b",  # (on two lines too)
+    "iban": _IBAN_SHAPE,  # (on two lines too; see above)
     # 13-19 digits in groups separated by one space, dash, dot or line break (plain runs: rules.py)
     "card": r"(?<![\d.])\d{4}(?:(?:[ ./\-]|\r?\n)\d{2,4}){2,4}(?!\d)",
     "ssn": r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)|(?<!\d)\d{3} \d{2} \d{4}(?!\d)",
@@ -76,6 +94,19 @@ _NEEDS_CHARS = {
     "cpf": frozenset("."), "hetu": frozenset("-+A"), "rrn": frozenset("-"), "pnr": frozenset("-+"),
     "nie": frozenset("XYZxyz"), "ssn": frozenset("- "), "aadhaar": frozenset(" "),
 }  # fmt: skip
+# The lengths of the runs of digits a shape is made of: each group names the lengths one run of it
+# may have (an SSN's "123-45-6789" is runs of 3, 2 and 4). Each shape's pattern bounds those runs
+# with non-digits, so an area without them is skipped without trying the pattern (a shape tried
+# costs about a microsecond, and technical text has several number windows per message).
+_RUNS: dict[str, tuple[frozenset[int], ...]] = {
+    "card": (frozenset((4,)),), "ssn": (frozenset((3,)), frozenset((2,)), frozenset((4,))),
+    "nino": (frozenset((2, 4, 6)),), "cpf": (frozenset((3,)), frozenset((2,))), "dni": (frozenset((8,)),),
+    "nie": (frozenset((7,)),), "codice": (frozenset((2,)), frozenset((3,))),
+    "hetu": (frozenset((6,)), frozenset((3, 4))), "rrn": (frozenset((6,)), frozenset((7,))),
+    "pnr": (frozenset((6, 8)), frozenset((4,))), "aadhaar": (frozenset((4,)),),
+    "pt_cc": (frozenset((8, 9)),),
+}  # fmt: skip
+_DIGIT_RUN = re.compile(r"\d+")
 _LETTER = re.compile(r"[A-Za-z]")
 # Where an identifier can be: six digits or more, each within six characters of the next (the
 # shapes are then looked for there, with a few characters more on each side for their letters).
@@ -179,7 +210,7 @@ _ID_WORDS = KeywordIndex(
     krankenversichertennummer|versichertennummer|krankenversicherungsnummer|kvnr|
     oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број|
     cnpj|ein|employer identification number|utr|unique taxpayer reference|
-    rtn|routing transit number|aba rtn
+    rtn|routing transit number|aba rtn|insee|numéro insee|個人番号
     """)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
@@ -281,11 +312,16 @@ def _shaped(text: str) -> Iterator[Span]:
         if digits < 9 and not letters:
             continue  # a date, a time, an amount: every shape of nine digits or fewer needs letters
         area = text[start:end]
+        runs = {len(run) for run in _DIGIT_RUN.findall(area)}
         for shape, pattern in _SHAPE_PATTERNS.items():
             least, needs_letters = _NEEDS[shape]
             if digits < least or (needs_letters and not letters):
                 continue
             if shape in _NEEDS_CHARS and _NEEDS_CHARS[shape].isdisjoint(area):
+                continue
+            if any(runs.isdisjoint(lengths) for lengths in _RUNS.get(shape, ())):
+                continue
+            if shape == "emirates" and "784" not in area:
                 continue
             for m in pattern.finditer(text, start, end):
                 value, kind = m.group(), _NAMED_KIND.get(shape, "national_id")
@@ -447,13 +483,19 @@ _CHECKSUM_OF = {
     "unique taxpayer reference": "gb.utr",
     # a US routing number under its abbreviation, "RTN" (routing transit number)
     "rtn": "us.rtn", "routing transit number": "us.rtn", "aba rtn": "us.rtn",
+    # France's social security number under the institute that issues it ("N° INSEE"), which names
+    # its codes of places and firms too; Japan's individual number (マイナンバー) by its legal name
+    "insee": "fr.nir", "numéro insee": "fr.nir", "個人番号": "jp.in_",
 } | _NATIONAL_WORDS  # fmt: skip
 
 
 # Words that name other things too ("the NAS is on 192.168.1.42": a network drive): their number
 # must pass the checksum, whatever its length.
 _CHECKSUM_REQUIRED = frozenset(
-    ("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", "rtn", *_NATIONAL_WORDS)
+    (
+        *("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", "rtn"),
+        *("insee", "numéro insee", *_NATIONAL_WORDS),
+    )
 )
 _BANK_CONTEXT = Substrings(
     word_list("""
@@ -557,7 +599,8 @@ def _digits(text: str) -> int:
 # A card sent in two halves ("first 8 digits are 49296949 and the last 8 are 90536567"): two runs
 # of eight digits that make a card number together, in the order written; not groups of a longer
 # number written with dashes ("ISBN 978-2-6189-6927-6": one in ten such pairs passes Luhn).
-_EIGHT_DIGITS = re.compile(r"(?<!\d)(?<!\d[.,-])\d{4}[ -]?\d{4}(?!\d|[.,-]\d)")
+# (The look-behinds follow the first digit: a pattern that starts with one is skipped to in C.)
+_EIGHT_DIGITS = re.compile(r"\d(?<!\d\d)(?<!\d[.,-]\d)\d{3}[ -]?\d{4}(?!\d|[.,-]\d)")
 
 
 def _card_halves(text: str) -> Iterator[Span]:

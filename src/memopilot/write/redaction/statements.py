@@ -109,6 +109,7 @@ _LINKS = frozenset(
 _CODE_NAMES = word_list("""
     pin|pin code|pin-code|passcode|code|alarm code|door code|gate code|safe code|lock code|
     garage code|access code|entry code|keypad code|combination|código|codigo|codice|code d'accès|
+    combinación|combinaison|kombination|combinazione|combinação|combinatie|kombinacja|комбинация|
     zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode|
     alarm|disarm|disarm code|puk|puk code|sim puk|puk1|puk2|pin1|pin2|tresor|safe combination|
     keypad|padlock|lockbox|
@@ -132,7 +133,8 @@ _PUBLIC_CODE_BEFORE = re.compile(
 _PUBLIC_CODE_AFTER = re.compile(
     r"\s+(?:de rastreio|de rastreamento|de seguimiento|de suivi|pocztowy|pocztowa|"
     r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
-    r"|de réduction|de reduction|de descuento|ean|iban|swift|bic)\b"
+    r"|de réduction|de reduction|de descuento|ean|iban|swift|bic"
+    r"|insee|naf|ape)\b"  # (France's public codes of a commune and of a trade)
 )
 _POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code", "पिन कोड"))
 _OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*[\"']?$")
@@ -1246,8 +1248,12 @@ def _same_code_shape(value: str, code: str) -> bool:
         and value.isalpha()
         and value.isascii()
         and (value.islower() == code.islower())
-        and 4 * sum(c in "aeiouy" for c in value.lower()) < len(value)  # (a word: a vowel in four)
+        # (a word has a vowel in four, and no four consonants in a row: "ioogffxjxf" is no word)
+        and (4 * sum(c in "aeiouy" for c in value.lower()) < len(value) or _CONSONANTS.search(value.lower()))
     )
+
+
+_CONSONANTS = re.compile(r"[^aeiouy]{4}")
 
 
 def _dash_positions(value: str) -> list[int]:
