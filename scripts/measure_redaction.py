@@ -175,7 +175,11 @@ def main() -> None:
         report("tune", tune, args.repeat, show_misses=False)
     for check in CHECKS:
         report("check", check, args.repeat, show_misses=False)
-    pooled = [m for folder in TUNES + CHECKS for m in typical_messages(load(folder, "benign_messages.jsonl"))]
+    pooled = [
+        m
+        for folder in TUNES + CHECKS
+        for m in typical_messages([r["message"] for r in load(folder, "benign_messages.jsonl")])
+    ]
     t_pooled = time_us(pooled, args.repeat)
     print(
         f"speed, all {len(pooled)} typical 300-char messages of every corpus: "
