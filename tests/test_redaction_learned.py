@@ -79,6 +79,20 @@ def test_word_by_word_scores_equal_the_features_training_reads() -> None:
         assert fast == pytest.approx(model.score(learned.token_features(message, tokens, index)))
 
 
+def test_the_own_score_by_family_is_the_score_of_the_own_features() -> None:
+    # spans() reads a token's own score from the weights by family: the same float, not nearly
+    model = learned._model()
+    assert model is not None
+    message = (
+        "mot de passe du NAS : Citron!Vert42, token ghp_16C7e42F292c6912E7710c838347Ae178B4a "
+        "Пароль Samovar1990! 密码是Xq9-zz81 e6d904d3133bd14fe31a53b144c48437 Straße9 ABCDEFGHIJ a"
+    )
+    for start, end in learned.candidate_tokens(message):
+        token = message[start:end]
+        own, classes = learned.own_features(token)
+        assert model._own_score(token) == (model.score(own), classes)
+
+
 def test_tokens_leave_closing_punctuation_out() -> None:
     message = "key: Abc123xyz. Next, the pin=9931? done"
     assert [message[a:b] for a, b in learned.candidate_tokens(message)] == [

@@ -90,10 +90,15 @@ _CLASS_OF = str.maketrans(
 _KEPT_SYMBOLS = frozenset("_-.@!#$%&*+/~^?")
 
 
+# Classes that ASCII letters, digits and the kept symbols map to: a token of those alone (most
+# tokens) needs no character-by-character pass.
+_PLAIN_CLASSES = re.compile(f"[aA9{re.escape(''.join(sorted(_KEPT_SYMBOLS)))}]*")
+
+
 def _collapsed(token: str) -> str:
     """Character classes with runs collapsed: "Maple77!q" -> "Aa9!a"."""
     classes = token.translate(_CLASS_OF)
-    if not classes.isascii() or any(c not in "aA9" and c not in _KEPT_SYMBOLS for c in set(classes)):
+    if not _PLAIN_CLASSES.fullmatch(classes):
         classes = "".join(_class_of(c) for c in classes)
     return "".join(key for key, _ in itertools.groupby(classes))
 
@@ -112,11 +117,18 @@ def _classes(collapsed: str) -> str:
     return named + "!" if present - {"a", "A", "9"} else named
 
 
-def _length_bucket(n: int) -> str:
+def _bucket_of(n: int) -> str:
     for limit, name in ((4, "4"), (5, "5"), (6, "6"), (7, "7"), (8, "8"), (11, "9-11"), (15, "12-15")):
         if n <= limit:
             return name
     return "16-23" if n <= 23 else "24-39" if n <= 39 else "40+"
+
+
+_LENGTH_BUCKETS = tuple(_bucket_of(n) for n in range(40))  # (looked up: every token scored asks)
+
+
+def _length_bucket(n: int) -> str:
+    return _LENGTH_BUCKETS[n] if n < len(_LENGTH_BUCKETS) else "40+"
 
 
 def _word(token: str) -> str:
@@ -141,20 +153,30 @@ def _pairs(run: str) -> list[str]:
 
 def own_features(token: str) -> tuple[list[str], str]:
     """The features a token has whatever surrounds it (its shape, length, classes and first
-    characters), and its classes ("aA9!"), which the context features pair with the word before."""
+    characters), and its classes ("aA9!"), which the context features pair with the word before.
+    (``TokenModel._own_score`` reads the same features by family: the two change together.)"""
     collapsed = _collapsed(token)
     classes = _classes(collapsed)
     length = _length_bucket(len(token))
     features = [f"shape:{collapsed[:8]}", f"len:{length}", f"cls:{classes}", f"cls_len:{classes}|{length}"]
     if len(token) >= 8:
         features.append(f"pre:{token[:3]}")
-        # how varied its characters are: a random value repeats few, a word or a number many
-        features.append(f"uniq:{classes}|{min(4, int(5 * len(set(token)) / len(token)))}")
+        features.append(f"uniq:{classes}|{_variety(token)}")
     if token.isalpha():
-        features.append(
-            "alpha_title" if token.istitle() else "alpha_lower" if token.islower() else "alpha_mixed"
-        )
+        features.append(_alpha_case(token))
     return features, classes
+
+
+def _variety(token: str) -> int:
+    """How varied a token's characters are (0-4): a random value repeats few, a word or a number many."""
+    return min(4, int(5 * len(set(token)) / len(token)))
+
+
+def _alpha_case(token: str) -> str:
+    return "alpha_title" if token.istitle() else "alpha_lower" if token.islower() else "alpha_mixed"
+
+
+_OWN_FAMILIES = ("shape", "len", "cls", "cls_len", "pre", "uniq")  # the families that own_features names
 
 
 def context_features(text: str, tokens: list[tuple[int, int]], index: int, classes: str) -> list[str]:
@@ -217,6 +239,36 @@ class TokenModel:
         get = self.weights.get
         return self.bias + sum(get(f, 0.0) for f in features)
 
+    @functools.cached_property
+    def _by_family(self) -> dict[str, dict[str, float]]:
+        """The weights by feature family ("shape", "len", ...) and value ("shape:Aa9" is
+        ``["shape"]["Aa9"]``): a token's own score is read without building its features' strings."""
+        families: dict[str, dict[str, float]] = {family: {} for family in _OWN_FAMILIES}
+        for key, weight in self.weights.items():
+            family, _, value = key.partition(":")
+            families.setdefault(family, {})[value] = weight
+        return families
+
+    def _own_score(self, token: str) -> tuple[float, str]:
+        """``score(own_features(token))`` and the token's classes: the same weights summed in the
+        same order (so the same float), looked up by family. Every token worth scoring asks."""
+        collapsed = _collapsed(token)
+        classes = _classes(collapsed)
+        length = _length_bucket(len(token))
+        family = self._by_family
+        weights = [
+            family["shape"].get(collapsed[:8], 0.0),
+            family["len"].get(length, 0.0),
+            family["cls"].get(classes, 0.0),
+            family["cls_len"].get(f"{classes}|{length}", 0.0),
+        ]
+        if len(token) >= 8:
+            weights.append(family["pre"].get(token[:3], 0.0))
+            weights.append(family["uniq"].get(f"{classes}|{_variety(token)}", 0.0))
+        if token.isalpha():
+            weights.append(self.weights.get(_alpha_case(token), 0.0))
+        return self.bias + sum(weights), classes
+
     def probability(self, features: list[str]) -> float:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, self.score(features)))))
 
@@ -252,8 +304,7 @@ class TokenModel:
             token = _TOKEN.match(text, start)
             if token is None or token.end() - start < 4 or token.group().isdigit():
                 continue
-            own, classes = own_features(token.group())
-            own_score = self.score(own)
+            own_score, classes = self._own_score(token.group())
             if own_score >= self.own_floor:
                 scored.append((start, classes, own_score))
         if not scored:
