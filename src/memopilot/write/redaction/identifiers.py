@@ -11,11 +11,13 @@ run of digits is taken only after a word that names an identity number ("SSN", "
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import itertools
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from types import ModuleType
 
 from stdnum import iban, luhn, numdb
@@ -106,6 +108,48 @@ _RUNS: dict[str, tuple[frozenset[int], ...]] = {
     "pnr": (frozenset((6, 8)), frozenset((4,))), "aadhaar": (frozenset((4,)),),
     "pt_cc": (frozenset((8, 9)),),
 }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """One shape of _SHAPES with what a number window must hold for it (the tables above)."""
+
+    name: str
+    pattern: re.Pattern[str]
+    kind: str
+    least_digits: int
+    needs_letters: bool
+    needs_chars: frozenset[str] | None
+    runs: tuple[frozenset[int], ...]
+    valid: Callable[[str], bool] | None  # (an IBAN's and a card's own checks are in _shaped)
+
+
+_SHAPE_LIST = tuple(
+    _Shape(
+        name,
+        _SHAPE_PATTERNS[name],
+        _NAMED_KIND.get(name, "national_id"),
+        *_NEEDS[name],
+        _NEEDS_CHARS.get(name),
+        _RUNS.get(name, ()),
+        _VALID.get(name),
+    )
+    for name in _SHAPES
+)
+_MOST_DIGITS_NEEDED = max(least for least, _ in _NEEDS.values())
+
+
+@functools.cache
+def _shapes_for(digits: int, letters: bool) -> tuple[_Shape, ...]:
+    """The shapes a window of ``digits`` digits (``_MOST_DIGITS_NEEDED`` at most: more changes
+    nothing), with letters or not, can hold, in _SHAPES's order: most windows fit few."""
+    return tuple(
+        shape
+        for shape in _SHAPE_LIST
+        if digits >= shape.least_digits and (letters or not shape.needs_letters)
+    )
+
+
 _DIGIT_RUN = re.compile(r"\d+")
 _LETTER = re.compile(r"[A-Za-z]")
 # Where an identifier can be: six digits or more, each within six characters of the next (the
@@ -243,7 +287,13 @@ def _iban(candidate: str) -> int:
     an IBAN's shape is an account number, and one with a slip in its national digits is still the
     user's (2026-12-05: 3 of 27 IBANs in redaction_check14 failed only that check)."""
     candidate = candidate.replace("\r\n", " ").replace("\n", " ")  # (same length: "\r\n" is never inside)
-    return _longest_start(candidate, lambda start: iban.is_valid(start, check_country=False))
+    length = _iban_length(candidate[:2].upper())
+
+    def valid(start: str) -> bool:
+        # (a valid IBAN has its country's length: the mod-97 check, the costly part, is asked only then)
+        return len(iban.compact(start)) == length and iban.is_valid(start, check_country=False)
+
+    return _longest_start(candidate, valid)
 
 
 def _longest_start(candidate: str, accept: Callable[[str], bool]) -> int:
@@ -258,7 +308,9 @@ def _longest_start(candidate: str, accept: Callable[[str], bool]) -> int:
 
 # Where an IBAN starts: its country code in capitals and two check digits, then a group. Its
 # letters may keep the digits further apart than a number window allows ("RO73 BRDE RON2 ...").
-_IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?=[ -]?[A-Z0-9]{4})")
+# (Written to start with the capital, which `re` skips to in C, and to look behind only there: a
+# look-behind first is tried at every position. The same holds for the keys' patterns below.)
+_IBAN_START = re.compile(r"[A-Z](?<![A-Za-z0-9][A-Z])[A-Z]\d{2}(?=[ -]?[A-Z0-9]{4})")
 
 
 def _ibans_from(
@@ -284,12 +336,21 @@ _IBAN_FIELD = re.compile(r"(\d+)!?[nac]")
 _IBANS = numdb.get("iban")
 
 
+@functools.cache
+def _iban_length(country: str) -> int:
+    """The length of a country's IBANs (from python-stdnum's registry, as its check reads it), or 0
+    for a code that names no country of the registry."""
+    info = _IBANS.info(country)[0][1]
+    if not info:
+        return 0
+    return 4 + sum(int(n) for n in _IBAN_FIELD.findall(info.get("bban", "")))
+
+
 def _iban_of_its_length(candidate: str) -> int:
     """The length of the start of ``candidate`` that has its country's IBAN length, or 0."""
-    country = _IBANS.info(candidate[:2].upper())[0][1]
-    if not country:
+    length = _iban_length(candidate[:2].upper())
+    if not length:
         return 0
-    length = 4 + sum(int(n) for n in _IBAN_FIELD.findall(country.get("bban", "")))
     return _longest_start(candidate, lambda start: len(iban.compact(start)) == length)
 
 
@@ -312,27 +373,28 @@ def _shaped(text: str) -> Iterator[Span]:
         if digits < 9 and not letters:
             continue  # a date, a time, an amount: every shape of nine digits or fewer needs letters
         area = text[start:end]
-        runs = {len(run) for run in _DIGIT_RUN.findall(area)}
-        for shape, pattern in _SHAPE_PATTERNS.items():
-            least, needs_letters = _NEEDS[shape]
-            if digits < least or (needs_letters and not letters):
+        runs = set(map(len, _DIGIT_RUN.findall(area)))
+        for shape in _shapes_for(min(digits, _MOST_DIGITS_NEEDED), letters):
+            if shape.needs_chars is not None and shape.needs_chars.isdisjoint(area):
                 continue
-            if shape in _NEEDS_CHARS and _NEEDS_CHARS[shape].isdisjoint(area):
+            if any(map(runs.isdisjoint, shape.runs)):
                 continue
-            if any(runs.isdisjoint(lengths) for lengths in _RUNS.get(shape, ())):
+            if shape.name == "emirates" and "784" not in area:
                 continue
-            if shape == "emirates" and "784" not in area:
-                continue
-            for m in pattern.finditer(text, start, end):
-                value, kind = m.group(), _NAMED_KIND.get(shape, "national_id")
-                if shape == "iban":
-                    length = _iban(value)
-                    if length:
-                        yield m.start(), m.start() + length, kind, P_STRUCT
-                elif (shape == "card" and _card(value)) or (
-                    shape in _VALID and _VALID[shape](value) and not _public_number(text, m.start())
-                ):
-                    yield m.start(), m.end(), kind, P_STRUCT
+            yield from _shape_matches(text, shape, start, end)
+
+
+def _shape_matches(text: str, shape: _Shape, start: int, end: int) -> Iterator[Span]:
+    for m in shape.pattern.finditer(text, start, end):
+        value = m.group()
+        if shape.name == "iban":
+            length = _iban(value)
+            if length:
+                yield m.start(), m.start() + length, shape.kind, P_STRUCT
+        elif (shape.name == "card" and _card(value)) or (
+            shape.valid is not None and shape.valid(value) and not _public_number(text, m.start())
+        ):
+            yield m.start(), m.end(), shape.kind, P_STRUCT
 
 
 # Numbers named as a parcel's, an order's or a booking's: a checksum of 10 possible digits passes
@@ -842,8 +904,9 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
         yield from _machine_readable_zone(text)
     if "記号" in text:
         yield from _japan_post_accounts(text)
-    if len(text) >= 51 and max(map(len, text.split())) >= 51:  # (a hex key and "0x": 64 or 66)
-        yield from _crypto_keys(text)
+    longest = max(map(len, text.split())) if len(text) >= _SHORTEST_KEY else 0
+    if longest >= _SHORTEST_KEY:
+        yield from _crypto_keys(text, longest)
     digits = _digits(text)
     if digits < 1:  # every identifier here holds a digit at least (most hold six)
         return
@@ -865,7 +928,7 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
 
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 # A Bitcoin private key in wallet import format: 51-52 base58 characters from 5, K or L.
-_WIF = re.compile(r"(?<![1-9A-Za-z])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-Za-z])")
+_WIF = re.compile(r"[5KL](?<![1-9A-Za-z][5KL])[1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-Za-z])")
 
 
 def _base58_bytes(value: str) -> bytes:
@@ -900,23 +963,33 @@ _BASE58_SECRET = re.compile(r"(?<![1-9A-Za-z])[1-9A-HJ-NP-Za-km-z]{86,88}(?![1-9
 # A Nostr secret key (NIP-19: "nsec1" and 58 bech32 characters); an Ethereum-style private key
 # (64 hex digits, "0x" or not) where the message speaks of a private key: 64 hex digits alone are
 # more often a hash.
-_NOSTR_SECRET = re.compile(r"(?<![0-9a-z])nsec1[02-9ac-hj-np-z]{58}(?![0-9a-z])")
+_NOSTR_SECRET = re.compile(r"nsec1(?<![0-9a-z]nsec1)[02-9ac-hj-np-z]{58}(?![0-9a-z])")
 _HEX_KEY = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])")
 _PRIVATE_KEY_WORDS = re.compile(r"(?i)private[ _-]?key|priv[ _-]?key|wallet key")
 
 
-def _crypto_keys(text: str) -> Iterator[Span]:
-    for m in _NOSTR_SECRET.finditer(text):
-        yield m.start(), m.end(), "private_key", P_STRUCT
-    if _PRIVATE_KEY_WORDS.search(text):
+# The fewest characters each key above takes: none holds a space, so a message whose longest run
+# without one (``longest``) is shorter holds none of them, and its scan is skipped.
+_SHORTEST_KEY = 51  # a WIF key; a hex key 64, a Nostr key 63, base58 of 64 bytes 86, an xprv 104
+_KEY_LENGTHS = {_WIF: 51, _HEX_KEY: 64, _NOSTR_SECRET: 63, _BASE58_SECRET: 86, _EXTENDED_KEY: 104}
+
+
+def _crypto_keys(text: str, longest: int) -> Iterator[Span]:
+    if longest >= _KEY_LENGTHS[_NOSTR_SECRET]:
+        for m in _NOSTR_SECRET.finditer(text):
+            yield m.start(), m.end(), "private_key", P_STRUCT
+    if longest >= _KEY_LENGTHS[_HEX_KEY] and _PRIVATE_KEY_WORDS.search(text):
         for m in _HEX_KEY.finditer(text):
             yield m.start(), m.end(), "private_key", P_STRUCT
     for m in _WIF.finditer(text):
         if base58check(m.group()):
             yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT
-    for m in _EXTENDED_KEY.finditer(text):
-        if base58check(m.group()):
-            yield m.start(), m.end(), "extended_private_key", P_STRUCT
+    if longest >= _KEY_LENGTHS[_EXTENDED_KEY]:
+        for m in _EXTENDED_KEY.finditer(text):
+            if base58check(m.group()):
+                yield m.start(), m.end(), "extended_private_key", P_STRUCT
+    if longest < _KEY_LENGTHS[_BASE58_SECRET]:
+        return
     for m in _BASE58_SECRET.finditer(text):
         value = m.group()
         if any(c.isdigit() for c in value) and len(_base58_bytes(value)) == 64:
