@@ -288,11 +288,13 @@ _DOTTED_OUT = re.compile(r"(?<!\S)(?:[^\s.]\.){7,}[^\s.](?=\.?(?:\s|$))")
 _DOTTED_CHARS = re.compile(r"\.[^\s.]\.[^\s.]\.[^\s.]\.")
 # Product and recovery keys: five or more dashed groups of four to six capitals and digits
 # ("I2SC-FC6B-6LJ4-KTHP-1B3P-JON9-AAYP", "VK7JG-NPHTM-C97JM-9MPGT-3V66T").
-_PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){4,}(?![\w-])")
+# (Both written to start with a capital or a digit, which `re` skips to in C, and to look behind only
+# there: a look-behind first is tried at every position.)
+_PRODUCT_KEY = re.compile(r"[A-Z0-9](?<![\w-][A-Z0-9])[A-Z0-9]{3,5}(?:-[A-Z0-9]{4,6}){4,}(?![\w-])")
 # Three or four such groups where a licence or a product key is named just before ("license key for
 # the plugin: C7DS-IC2D-PZXH-QEQ2", "Lizenzschlüssel: 3UTNQ-4JF2F-..."; 2026-12-06): alone, that
 # shape is an order's or a part's number as often.
-_SHORT_PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,3}(?![\w-])")
+_SHORT_PRODUCT_KEY = re.compile(r"[A-Z0-9](?<![\w-][A-Z0-9])[A-Z0-9]{3,5}(?:-[A-Z0-9]{4,6}){2,3}(?![\w-])")
 _LICENCE_CUES = re.compile(
     r"(?:licen[cs]|lizenz|licencia|licença|licenza|licentie|лиценз|ライセンス|라이선스)\w*[ \t-]*"
     r"(?:key|code|schlüssel|sleutel|ключ|キー|키)"
@@ -1820,9 +1822,22 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
 # A UUID, or a long run of hex digits: random, but ids and hashes look the same. Only a secret's
 # name before it, on its line, makes it a secret ("heroku auth:token gives me 2e2ccc40-...",
 # "bitcoin private key hex (no 0x): bb3c0b...").
+_RANDOM_SHAPES = (  # each as its first character and the rest
+    ("[0-9a-fA-F]", "[0-9a-fA-F]{7}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"),
+    ("[0-9a-f]", "[0-9a-f]{31,127}"),
+    ("[0-9A-F]", "[0-9A-F]{31,127}"),
+    ("[A-Z2-7]", "[A-Z2-7]{15,63}"),  # (base32: a 2FA seed)
+)
+# A whole word, "0x" perhaps first, in one of the shapes: the matches of
+# "(?<![\w-])(?:0x)?(?:shape|...)(?![\w-])", written to start with a character that can start one,
+# which `re` skips to in C, and to look behind only there (that it starts a word, and which shapes
+# it can start): a look-behind first is tried at every position.
 _UUID_OR_HEX = re.compile(
-    r"(?<![\w-])(?:0x)?(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"|[0-9a-f]{32,128}|[0-9A-F]{32,128}|[A-Z2-7]{16,64})(?![\w-])"  # (base32: a 2FA seed)
+    r"[0-9A-Za-f](?<![\w-][0-9A-Za-f])(?:(?<=0)x(?:"
+    + "|".join(first + rest for first, rest in _RANDOM_SHAPES)
+    + ")|"
+    + "|".join(f"(?<={first}){rest}" for first, rest in _RANDOM_SHAPES)
+    + r")(?![\w-])"
 )
 # ("api" inside a path or a name, "/api/v1/items/", "billing-api-7f9c", names no key.)
 _SECRET_CUE = re.compile(
@@ -2001,7 +2016,7 @@ _GIVEN_ANSWER = re.compile(
 # A name right after the question, with no link, where the message is about an account's questions.
 _BARE_ANSWER = re.compile(r"[ \t]+((?:Mrs?\.?|Ms\.?|Dr\.?)?\s?[A-ZÀ-Þ][\w'’-]+(?:[ ][A-ZÀ-Þ][\w'’-]+){0,3})")
 # Questions and answers under the labels "Q:" and "A:" ("Q: first car? A: rusty Fiat Panda").
-_QUESTION_LABEL = re.compile(r"(?<!\w)Q\s?[:：.]")
+_QUESTION_LABEL = re.compile(r"Q(?<!\wQ)\s?[:：.]")  # ("Q" first: `re` finds it in C)
 _ANSWER_UNDER_A = re.compile(
     r"(?<!\w)A\s?[:：]\s*([^\W_][^\n\"'”»,.;:()!?]{1,40}?)(?=\s*(?:$|[\n.;,!]|Q\s?[:：.]))"
 )
