@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -83,14 +84,25 @@ def test_the_own_score_by_family_is_the_score_of_the_own_features() -> None:
     # spans() reads a token's own score from the weights by family: the same float, not nearly
     model = learned._model()
     assert model is not None
-    message = (
+    messages = [
         "mot de passe du NAS : Citron!Vert42, token ghp_16C7e42F292c6912E7710c838347Ae178B4a "
-        "Пароль Samovar1990! 密码是Xq9-zz81 e6d904d3133bd14fe31a53b144c48437 Straße9 ABCDEFGHIJ a"
-    )
-    for start, end in learned.candidate_tokens(message):
-        token = message[start:end]
-        own, classes = learned.own_features(token)
-        assert model._own_score(token) == (model.score(own), classes)
+        "Пароль Samovar1990! 密码是Xq9-zz81 e6d904d3133bd14fe31a53b144c48437 Straße9 ABCDEFGHIJ a",
+        *(row["message"] for row in _rows(TUNE36, "secret_messages.jsonl")),
+        *(row["message"] for row in _rows(TUNE36, "benign_messages.jsonl")),
+    ]
+    for message in messages:
+        for start, end in learned.candidate_tokens(message):
+            token = message[start:end]
+            own, classes = learned.own_features(token)
+            assert model._own_score(token) == (model.score(own), classes)
+
+
+TUNE36 = Path(__file__).parent / "data" / "redaction_tune36"
+
+
+def _rows(folder: Path, name: str) -> list[dict]:
+    with (folder / name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
 
 
 def test_tokens_leave_closing_punctuation_out() -> None:

@@ -19,6 +19,7 @@ import functools
 import itertools
 import json
 import math
+import operator
 import re
 import string
 from collections.abc import Iterator
@@ -97,10 +98,24 @@ _PLAIN_CLASSES = re.compile(f"[aA9{re.escape(''.join(sorted(_KEPT_SYMBOLS)))}]*"
 
 def _collapsed(token: str) -> str:
     """Character classes with runs collapsed: "Maple77!q" -> "Aa9!a"."""
+    return "".join(map(_FIRST, itertools.groupby(_class_string(token))))
+
+
+def _shape(class_string: str) -> str:
+    """``_collapsed(token)[:8]`` from the token's class string: its first eight runs alone (a hash
+    has dozens)."""
+    return "".join(map(_FIRST, itertools.islice(itertools.groupby(class_string), 8)))
+
+
+_FIRST = operator.itemgetter(0)
+
+
+def _class_string(token: str) -> str:
+    """The class of each character: "Maple77!q" -> "Aaaaa99!a"."""
     classes = token.translate(_CLASS_OF)
     if not _PLAIN_CLASSES.fullmatch(classes):
         classes = "".join(_class_of(c) for c in classes)
-    return "".join(key for key, _ in itertools.groupby(classes))
+    return classes
 
 
 def _class_of(ch: str) -> str:
@@ -112,7 +127,11 @@ def _class_of(ch: str) -> str:
 
 
 def _classes(collapsed: str) -> str:
-    present = set(collapsed)
+    return _named_classes(frozenset(collapsed))
+
+
+@functools.lru_cache(maxsize=4096)  # (a token's classes are a few of twenty: few sets come up)
+def _named_classes(present: frozenset[str]) -> str:
     named = "".join(c for c in "aA9" if c in present)
     return named + "!" if present - {"a", "A", "9"} else named
 
@@ -143,6 +162,8 @@ def candidate_tokens(text: str) -> list[tuple[int, int]]:
 def _cjk_context(text: str, start: int) -> list[str]:
     """Pairs of characters of a script written without spaces just before ``start``."""
     window = text[max(0, start - 8) : start]
+    if window.isascii():  # (a flag of the string: no scan)
+        return []
     runs = _CJK_RUN.findall(window)
     return _pairs(runs[-1][-6:]) if runs else []
 
@@ -252,12 +273,12 @@ class TokenModel:
     def _own_score(self, token: str) -> tuple[float, str]:
         """``score(own_features(token))`` and the token's classes: the same weights summed in the
         same order (so the same float), looked up by family. Every token worth scoring asks."""
-        collapsed = _collapsed(token)
-        classes = _classes(collapsed)
+        class_string = _class_string(token)
+        classes = _named_classes(frozenset(class_string))  # (collapsing keeps the set of classes)
         length = _length_bucket(len(token))
         family = self._by_family
         weights = [
-            family["shape"].get(collapsed[:8], 0.0),
+            family["shape"].get(_shape(class_string), 0.0),
             family["len"].get(length, 0.0),
             family["cls"].get(classes, 0.0),
             family["cls_len"].get(f"{classes}|{length}", 0.0),
@@ -288,7 +309,7 @@ class TokenModel:
         little more than reading it."""
         starts = _shaped_starts(text)
         after = [end for _, end, _ in self._cue_index.find(lower)]
-        for run in _CJK_RUN.finditer(text):
+        for run in () if text.isascii() else _CJK_RUN.finditer(text):
             if any(pair in self.cues for pair in _pairs(run.group())):
                 after.append(run.end())
         for position in after:
