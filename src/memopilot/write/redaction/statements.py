@@ -530,7 +530,8 @@ def _value_after(
     (``strong_code``), digits a few words on are its value."""
     words, linked, previous, keyed = 0, not weak, "", False
     stop = min(len(text), pos + 160)
-    question = _ANSWERED.search(text, pos, stop) if "\n" in text else None
+    lines = "\n" in text  # (one line: no question answered below, no item of a list after)
+    question = _ANSWERED.search(text, pos, stop) if lines else None
     answered = question.end() if question else stop + 1
     aside = _ASIDE.match(text, pos)
     if aside is not None:
@@ -551,14 +552,14 @@ def _value_after(
             return (start, end) if found else None
         if raw.startswith("--") and raw[2:3].isalpha():
             return None  # a command's next flag ("db-creds --from-file=./password.txt")
-        if words and _next_item(text[pos : token.start()]):
+        if words and lines and _next_item(text[pos : token.start()]):
             return None  # words after the name, then a new line: another item of a list
         if token.start() >= answered:
             linked = True  # "what's the wifi?\nsunflowerfield2020": the answer on the next line
         if _MASKED_VALUE.fullmatch(raw):
             return None  # "password=******** result=FAIL": the value is shown masked
         start, end = _core(text, token.start(), token.end())
-        if start >= end or not any(c.isalnum() for c in text[start:end]):
+        if start >= end or _ALNUM.search(text, start, end) is None:
             linked = linked or raw.strip() in _LINKS
             continue  # punctuation alone (":", "=", "->", "#")
         value = text[start:end]
@@ -578,7 +579,7 @@ def _value_after(
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
-            no_spaces = _NO_SPACE_RUN.fullmatch(value) is not None
+            no_spaces = not value.isascii() and _NO_SPACE_RUN.fullmatch(value) is not None
             word = value.lower()
             keyed = code and word in _KEYED_IN
             linked = (
@@ -624,6 +625,9 @@ def _value_after(
         if words > _WORDS_BEFORE_VALUE:
             return None
     return None
+
+
+_ALNUM = re.compile(r"[^\W_]")  # a character that str.isalnum() takes (one search, in C)
 
 
 def _label_with_its_name(value: str) -> bool:
