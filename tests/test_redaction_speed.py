@@ -93,3 +93,12 @@ def test_a_rewritten_pattern_matches_as_the_old_one(
         assert [m.span() for m in new.finditer(text)] == [m.span() for m in old_pattern.finditer(text)]
         at = rng.randint(0, len(text))
         assert bool(new.match(text, at)) == bool(old_pattern.match(text, at))
+
+
+@pytest.mark.parametrize("text", [" " * 60, "\n\t " * 30, ""])
+def test_blank_text_of_any_length_comes_back_unchanged(text: str) -> None:
+    """The gate before the long-key scans measures the longest run without spaces: a blank text
+    has none (it raised ValueError from an empty max())."""
+    from memopilot.write.redaction import redact
+
+    assert redact(text).text == text

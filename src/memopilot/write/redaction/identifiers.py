@@ -904,7 +904,7 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
         yield from _machine_readable_zone(text)
     if "記号" in text:
         yield from _japan_post_accounts(text)
-    longest = max(map(len, text.split())) if len(text) >= _SHORTEST_KEY else 0
+    longest = max(map(len, text.split()), default=0) if len(text) >= _SHORTEST_KEY else 0
     if longest >= _SHORTEST_KEY:
         yield from _crypto_keys(text, longest)
     digits = _digits(text)
