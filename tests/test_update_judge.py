@@ -23,7 +23,7 @@ PAIRS = ROOT / "eval" / "supersession"
 CHANGES = [
     (
         "I drive a 2012 Honda Civic, silver.",
-        "We finally bought a Skoda Octavia estate; the old car went to my nephew.",
+        "We finally bought a Skoda Octavia estate; the old Civic went to my nephew.",
     ),
     (
         "My GP is Dr. Okafor at the Elm Park surgery.",
@@ -73,13 +73,33 @@ def test_the_shipped_judge_holds_on_the_check_pairs() -> None:
 def test_the_write_path_supersedes_what_the_message_changes(mp: MemoPilot) -> None:
     (car,) = mp.remember("I drive a 2012 Honda Civic, silver, with a dent in the back door.").created
     (jazz,) = mp.remember("I like jazz music.").created
-    outcome = mp.remember("We finally bought a Skoda Octavia estate. The old car went to my nephew.")
+    outcome = mp.remember("We finally bought a Skoda Octavia estate. The old Civic went to my nephew.")
     assert outcome.judged_later  # applied just after the write returned (test_later_judgements.py)
     assert mp.get(car.id).state is MemoryState.SUPERSEDED
     assert [e.details.get("rule") for e in mp.history(car.id)][-1] == "learned"
     assert mp.get(jazz.id).state is MemoryState.ACTIVE
     context = mp.build_context("What make and model is my car?").text
-    assert "Skoda" in context and "Civic" not in context  # its turn left the context with it
+    assert "Skoda" in context and "2012 Honda" not in context  # its turn left the context with it
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # neighbouring news, read as a change at 0.93 and 0.98, that names nothing the memory names
+        ("I'm on warfarin for a clotting disorder, so I have to be careful with painkillers.",
+         "My knee has been acting up after all the gardening, getting old I guess."),
+        ("My brother Callum always offers to collect me from the airport, bless him.",
+         "Booked the flight home from Caldrick Point, it lands at 6:40pm on Saturday."),
+    ],
+)  # fmt: skip
+def test_news_that_names_nothing_of_a_memory_leaves_it(mp: MemoPilot, old: str, new: str) -> None:
+    """A message that says no change in words the rules know changes only a memory it names
+    something of: a wrong supersession hides what still holds (here, a medication)."""
+    (earlier,) = mp.remember(old).created
+    mp.remember(new)
+    mp.settle()  # the learned judgement lands just after the write
+    assert mp.get(earlier.id).state is MemoryState.ACTIVE
+    assert earlier.content in mp.build_context(new).text
 
 
 def test_a_passing_state_replaces_nothing(mp: MemoPilot) -> None:

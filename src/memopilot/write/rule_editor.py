@@ -383,7 +383,9 @@ _TASK = _rx(
     r"^(?:todo|to-do|to do|task|action item)\s*[:\-–]|^(?:still\s+)?(?:need|have|got|gotta)\s+to\s+\w+",
     r"\bremind me (?:to|about|that|of)\b|^(?:please\s+)?remember to\b",
     r"\bi(?:'ll)?\s+(?:still\s+|really\s+|also\s+|definitely\s+|urgently\s+)?(?:need|have|must remember|"
-    r"should remember|must not forget|mustn't forget)\s+to\s+(?!admit|say|agree|ask|wonder|laugh|apologi)",
+    r"should remember|must not forget|mustn't forget)\s+to\s+"
+    # (not a standing rule: "so I have to be careful with painkillers", "I need to avoid dairy")
+    r"(?!admit|say|agree|ask|wonder|laugh|apologi|be careful|avoid|stay away)",
     r"\bi(?:'ve| have) got to\b|\bi gotta\b|\bi should (?:probably |really )?(?:finish|write|call|email|fix|"
     r"update|review|check|book|buy|send|prepare|clean|refactor|add|move|test)\b",
     r"\bon my (?:to-?do |todo )?list\b|\bmy (?:to-?do|todo) list\b",
