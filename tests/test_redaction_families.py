@@ -1142,6 +1142,9 @@ def _measure():
         # redaction_check35 (2026-12-06, sixteenth session): 97.1% / 1.1% measured once at the end
         # (the code the session started from: the same)
         ("tests/data/redaction_check35", 0.965, 0.02),
+        # redaction_check37 (2026-12-06, seventeenth session): 95.2% / 0.6% measured once at the end
+        # (the code the session started from: 95.0% / 0.6%): its removal is under the target
+        ("tests/data/redaction_check37", 0.945, 0.01),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
