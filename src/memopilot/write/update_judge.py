@@ -254,10 +254,10 @@ class UpdateJudge:
             chosen = [olds[i] for i in rows]
             x = pair_features(chosen, [new] * len(rows), cosine[rows], np.repeat(stage1, len(rows)), None)
             static[rows], thresholds[rows] = stages.probability(x), stages.threshold
-        # With e5, only the pairs it reads can change anything: a supersession rests on it.
         marked = marks_change(new)
         # (a pair told in two languages shares few words even when it names the same thing)
         named = [marked or two or names_a_term_of(new, old) for old, two in zip(olds, across, strict=True)]
+        # With e5, only the pairs it reads can change anything: a supersession rests on it.
         verdicts = tuple(
             Verdict(float(p), float(t), self._e5 is None, named=n)
             for p, t, n in zip(static, thresholds, named, strict=True)
