@@ -39,6 +39,13 @@ COMPATIBLE = [
     ("I go to the gym on Monday mornings.", "I started climbing twice a week too."),
     ("My sister lives in Leeds.", "My brother just moved to York."),
     ("The budget for the sofa is 900 euros.", "The budget for the rug is 200 euros."),
+    # neighbouring news that names nothing of the memory (read as a change at 0.93 and 0.98 before
+    # update_judge.names_a_term_of)
+    ("I'm on warfarin for a clotting disorder, so I have to be careful with painkillers and with how "
+     "many leafy greens I eat.",
+     "My knee has been acting up after all the gardening, getting old I guess."),
+    ("My brother Callum always offers to collect me from the airport, bless him, even at silly hours.",
+     "Booked the flight home from Caldrick Point, it lands at 6:40pm on Saturday."),
 ]  # fmt: skip
 
 
@@ -86,7 +93,8 @@ def test_the_write_path_supersedes_what_the_message_changes(mp: MemoPilot) -> No
     ("old", "new"),
     [
         # neighbouring news, read as a change at 0.93 and 0.98, that names nothing the memory names
-        ("I'm on warfarin for a clotting disorder, so I have to be careful with painkillers.",
+        ("For the record: I'm on warfarin for a clotting disorder, so I have to be careful with "
+         "painkillers and with how many leafy greens I eat.",
          "My knee has been acting up after all the gardening, getting old I guess."),
         ("My brother Callum always offers to collect me from the airport, bless him.",
          "Booked the flight home from Caldrick Point, it lands at 6:40pm on Saturday."),
