@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
@@ -78,31 +77,6 @@ def test_word_by_word_scores_equal_the_features_training_reads() -> None:
         own, classes = learned.own_features(message[start:end])
         fast = model.score(own) + model._context_score(message, tokens, index, classes)
         assert fast == pytest.approx(model.score(learned.token_features(message, tokens, index)))
-
-
-def test_the_own_score_by_family_is_the_score_of_the_own_features() -> None:
-    # spans() reads a token's own score from the weights by family: the same float, not nearly
-    model = learned._model()
-    assert model is not None
-    messages = [
-        "mot de passe du NAS : Citron!Vert42, token ghp_16C7e42F292c6912E7710c838347Ae178B4a "
-        "Пароль Samovar1990! 密码是Xq9-zz81 e6d904d3133bd14fe31a53b144c48437 Straße9 ABCDEFGHIJ a",
-        *(row["message"] for row in _rows(TUNE36, "secret_messages.jsonl")),
-        *(row["message"] for row in _rows(TUNE36, "benign_messages.jsonl")),
-    ]
-    for message in messages:
-        for start, end in learned.candidate_tokens(message):
-            token = message[start:end]
-            own, classes = learned.own_features(token)
-            assert model._own_score(token) == (model.score(own), classes)
-
-
-TUNE36 = Path(__file__).parent / "data" / "redaction_tune36"
-
-
-def _rows(folder: Path, name: str) -> list[dict]:
-    with (folder / name).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
 
 
 def test_tokens_leave_closing_punctuation_out() -> None:

@@ -101,12 +101,6 @@ def _collapsed(token: str) -> str:
     return "".join(map(_FIRST, itertools.groupby(_class_string(token))))
 
 
-def _shape(class_string: str) -> str:
-    """``_collapsed(token)[:8]`` from the token's class string: its first eight runs alone (a hash
-    has dozens)."""
-    return "".join(map(_FIRST, itertools.islice(itertools.groupby(class_string), 8)))
-
-
 _FIRST = operator.itemgetter(0)
 
 
@@ -174,8 +168,7 @@ def _pairs(run: str) -> list[str]:
 
 def own_features(token: str) -> tuple[list[str], str]:
     """The features a token has whatever surrounds it (its shape, length, classes and first
-    characters), and its classes ("aA9!"), which the context features pair with the word before.
-    (``TokenModel._own_score`` reads the same features by family: the two change together.)"""
+    characters), and its classes ("aA9!"), which the context features pair with the word before."""
     collapsed = _collapsed(token)
     classes = _classes(collapsed)
     length = _length_bucket(len(token))
@@ -195,9 +188,6 @@ def _variety(token: str) -> int:
 
 def _alpha_case(token: str) -> str:
     return "alpha_title" if token.istitle() else "alpha_lower" if token.islower() else "alpha_mixed"
-
-
-_OWN_FAMILIES = ("shape", "len", "cls", "cls_len", "pre", "uniq")  # the families that own_features names
 
 
 def context_features(text: str, tokens: list[tuple[int, int]], index: int, classes: str) -> list[str]:
@@ -260,36 +250,6 @@ class TokenModel:
         get = self.weights.get
         return self.bias + sum(get(f, 0.0) for f in features)
 
-    @functools.cached_property
-    def _by_family(self) -> dict[str, dict[str, float]]:
-        """The weights by feature family ("shape", "len", ...) and value ("shape:Aa9" is
-        ``["shape"]["Aa9"]``): a token's own score is read without building its features' strings."""
-        families: dict[str, dict[str, float]] = {family: {} for family in _OWN_FAMILIES}
-        for key, weight in self.weights.items():
-            family, _, value = key.partition(":")
-            families.setdefault(family, {})[value] = weight
-        return families
-
-    def _own_score(self, token: str) -> tuple[float, str]:
-        """``score(own_features(token))`` and the token's classes: the same weights summed in the
-        same order (so the same float), looked up by family. Every token worth scoring asks."""
-        class_string = _class_string(token)
-        classes = _named_classes(frozenset(class_string))  # (collapsing keeps the set of classes)
-        length = _length_bucket(len(token))
-        family = self._by_family
-        weights = [
-            family["shape"].get(_shape(class_string), 0.0),
-            family["len"].get(length, 0.0),
-            family["cls"].get(classes, 0.0),
-            family["cls_len"].get(f"{classes}|{length}", 0.0),
-        ]
-        if len(token) >= 8:
-            weights.append(family["pre"].get(token[:3], 0.0))
-            weights.append(family["uniq"].get(f"{classes}|{_variety(token)}", 0.0))
-        if token.isalpha():
-            weights.append(self.weights.get(_alpha_case(token), 0.0))
-        return self.bias + sum(weights), classes
-
     def probability(self, features: list[str]) -> float:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, self.score(features)))))
 
@@ -325,7 +285,8 @@ class TokenModel:
             token = _TOKEN.match(text, start)
             if token is None or token.end() - start < 4 or token.group().isdigit():
                 continue
-            own_score, classes = self._own_score(token.group())
+            own, classes = own_features(token.group())
+            own_score = self.score(own)
             if own_score >= self.own_floor:
                 scored.append((start, classes, own_score))
         if not scored:
