@@ -1096,6 +1096,9 @@ def _measure():
         # redaction_check36 on arrival (2026-12-06, seventeenth session): 97.3% / 1.7%; its misses then
         # read (98.7% / 0.0% after)
         ("tests/data/redaction_tune36", 0.98, 0.01),
+        # redaction_check38 on arrival (2026-12-06, eighteenth session): 93.6% / 2.9%; its misses then
+        # read (96.6% / 2.9% after)
+        ("tests/data/redaction_tune38", 0.96, 0.035),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1215,3 +1218,52 @@ def test_an_identity_number_under_insee_or_kojin_bango_goes() -> None:
 def test_a_combination_named_in_other_languages_goes() -> None:
     for text in ("la combinazione del lucchetto è 19-04-33", "Kombination am Spind: 31-07-22-05"):
         assert not re.search(r"\d\d-\d\d", redact(text).text), text
+
+
+# Eighteenth session (redaction_tune38's misses: keys cut into pieces so a scanner misses them).
+
+
+def _left(value: str, text: str) -> bool:
+    """Whether an 8-character run of ``value`` (separators out) is left in ``text``."""
+    joined, kept = _SEPARATORS.sub("", value), _SEPARATORS.sub("", text)
+    return any(joined[i : i + 8] in kept for i in range(len(joined) - 7))
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # groups of one length, letters of both cases: a generated key whatever its vendor
+        (
+            "Render-Key, Leerzeichen bitte löschen: Qw3rT 9yUiO p4SdF gH7jK lZx2C",
+            "Qw3rT 9yUiO p4SdF gH7jK lZx2C",
+        ),
+        (
+            "clé du webhook (sans les espaces) : whk_ 7Hq2 mXv9 LpR4 tN8s Kd3W",
+            "whk_ 7Hq2 mXv9 LpR4 tN8s Kd3W",
+        ),
+        # capitals and digits in dashed groups, in a message about a key (in Russian)
+        ("ключ, разделённый дефисами: ZQ7P4-8KLM2-R9TX3-V6NB1-H4CW8", "ZQ7P4-8KLM2-R9TX3-V6NB1-H4CW8"),
+        # a vendor's fixed format once the spaces are out (an AWS key id)
+        ("id: AKIA4XTR 9QLM2ZWB 7KDE", "AKIA4XTR 9QLM2ZWB 7KDE"),
+        # hex of a key's length cut anywhere, named on the line before
+        ("the Azure key:\n    9f2c4e7a1b3d5f6e\n    8a2c4e6b1d3f5a79", "9f2c4e7a1b3d5f6e8a2c4e6b1d3f5a79"),
+        ("Sentry token (remove the dashes): 7e1-4c92a-0b5-d83f-16ea-9c04-2b7-8d5f1c", "7e14c92a0b5d83f"),
+    ],
+)
+def test_a_key_cut_into_pieces_goes(text: str, key: str) -> None:
+    assert not _left(key, redact(text).text), redact(text).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PGP fingerprint for the release key: 4A1C 9E3B 77D2 0F58 B6E4 91AC 3D7F 02B5 E8C6 1A94",
+        "order 4417 2209 5531 8807 ships Monday, tracking 1Z 4E8 W97 03 5521 8830",
+        "statement reference DE00 1234 5678 9012 3456 78, what key do I quote for the charge?",
+        "request id 3f9c2a71-84be-4d0f-a6c2-9e51b7d03f48 in the error, token refresh failed",
+        "xxd says: 0000 0012 4948 4452 0000 01e0 0000 0280 0806 0000",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6, key ideas of the Ruy Lopez?",
+    ],
+)
+def test_groups_that_are_ids_or_hashes_are_kept(text: str) -> None:
+    assert redact(text).text == text

@@ -14,6 +14,7 @@ The detectors, each a function ``(text, lower) -> spans``:
 * :mod:`.statements`: passwords and codes stated in prose in many languages, spaced or spelled
   out, password-shaped tokens, and seed phrases (the BIP-39 word list of the ``mnemonic`` package);
 * :mod:`.commands`: passwords where commands, SQL and config files keep them;
+* :mod:`.pieces`: keys cut into pieces by spaces, dashes or a line break, judged joined;
 * :mod:`.learned`: a logistic model over each token and the words around it, trained on the tune
   corpora (``scripts/train_redaction_model.py``): the last net, for secrets stated in ways the
   detectors above were never written for.
@@ -80,12 +81,19 @@ class _Detectors:
 def _detectors() -> _Detectors:
     """The detectors, compiled on the first text scanned: hundreds of patterns and the gitleaks
     rules cost about 0.1 s, which a command that stores nothing (a search) never pays."""
-    from . import commands, identifiers, keywords, learned, providers, rules, statements
+    from . import commands, identifiers, keywords, learned, pieces, providers, rules, statements
 
     return _Detectors(
         rules=rules,
         begin_message=keywords.begin_message,
-        wider=(providers.detect, identifiers.detect, statements.detect, commands.detect, learned.detect),
+        wider=(
+            providers.detect,
+            identifiers.detect,
+            statements.detect,
+            commands.detect,
+            pieces.detect,
+            learned.detect,
+        ),
         yielding=frozenset({providers.PRIORITY, rules.P_PROSE, learned.PRIORITY}),
     )
 

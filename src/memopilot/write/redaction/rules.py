@@ -70,6 +70,7 @@ __all__ = [
     "P_STRUCT",
     "Span",
     "companions",
+    "fixed_format",
     "joined_word_passphrase",
     "plausible_password",
 ]
@@ -415,6 +416,16 @@ def _token_rules(text: str, lower: str) -> Iterator[Span]:
                 rule.check is None or rule.check(m.group())
             ):
                 yield m.start(), m.end(), rule.kind, P_FORMAT
+
+
+def fixed_format(value: str) -> tuple[str, int] | None:
+    """The kind and length of the vendor token of a fixed format that ``value`` starts with (None
+    if none): pieces.py asks it of a key's pieces joined."""
+    for detect in (_token_rules, _sk_keys):
+        for start, end, kind, _ in detect(value, value.lower()):
+            if start == 0:
+                return kind, end
+    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from .rules import (
     shannon,
 )
 
-__all__ = ["detect", "public_field_before", "public_shape"]
+__all__ = ["KEY_TALK", "PUBLIC_HASH_BEFORE", "detect", "public_field_before", "public_shape"]
 
 
 # Names of a password or code, by language (lowercase); inflected forms are matched too. (Bengali's
@@ -1866,6 +1866,7 @@ _KEY_ASKED = re.compile(
 _CUE_WINDOW = 80  # characters before the value, on its line
 # A message about a key, a token or a credential (for keys whose shape ids share)
 _KEY_TALK = re.compile(_SECRET_CUE.pattern + r"|\bkeys?\b|\bcredentials?\b")
+KEY_TALK = _KEY_TALK  # (pieces.py asks it of a key written in pieces)
 _HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
 
 
@@ -1896,6 +1897,7 @@ _PUBLIC_HASH_BEFORE = re.compile(
     r"|id de (?:solicitud|requête|requete|requisição|requisicao|petición|rastreo)|anfrage-?id|request-?id"
     r"|id (?:richiesta|della richiesta)|id запроса|идентификатор запроса|istek kimliği|id żądania"
 )
+PUBLIC_HASH_BEFORE = _PUBLIC_HASH_BEFORE  # (and of a key's pieces: a fingerprint's groups are public)
 
 
 # Security questions: the standard ones that banks and airlines ask, and the answer after them.
