@@ -416,8 +416,22 @@ def _base64_sentence(value: str) -> bool:
     return _BASE64_SENTENCE.fullmatch(decoded) is not None
 
 
+# * a bank's business identifier code (ISO 9362, BIC or SWIFT code: checked by python-stdnum) in a
+#   message that names one: every invoice and bank's page prints it.
+_BIC_TALK = re.compile(r"(?i)\b(?:bic|swift)\b")
+
+
+@functools.cache
+def _bic_valid() -> Callable[[str], bool]:
+    from stdnum import bic
+
+    return bic.is_valid
+
+
 def _public_by_format(text: str, start: int, end: int) -> bool:
     if text.startswith(_SSH_PUBLIC_BLOB, start):
+        return True
+    if end - start in (8, 11) and _BIC_TALK.search(text) and _bic_valid()(text[start:end]):
         return True
     if end - start >= 24 and (_public_key_der(text[start:end]) or _base64_sentence(text[start:end])):
         return True

@@ -166,7 +166,7 @@ _LICENCE_WORDS = word_list("""
 """)
 _PASSPORT_NAMES = word_list("""
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
-    paszport|паспорт|पासपोर्ट|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
+    paszport|паспорт|पासपोर्ट|paspoort|paspoortnummer|passaporte|загранпаспорт|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
 """)
 # An identity card's number is a code like a passport's ("Ausweisnummer: PVYNFLVRJ6": nine
 # characters and an ICAO 9303 check digit, letters and digits alike).
@@ -254,7 +254,7 @@ _ID_WORDS = KeywordIndex(
     krankenversichertennummer|versichertennummer|krankenversicherungsnummer|kvnr|
     oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број|
     cnpj|ein|employer identification number|utr|unique taxpayer reference|
-    rtn|routing transit number|aba rtn|insee|numéro insee|個人番号
+    rtn|routing transit number|aba rtn|insee|numéro insee|個人番号|idnr|steuer-idnr
     """)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
@@ -416,6 +416,8 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     for word_start, word_end, word in _ID_WORDS.find(lower):
         if word == "ein" and text[word_start:word_end] != "EIN":
             continue  # German's "ein" (a, one); the employer number is written in capitals
+        if word == "idnr" and lower.endswith(("ust-", "ust.", "ust ", "umsatzsteuer-"), 0, word_start):
+            continue  # a company's VAT number ("USt-IdNr. DE..."), printed on its invoices
         if word in _NEEDS_BANK and not _BANK_CONTEXT.search(lower):
             continue  # "account 123456789012" is an AWS account or a customer number, unless at a bank
         if word in _NEEDS_HEALTH and not _HEALTH_CONTEXT.search(lower):
@@ -512,6 +514,8 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
     if word in _PASSPORT_WORDS:
         code = _GROUPED_DOCUMENT.match(text, at) or code
     if code and _id_code(code.group(), word in _PASSPORT_WORDS):
+        if word in _CHECKSUM_REQUIRED and not _checksum_module(word).is_valid(code.group()):
+            return None  # a word that names other things too: its number must pass
         return code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
     return None
 
@@ -548,6 +552,8 @@ _CHECKSUM_OF = {
     # France's social security number under the institute that issues it ("N° INSEE"), which names
     # its codes of places and firms too; Japan's individual number (マイナンバー) by its legal name
     "insee": "fr.nir", "numéro insee": "fr.nir", "個人番号": "jp.in_",
+    # Germany's tax identification number under its official abbreviation ("IdNr.", "Steuer-IdNr.")
+    "idnr": "de.idnr", "steuer-idnr": "de.idnr",
 } | _NATIONAL_WORDS  # fmt: skip
 
 
@@ -555,7 +561,7 @@ _CHECKSUM_OF = {
 # must pass the checksum, whatever its length.
 _CHECKSUM_REQUIRED = frozenset(
     (
-        *("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", "rtn"),
+        *("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", "rtn", "idnr"),
         *("insee", "numéro insee", *_NATIONAL_WORDS),
     )
 )

@@ -282,6 +282,13 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     ),
     _TokenRule("stripe_webhook_secret", re.compile(r"whsec_[A-Za-z0-9]{24,}" + _E), ("whsec_",)),
     _TokenRule(
+        "firebase_server_key",
+        # Firebase Cloud Messaging's legacy server key: its project's part, ":", then "APA91" and the
+        # key (gitleaks has no rule; a detector of random tokens takes the part after the colon only)
+        re.compile(r"AAAA[A-Za-z0-9_-]{7}:APA91[A-Za-z0-9_-]{100,}" + _E),
+        (":APA91",),
+    ),
+    _TokenRule(
         "twilio_account_sid",
         re.compile(r"AC[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
         ("AC",),
@@ -586,8 +593,9 @@ _PW_ASSIGN = re.compile(
 )
 _PW_FLAG = re.compile(r"--?(?:[a-z]+-)*(?:password|passwd|pass)(?:=|[ \t]+)([\"']?)([^\s\"']+)\1")
 _PW_MYSQL = re.compile(r"(?i)\bmysql(?:dump|admin|sh)?\b[^\n]*?(?<=\s)-p([\"']?)([^\s\"']{3,})\1(?=\s|$)")
+# (redis-cli's password is its -a: its -p is the port, which comes first as often)
 _PW_CLI_FLAG = re.compile(
-    r"(?i)\b(?:redis-cli|sshpass)\b[^\n]*?(?<=\s)-[ap][ \t]+([\"']?)([^\s\"']{3,})\1(?=\s|$)"
+    r"(?i)\b(?:redis-cli\b[^\n]*?(?<=\s)-a|sshpass\b[^\n]*?(?<=\s)-p)[ \t]+([\"']?)([^\s\"']{3,})\1(?=\s|$)"
 )
 _PW_USER_FLAG = re.compile(r"(?<!\S)(?:-u|--user)[ \t]+([\"']?)[^\s:\"']+:([^\s\"']+)\1")
 _PW_PHRASE = re.compile(

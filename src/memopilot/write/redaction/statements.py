@@ -255,7 +255,7 @@ _NUMBER_WORDS = frozenset(
     cero|uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|
     zéro|un|une|deux|trois|quatre|cinq|sept|huit|neuf|
     null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|
-    due|tre|quattro|cinque|sei|sette|otto|nove|um|uma|dois|duas|três|sete|oito|
+    due|tre|quattro|cinque|sei|sette|otto|nove|um|uma|dois|duas|três|quatro|sete|oito|
     alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett|juliet|kilo|lima|mike|
     november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiskey|xray|x-ray|yankee|zulu|
     nul|een|twee|drie|vijf|zes|zeven|negen|noll|ett|två|fyra|fem|sju|åtta|nio|
@@ -706,15 +706,22 @@ _NOT_IN_A_PASSPHRASE = (
         )
     )
 )
+# A generator's word list holds the NATO alphabet's words and the numbers' ("gpg passphrase: falcon
+# tango lantern velvet"): among other words they are words of the phrase, not letters spelled out
+# (a run of those alone is taken as spelled, before this).
+_PHRASE_VETO = (_NOT_IN_A_PASSPHRASE - _NUMBER_WORDS) | frozenset(
+    ("capital", "lowercase", "uppercase", "small")
+)
 
 
-# Three to five small words and a number, the way a passphrase generator (or a person following its
-# advice) makes one: stated after a name and its link word in any language, and ending its clause:
-# at punctuation, the end, "or"/"and"/"but", or a word in another script ("... هي lagoon marmalade
-# nectar 28 ولكن"). The words are checked as above: prose has words of grammar.
+# Three to five small words and a number (apart or joined to the last word), the way a passphrase
+# generator (or a person following its advice) makes one: stated after a name and its link word in
+# any language, and ending its clause: at punctuation, an aside, the end, "or"/"and"/"but", or a
+# word in another script ("... هي lagoon marmalade nectar 28 ولكن"). The words are checked as above:
+# prose has words of grammar.
 _NUMBERED_PHRASE = re.compile(
-    r"[a-z]{3,12}(?: [a-z]{3,12}){2,4} \d{1,4}"
-    r"(?=[ \t]*(?:$|\n|[.,;!?)]|[ \t]+[^\x00-\x7f]"
+    r"[a-z]{3,12}(?: [a-z]{3,12}){2,4} ?\d{1,4}"
+    r"(?=[ \t]*(?:$|\n|[.,;!?()]|[ \t]+[^\x00-\x7f]"
     r"|[ \t]+(?:or|and|but|oder|und|ou|et|o|y|of|en|og|eller)\b))"
 )
 
@@ -725,9 +732,8 @@ def _unquoted_passphrase(text: str, start: int, pattern: re.Pattern[str] = _UNQU
     if phrase is None:
         return 0
     for word in re.split(r"[ _-]", phrase.group()):
-        if word.isdigit():
-            continue
-        if word in _NOT_IN_A_PASSPHRASE or word.endswith(("ed", "ing", "ly")):
+        word = word.rstrip(string.digits)
+        if word in _PHRASE_VETO or word.endswith(("ed", "ing", "ly")):
             return 0
     return phrase.end()
 
@@ -835,9 +841,10 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # "migrating our login to OAuth2", "login via SSO": where one signs in
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
-        changed = _CHANGED_FROM.match(text, name_end)
-        if changed is not None:  # "changed my pw from RAVEN=bramble5 to FWKN=emcgq588": both go
-            yield from _secret_words(text, changed, code=name in _CODES)
+        changed = (_CODE_CHANGED_FROM if name in _CODES else _CHANGED_FROM).match(text, name_end)
+        values = list(_changed_values(text, changed, code=name in _CODES)) if changed else []
+        if values:  # "changed my pw from RAVEN=bramble5 to FWKN=emcgq588": both go
+            yield from values
             continue
         stated = name in _VALUE_FIRST_NAMES or name.endswith((" code", " pin", " password"))
         approval = lower.endswith("auth code", 0, name_end)  # (found by "code" too)
@@ -851,7 +858,11 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
                 yield word.start(1), word.end(1), "password", P_PROSE
                 continue
         strong_code = name in _CODES and _STRONG_CODE.search(name) is not None
-        weak = name in _WEAK and not _USER_GIVEN_BEFORE.search(lower, max(0, name_start - 48), name_start)
+        weak = (
+            name in _WEAK
+            and not _USER_GIVEN_BEFORE.search(lower, max(0, name_start - 48), name_start)
+            and not _OLD_OR_NEW_BEFORE.search(lower, max(0, name_start - 12), name_start)
+        )
         found = _value_after(text, name_end, code=name in _CODES, weak=weak, strong_code=strong_code)
         if (
             found is not None
@@ -876,12 +887,30 @@ _OR_VALUE = re.compile(
 )
 
 
+# The value that replaced the first, said after it in the same sentence ("old password X, new
+# Y", "das alte war X, das neue ist Y", "старый пароль X, новый Y", "X, now it's Y"): the words for
+# "new" and "now", perhaps a password's name or "one" after them, then the value as after a link.
+_NEW_VALUE = re.compile(
+    r"(?i)[^.!?\n]{0,40}?(?<![^\W\d_])(?:new|now|neue[nrs]?|jetzt|nuev[oa]|ahora|nouveau|nouvelle|"
+    r"maintenant|nov[oa]|agora|nuov[oa]|adesso|ora|nieuwe?|nu|nya?|nytt|nowe|nowy|nowa|teraz|"
+    r"нов(?:ый|ий|ая|а)|теперь|yeni|şimdi|baru|sekarang|mới|新|现在|現在)(?![^\W\d_])"
+    r"(?:[ \t]+(?:one|pw|pwd|pass|password|passwort|пароль|senha|contraseña|mot de passe))?"
+)
+
+
 def _other_value(text: str, end: int, *, code: bool) -> Iterator[Span]:
     m = _OR_VALUE.match(text, end)
     if m is not None:
         yield from _secret_words(text, m, code=code)
+    new = _NEW_VALUE.match(text, end)
+    if new is not None:
+        found = _value_after(text, new.end(), code=code)
+        if found is not None:
+            yield found[0], found[1], "password", P_PROSE
 
 
+# "old pw", "new pass", "current pw": a short name said of a login's password.
+_OLD_OR_NEW_BEFORE = re.compile(r"\b(?:old|new|current|previous)[ \t]+$")
 # A user's name just before a short name ("user it-admin pw ...", "user `admin`, pass `...`"): the
 # pair of a login, so "pw" and "pass" name its password there, not a pass of the salt.
 _USER_GIVEN_BEFORE = re.compile(r"\b(?:user(?:name)?|login|usr)[ \t]*[:=]?[ \t]*\S+?[,;/|]?[ \t]+$")
@@ -890,18 +919,59 @@ _USER_GIVEN_BEFORE = re.compile(r"\b(?:user(?:name)?|login|usr)[ \t]*[:=]?[ \t]*
 _APPROVAL_CODE = re.compile(r"(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{6}")
 # "login" before "to", "into", "via", "with", "through", "at", "on": the place or the way one signs in
 _LOGIN_PLACE = re.compile(r"\s+(?:to|into|via|with|through|at|on)\b")
-# A password changed from one value to another, both said after the name.
-_CHANGED_FROM = re.compile(
-    r"(?i)\s+(?:from|von|van|de|с|z)\s+(\S{4,64})\s+(?:to|into|auf|naar|para|a|à|на|na|→|->)\s+(\S{4,64})"
+# A password changed from one value to another, both said after the name, perhaps past what it is
+# the password of ("password di Salesforce da X a Y", "пароль GitLab с X на Y", "密码从X改成了Y",
+# "كلمة المرور من X إلى Y"): the words for "from" and "to" of the languages the names are listed in,
+# and in Chinese and Japanese, whatever run of their script stands between the two values (改成了,
+# 改为, に変更). The construction links both values to the name, whatever their shape.
+_FROM_WORDS = "from|von|vom|van|de|da|dal|del|du|desde|с|со|з|із|від|z|ze|od|från|fra|από|من|از|dari|từ"
+# (and Italian's, Spanish's and Portuguese's "a", after a name only: alone, "factory reset a FRITZ!Box")
+_TO_WORDS = (
+    "to|into|auf|zu|in|naar|para|pra|à|al|en|на|в|до|na|do|till|til|σε|إلى|الى|به|ke|jadi|menjadi|thành"
 )
+_CHANGE_VALUE = rf"([^\s{_NO_SPACE_SCRIPTS}]{{4,64}})"
+_CHANGE = (
+    rf"(?:[ \t]+(?:{_FROM_WORDS})[ \t]+|[ \t]*[从從由][ \t]*){_CHANGE_VALUE}"
+    rf"(?:[ \t]+(?:a|{_TO_WORDS}|→|->|=>)[ \t]+|[ \t]*[{_NO_SPACE_UNQUOTED}]{{1,5}}[ \t]*){_CHANGE_VALUE}"
+)
+_CHANGED_FROM = re.compile(rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,3}}?{_CHANGE}")
+# (a code's, right after its name: "the code moved from python3.9 to ..." speaks of a program)
+_CODE_CHANGED_FROM = re.compile(rf"(?i){_CHANGE}")
+# A program's version ("python3.12", "node-18.2"), which a "from ... to ..." changes as often.
+_PROGRAM_VERSION = re.compile(r"[A-Za-z]+[-_]?v?\d+(?:\.\d+)+")
 
 
-def _secret_words(text: str, m: re.Match[str], *, code: bool = False) -> Iterator[Span]:
+def _changed_values(text: str, m: re.Match[str], *, code: bool) -> Iterator[Span]:
+    """The old and the new value of a change; the new one may be words ("z X na gato wolke sol
+    jasper61."). The words for "from" and "to" are common ones ("code de l'alarme en ..."), so a
+    value without a digit must look random or be a generator's words joined."""
+    phrase = 0 if code else _unquoted_passphrase(text, m.start(2), _NUMBERED_PHRASE)
+    phrase = phrase or (0 if code else _unquoted_passphrase(text, m.start(2)))
+    for start, end, kind, priority in _secret_words(text, m, code=code, groups=(1,) if phrase else (1, 2)):
+        if _changed_value(text[start:end], code=code):
+            yield start, end, kind, priority
+    if phrase:
+        yield m.start(2), phrase, "password", P_PROSE
+
+
+def _changed_value(value: str, *, code: bool) -> bool:
+    if _PROGRAM_VERSION.fullmatch(value):
+        return False
+    return (
+        _DIGIT.search(value) is not None
+        or joined_word_passphrase(value)
+        or _secret_value(value, quoted=False, code=code, linked=False)
+    )
+
+
+def _secret_words(
+    text: str, m: re.Match[str], *, code: bool = False, groups: tuple[int, ...] = ()
+) -> Iterator[Span]:
     """Each of the match's groups that holds a secret value (its edge punctuation dropped)."""
-    for group in range(1, (m.re.groups or 0) + 1):
+    for group in groups or range(1, (m.re.groups or 0) + 1):
         start, end = _core(text, m.start(group), m.end(group))
         if _secret_value(text[start:end], quoted=False, code=code, linked=True):
-            yield start, end, "password", P_PROSE
+            yield start, _last_star(text, start, end), "password", P_PROSE
 
 
 # A password sent in pieces that the message says to join ("two chunks ...: BadgerV apor00+ (no space
@@ -1015,6 +1085,43 @@ def _tried_values(text: str, lower: str) -> Iterator[Span]:
             and not _not_a_password(value)
         ):
             yield start, end, "password", P_PROSE
+
+
+# A value something was changed or set to, its name unsaid ("Je l'ai changé en X", "I reset it to X",
+# "changed it from X to Y", "set my pw to X"): the verb, a few words, "from" a value perhaps, then
+# "to" and the value, which must look like a password (see ``_secret_value``, unlinked): the
+# construction says as often "changed it to the staging branch" or "set to v2_final".
+_CHANGE_VERBS = KeywordIndex(
+    word_list("""
+    changed|change|reset|set|switched|updated|rotated|changé|changée|modifié|mis|geändert|gesetzt|
+    cambiado|cambiada|cambiato|cambiata|mudei|mudado|alterei|alterado|zmieniłem|zmieniłam|zmieniony|
+    сменил|сменила|изменил|изменила|поменял|поменяла|değiştirdim|ganti|diganti|veranderd|gewijzigd|
+    ändrade|bytte|改成|改为|改為|换成|換成|変更
+"""),
+    suffix_letters=0,
+)
+_CHANGED_TO = re.compile(
+    rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,2}}?(?:[ \t]+(?:{_FROM_WORDS})[ \t]+{_CHANGE_VALUE})?"
+    rf"(?:[ \t]+(?:{_TO_WORDS}|→|->|=>)[ \t]+|(?<=[{_NO_SPACE_UNQUOTED}])[ \t]*){_CHANGE_VALUE}"
+)
+
+
+def _unnamed_changes(text: str, lower: str) -> Iterator[Span]:
+    for _, verb_end, _ in _CHANGE_VERBS.find(lower):
+        m = _CHANGED_TO.match(text, verb_end)
+        if m is None:
+            continue
+        for group in (1, 2):
+            if m.start(group) < 0:
+                continue
+            start, end = _core(text, m.start(group), m.end(group))
+            goes_on = _SENTENCE_GOES_ON.match(text, end)
+            end = goes_on.end(1) if goes_on else _last_star(text, start, end)  # "X! ce matin": its "!"
+            value = text[start:end]
+            if not _PROGRAM_VERSION.fullmatch(value) and _secret_value(
+                value, quoted=False, code=False, linked=False
+            ):
+                yield start, end, "password", P_PROSE
 
 
 # Compound words that name a code: German, Dutch, the Nordic languages and Turkish write a door's
@@ -1395,7 +1502,7 @@ def _decodes_to_text(value: str) -> bool:
 # "my password, base64-encoded: UGluZWFwcGxl...", "the smtp password hex encoded: 4d61706c65...":
 # an encoded value in a message about an encoded password.
 _ENCODED = re.compile(r"base64|base-64|hex[- ]?encoded|in hex|as hex|_hex\b|encoded")
-_PASSWORDISH = re.compile(r"pass|login|credential|secret|pin\b|key|\bpwd?\b")
+_PASSWORDISH = re.compile(r"pass(?!(?:ed|es|ing)\b)|login|credential|secret|pin\b|key|\bpwd?\b")
 _ENCODED_HINTS = ("hex", "base", "encoded")  # one is in every word _ENCODED finds: tested first, in C
 
 _ENCODED_VALUE = re.compile(r"(?<![\w+/=])(?:[A-Za-z0-9+/]{12,}={0,2}|[0-9a-f]{16,})(?![\w+/=])")
@@ -1788,7 +1895,8 @@ _TWO_ONE_CHAR_TOKENS = re.compile(r"[ -]\S[ -]\S[ -]")
 def _spaced_out(text: str, pattern: re.Pattern[str] = _SPACED_OUT) -> Iterator[Span]:
     for m in pattern.finditer(text):  # "g h p _ h E 3 N", "A-K-y-x-G-6-n-Q", "r.o.c.k.y.1.9"
         chars = m.group()[::2]
-        if any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+        # letters and digits, or three kinds of character ("# a C T K j u j z": no digit)
+        if (any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars)) or _kinds(chars) >= 3:
             yield m.start(), m.end(), "password", P_PROSE
 
 
@@ -1812,15 +1920,40 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
         value = text[start:end]
-        if (_kinds(value) < 3 or not _DIGIT.search(value)) and not joined_word_passphrase(value):
-            continue  # (a generator's words pass: "creds are j.doe / amber.otter.violin")
-        if _not_a_password(value) and not _SYMBOL_FIRST_PASSWORD.fullmatch(value):
-            continue  # ("admin / @Fluffy468": a password, not a handle)
-        if "." in value[-5:] and value.rsplit(".", 1)[1].isalpha() and not joined_word_passphrase(value):
-            continue  # a file ("notes/draft2.txt")
+        phrase = _unquoted_passphrase(text, start, _NUMBERED_PHRASE) or _unquoted_passphrase(text, start)
+        if phrase:  # "jdoe / copper pixel quartz casa32": a password of words
+            end = phrase
+        elif not _pair_value(
+            value, spaced=m.start(1) > m.start() + 1 and text[m.start() - 1 : m.start()] == " "
+        ):
+            continue
         user = _USER_BEFORE.search(text, max(0, m.start() - 64), m.start())
         if user is not None and (about_logins or "@" in user.group(1)):
             yield start, end, "password", P_PROSE
+
+
+_LETTERS_AND_DIGITS = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{8,64}")
+
+
+def _pair_value(value: str, *, spaced: bool) -> bool:
+    """Whether the word after a user's slash is a password: a generator's words joined (their
+    separators are a name's too: no other test), letters and digits mixed, or, with a space each
+    side of the slash (a path has none: "dpage/pgadmin4"), small letters and digits (how a
+    generator of "easy to type" passwords writes them: "wvvbso34nz8j"); and not a path, a file or a
+    handle ("admin / @Fluffy468" is a password, though)."""
+    if joined_word_passphrase(value):
+        return True  # "creds are j.doe / amber.otter.violin"
+    easy = spaced and _LETTERS_AND_DIGITS.fullmatch(value) is not None
+    if (_kinds(value) < 3 or not _DIGIT.search(value)) and not easy:
+        return False
+    if _not_a_password(value) and not _SYMBOL_FIRST_PASSWORD.fullmatch(value):
+        return False
+    if _VERSIONED_REFERENCE.fullmatch(value):
+        return False  # "uses: actions/checkout@v4": a GitHub Action or a package at a version
+    return not ("." in value[-5:] and value.rsplit(".", 1)[1].isalpha())  # a file ("notes/draft2.txt")
+
+
+_VERSIONED_REFERENCE = re.compile(r"[A-Za-z][\w.-]*@(?:v?\d+(?:\.\d+)*|[0-9a-f]{7,40}|main|master|latest)")
 
 
 # A UUID, or a long run of hex digits: random, but ids and hashes look the same. Only a secret's
@@ -1877,13 +2010,37 @@ def _named_random_values(text: str, lower: str) -> Iterator[Span]:
         if line_start and not before.strip():
             # a value alone on its line is named by the line before: "cat config/master.key\n..."
             before = lower[max(text.rfind("\n", 0, line_start - 1) + 1, m.start() - _CUE_WINDOW) : m.start()]
-        if not (_SECRET_CUE.search(before) or _KEY_ASKED.search(before)) or _PUBLIC_ID_BEFORE.search(
-            text, max(0, m.start() - 24), m.start()
-        ):
+        named = _SECRET_CUE.search(before) or _KEY_ASKED.search(before) or _named_private_key(m, before)
+        if not named or _PUBLIC_ID_BEFORE.search(text, max(0, m.start() - 24), m.start()):
             continue
         if _PUBLIC_HASH_BEFORE.search(before):
             continue
         yield m.start(), m.end(), "secret", P_PROSE
+
+
+# A session's id where a session or its cookie is named on the line before it ("Session-Cookie
+# (sessionid) ist ...", "ASP.NET_SessionId=..."): small letters and digits, as Django, PHP and
+# ASP.NET write them; or a Rails cookie, signed: its data in base64, "--" and a 40-hex-digit HMAC.
+_SESSION_CUE = re.compile(r"sessid|session[ _.-]?(?:id|cookie|token|key)|_session\b|cookie")
+_SESSION_ID = re.compile(
+    r"[a-z0-9](?<![\w-][a-z0-9])(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{19,63}(?![\w-])"
+    r"|[A-Za-z0-9+/%]{16,}={0,2}--[0-9a-f]{40}(?![\w-])"
+)
+
+
+def _session_ids(text: str, lower: str) -> Iterator[Span]:
+    for m in _SESSION_ID.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        before = lower[max(line_start, m.start() - _CUE_WINDOW) : m.start()]
+        if _SESSION_CUE.search(before) and not _PUBLIC_HASH_BEFORE.search(before):
+            yield m.start(), m.end(), "session_cookie", P_PROSE
+
+
+# An Ethereum (secp256k1) private key, "0x" and 64 hex digits, where any "key" names it:
+# `Account.from_key("0x...")`, "derived key #0: 0x..." (a transaction's hash, the same shape, is
+# named "tx" or "hash": see ``_PUBLIC_HASH_BEFORE``).
+def _named_private_key(m: re.Match[str], before: str) -> bool:
+    return m.end() - m.start() == 66 and m.group().startswith("0x") and "key" in before
 
 
 # Hashes and public ids are named too: "sha256 of the token", "commit", "checksum", "request id".
@@ -2136,6 +2293,9 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _alternatives(text, lower)
     if _TRIED_HINTS.search(lower) and _ALTERNATIVE_CUES.search(lower):
         yield from _tried_values(text, lower)
+    yield from _unnamed_changes(text, lower)
+    if "sess" in lower:
+        yield from _session_ids(text, lower)
     if _JOIN_CUES.search(lower):
         yield from _pieces(text)
     if digits:  # every shaped token holds a digit
