@@ -489,6 +489,22 @@ def test_a_choice_made_in_the_end_marks_a_change() -> None:
     assert not marks_change("we went with a warm terracotta, looks amazing")
 
 
+def test_actually_stressing_what_happened_marks_no_change() -> None:
+    from memopilot.write.contradictions import marks_change
+
+    assert not marks_change("Thanks for the tip, the vinegar trick actually worked on the kettle.")
+    assert marks_change("Actually, my dentist is Dr. Lee now.")
+    assert marks_change("I actually prefer green tea in the mornings.")
+
+
+def test_a_decision_announced_with_a_colon_settles_a_choice() -> None:
+    from memopilot.write.contradictions import settles_a_choice
+
+    assert settles_a_choice("Final decision: the blue sofa, delivered in May.")
+    assert settles_a_choice("Decision: we're keeping the old boiler one more winter.")
+    assert not settles_a_choice("Still no decision on the sofa, we keep going back and forth.")
+
+
 def test_a_lead_in_before_a_colon_is_not_part_of_the_change() -> None:
     """ "Heads up, my routine changed: I no longer swim in the mornings." read "heads up, routine
     changed" as part of what no longer holds, and no earlier memory held those words."""

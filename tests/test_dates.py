@@ -87,6 +87,8 @@ DEADLINES = [
     ("the deposit can wait until mid-July", eod(2026, 7, 15)),
     ("by the middle of February", eod(2027, 2, 15)),  # February has passed: next year's
     ("by the 15th", eod(2026, 3, 15)),
+    # the day of the month, not the weekday's next date (Thursday 5 March), whatever follows it
+    ("MOT booked for Thursday the 19th 👍", eod(2026, 3, 19)),
     ("by EOD Friday", eod(2026, 3, 6)),
     ("tonight", eod(2026, 3, 4)),
 ]
@@ -287,6 +289,20 @@ def test_how_long_a_later_event_lasts_is_no_end_from_now() -> None:
     text = "We're hiring a narrowboat on the canal for a week in August."
     assert temporary_expiry(text, NOW) == eod(2026, 8, 31)  # (the month it names, not a week from now)
     assert temporary_expiry("I'm in Lisbon for a week.", NOW) == NOW + timedelta(days=7)
+
+
+def test_how_long_a_state_has_held_is_no_end() -> None:
+    """A perfect tense before the duration tells how long it has held so far: read as an end,
+    "I've been vegetarian for 5 years" expired in five years."""
+    for text in (
+        "I've been vegetarian for 5 years",
+        "the dog has been limping for two days",
+        "My wrist's been aching for 3 weeks",
+        "We have had the allotment for six years now",
+    ):
+        assert temporary_expiry(text, NOW, any_date=False) is None, text
+    assert temporary_expiry("I'm off dairy for 3 weeks", NOW) == NOW + timedelta(days=21)
+    assert temporary_expiry("I've been told to rest for 2 weeks", NOW) == NOW + timedelta(days=14)
 
 
 def test_a_guessed_end_is_left_out_when_asked() -> None:

@@ -406,6 +406,14 @@ def learned_only(message: str) -> NewMemory:
         ("I have to return the rented tux the day after tomorrow.", "the day after tomorrow (2026-03-06)"),
         # "before Saturday" is due on Friday, but the phrase names Saturday
         ("Book the vet for his booster, it has to be before Saturday.", "before Saturday (2026-03-07)"),
+        # a day of the month told in the present, or a day something is booked for
+        ("Staying at my brother's in Kelso this week, back home on the 10th.", "on the 10th (2026-03-10)"),
+        ("Booked the car in for its service on Friday the 13th.", "Friday the 13th (2026-03-13)"),
+        ("Got a table for Saturday at the Thai place on Mill Road.", "for Saturday (2026-03-07)"),
+        # a task is still to do: the day it names is ahead, in any language the date words read
+        ("Need to drop the parcel at the post office on Friday.", "(2026-03-06)"),
+        ("Vrijdag moet ik het contract terugsturen naar de makelaar.", "(2026-03-06)"),
+        ("Tenho de levar o cão ao veterinário na sexta-feira da semana que vem.", "(2026-03-13)"),
     ],
 )
 def test_a_memory_says_the_day_its_relative_date_meant(message: str, content: str) -> None:
@@ -418,6 +426,9 @@ def test_a_memory_says_the_day_its_relative_date_meant(message: str, content: st
         "I proposed to Aiko on Saturday on the top of Mount Rokko and she said yes!",  # the Saturday gone
         "I go swimming Monday, Wednesday and Friday before work.",  # a routine
         "My goal for this year is to read 40 books.",  # no one day
+        "My niece was born on the 14th, a little early.",  # a day gone
+        "I went out for Friday drinks with the team and stayed far too late.",  # a day gone
+        "I need to ring my sister back, she called on Monday while I was out.",  # a task, a day gone
     ],
 )
 def test_a_date_that_may_be_past_or_names_no_day_is_not_dated(message: str) -> None:
@@ -1118,6 +1129,10 @@ def test_an_event_told_in_the_past_tense_names_when_it_happened() -> None:
     assert not tells_past_event("I broke my wrist so I can't type for a week")
     assert not tells_past_event("hurt my back at the gym, physio says walking only for the next ten days")
     assert not tells_past_event("Caught a cold, so no calls until Thursday please")
+    # a time as the subject: "this weekend" was, not is
+    assert tells_past_event("Honestly this week was a write-off.")
+    assert tells_past_event("It was a slow weekend at the allotment")
+    assert not tells_past_event("This week I'm house-sitting for my aunt")
 
 
 def test_a_past_verb_is_read_from_the_inflection_tables() -> None:

@@ -373,3 +373,44 @@ def test_what_a_turn_told_beside_a_replaced_memory_may_go_with_it(mp: MemoPilot,
     mp.settle()
     assert mp.get(commute.id).state is MemoryState.SUPERSEDED
     assert "Pelham" not in mp.build_context("How do I get to work?").text
+
+
+def test_a_reversal_replaces_the_choice_between_that_shares_its_words(mp: MemoPilot, clock) -> None:
+    """The choice in between names the same drink ("coconut milk in my tea"); only the memory
+    that states the value gone back to holds again."""
+    mp.remember("I have my tea with soy milk, three cups a day, mostly at my desk.")
+    clock.advance(timedelta(days=45))
+    (coconut,) = mp.remember("Trying coconut milk in my tea for a few weeks, a friend swears by it.").created
+    clock.advance(timedelta(days=35))
+    mp.remember("Right, that's enough of that. Back to soy milk in my tea, the other one curdled.")
+    mp.settle()
+    assert mp.get(coconut.id).state is MemoryState.SUPERSEDED
+    assert "coconut" not in mp.build_context("What should I buy for breakfast this week?").text
+
+
+def test_a_settled_choice_replaces_the_option_weighed_whatever_else_waits(mp: MemoPilot, clock) -> None:
+    """ "the patio can wait until next year" states a passing state beside the decision; the
+    decision still closes the choice weighed (it was judged as a passing state, replacing nothing)."""
+    (leaning,) = mp.remember(
+        "We're leaning toward redoing the garden first, Brackley Landscapes sent a quote."
+    ).created
+    clock.advance(timedelta(days=20))
+    mp.remember(
+        "Final decision: the loft conversion first, with Oakhurst Builds. The patio can wait until next year."
+    )
+    mp.settle()
+    assert mp.get(leaning.id).state is MemoryState.SUPERSEDED
+    assert "Brackley" not in mp.build_context("Which builder is doing our big project this year?").text
+
+
+def test_how_long_a_state_has_held_is_no_passing_state(mp: MemoPilot, clock) -> None:
+    """ "the dog has been hiding under the bed for two days" says how long, not when it ends: the
+    message was taken for a passing state, and the move beside it replaced nothing."""
+    mp.remember("We just got the keys to a flat in Ardmore Quay today! Third floor, near the harbour.")
+    clock.advance(timedelta(days=200))
+    mp.remember(
+        "Big news: I moved to Fennick Vale last weekend. Boxes everywhere, the dog has been hiding "
+        "under the bed for two days."
+    )
+    mp.settle()
+    assert "Ardmore" not in mp.build_context("Any good bakeries near where I live?").text

@@ -55,7 +55,7 @@ _CONNECTORS = {
            "prima di": "before", "fine": "end of", "prossimo": "next", "prossima": "next"},
     "pt": {"até ao": "by", "até o": "by", "até à": "by", "até": "by", "antes do": "before",
            "antes de": "before", "fim de": "end of", "final de": "end of", "próximo": "next",
-           "próxima": "next"},
+           "próxima": "next", "a semana que vem": "next week", "semana que vem": "next week"},
     "sv": {"till och med": "until", "t.o.m.": "until", "fram till": "until", "senast": "by",
            "innan": "before", "före": "before", "nästa": "next", "denna": "this",
            "i slutet av": "by the end of"},

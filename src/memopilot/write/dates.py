@@ -151,12 +151,12 @@ _MONTH_ONLY = _rx(
     rf"(?:\s+(?P<year>{_YEAR}))?\b(?!\s+\d)"
 )
 # "by the 15th", "moving day is the 30th", "it's now the 17th", "Thursday the 14th", "until the
-# 28th (sprained ankle)", but not "the 2nd time" or "the 3rd floor": a cue before, nothing
-# noun-like after.
+# 28th (sprained ankle)", "Thursday the 18th 👍", but not "the 2nd time" or "the 3rd floor": a cue
+# before, nothing noun-like after.
 _ORDINAL_DAY = _rx(
     r"(?:\b(?:on|by|until|till|before|due|from|is|now|to|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
-    r"(?=\s*(?:$|[.,;:!?()—–-]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after)\b))"
+    r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after)\b))"
 )
 _EOD = _rx(
     r"\b(?:eod|cob|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|"
@@ -289,6 +289,8 @@ def temporary_expiry(
     duration = _TEMP_DURATION.search(text)
     if duration and _EVENT_LATER.match(text, duration.end()):
         duration = None  # "a narrowboat for a week in August": how long a later event lasts
+    if duration and duration.group("n2") and _lasted_so_far(text, duration.start()):
+        duration = None  # "I've been vegetarian for 5 years": how long it has held, not its end
     if duration:
         count = duration.group("n") or duration.group("n2") or "1"
         return now + _delta(_number(count), duration.group("unit"), now)
@@ -344,6 +346,23 @@ def _starts_at(text: str, position: int) -> bool:
         _STARTS_AT.search(text, max(0, position - 16), position) is not None
         or _CHANGED_IN.search(text, max(0, position - 60), position) is not None
     )
+
+
+# A perfect tense before a duration in the same clause: "the cat has been hiding for three days",
+# "I've had a cough for 10 days", "she's been in hospital for a week" tell how long a state has
+# held so far, not when it ends (read as ends, "I've been vegetarian for 5 years" expired in five
+# years, and a message telling such a state beside a move was taken for a passing state, so the
+# move replaced nothing). Not a state one was told or given to keep ("I've been told to rest for
+# two weeks").
+_PERFECT = _rx(
+    r"\b(?:(?:has|have|had|'ve|’ve)\s+(?:(?:not|never|only|just|really|basically|now|already)\s+)?"
+    r"(?:been|had|lived|worked|known|used|kept|owned|felt|slept|\w+ed)|(?:'s|’s)\s+been)\b"
+    r"(?!\s+(?:told|asked|advised|prescribed|ordered|given|put|signed|booked)\b)[^,.;:!?]{0,60}$"
+)
+
+
+def _lasted_so_far(text: str, position: int) -> bool:
+    return _PERFECT.search(text, max(0, position - 100), position) is not None
 
 
 def _bounds(pattern: re.Pattern[str], text: str) -> bool:

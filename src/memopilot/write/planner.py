@@ -587,11 +587,11 @@ def _sure_updates(judge: UpdateJudge, text: str, candidates: list[Memory]) -> li
         return []
     verdicts = judge.judge(text, [m.content for m in candidates])
     settles = settles_a_choice(text)
-    restored = _restored_values(text)
+    holding = _holders(candidates, _restored_values(text))
     sure = [
         (v, m)
         for v, m in zip(verdicts, candidates, strict=True)
-        if _updates(v, m.content, settles) and not _holds_any(m.content, restored)
+        if _updates(v, m.content, settles) and m.id not in holding
     ]
     return sorted(sure, key=lambda pair: (pair[0].closeness, pair[0].probability), reverse=True)
 
@@ -602,12 +602,19 @@ def _restored_values(text: str) -> list[set[str]]:
     return [terms for value in values if value and (terms := content_terms(value))]
 
 
-def _holds_any(old: str, values: list[set[str]]) -> bool:
-    """Whether ``old`` states one of the ``values`` a reversal returns to: it holds again ("I take
-    my coffee black" after "Back to plain black coffee"), and the change replaces the choice in
-    between, however closer in meaning the old value reads."""
-    terms = content_terms(old)
-    return any(len(value & terms) * 2 >= len(value) for value in values)
+def _holders(candidates: list[Memory], values: list[set[str]]) -> set[str]:
+    """The ids of the memories that state one of the ``values`` a reversal returns to: it holds
+    again ("I take my coffee black" after "Back to plain black coffee"), and the change replaces
+    the choice in between, however closer in meaning the old value reads. A memory states a value
+    when it holds at least half its terms and no other memory holds more: the choice in between
+    often shares the value's words ("trying almond milk in my coffee" beside "Back to oat milk in
+    my coffee" after "I take my coffee with oat milk"), and was kept current as if it held too."""
+    holding: set[str] = set()
+    for value in values:
+        shared = {m.id: len(value & content_terms(m.content)) for m in candidates}
+        most = max(shared.values(), default=0)
+        holding |= {mid for mid, n in shared.items() if n == most and n * 2 >= len(value)}
+    return holding
 
 
 def _updates(verdict: Verdict, old: str, settles: bool) -> bool:
@@ -668,7 +675,20 @@ def _moves_a_deadline(text: str, now: datetime) -> bool:
 
 def _states_a_passing_state(text: str, created: list[Memory | None], now: datetime) -> bool:
     """A state that ends ("car's in the garage until Thursday, so I'm taking the bus") is an
-    exception to what holds, not a change of it: it replaces nothing."""
+    exception to what holds, not a change of it: it replaces nothing. Unless another clause
+    settles a choice: "Final decision: kitchen first, with Tolland & Reyes. The bathroom can wait
+    until next year" closes the choice whatever waits. (Not any clause that marks a change: "lina
+    lost her first tooth today!! tooth fairy rates are insane now" replaces nothing.)"""
+    clauses = _clauses_of(text)
+    if not _tells_a_passing_state(clauses, created, now):
+        return False
+    return not any(
+        settles_a_choice(part) and dates.temporary_expiry(part, now, any_date=False) is None
+        for part in clauses
+    )
+
+
+def _tells_a_passing_state(clauses: list[str], created: list[Memory | None], now: datetime) -> bool:
     if any(m is not None and m.type is MemoryType.TEMPORARY for m in created):
         return True
     # Read a clause at a time: the day of an event told in the past tense ends no state ("Talked
@@ -677,7 +697,7 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
     # decision: no state that passes tomorrow). Today still reads as a state's end ("lina lost her
     # first tooth today!!" replaces nothing).
     kept = [content_terms(m.content) for m in created if m is not None]
-    for part in _clauses_of(text):
+    for part in clauses:
         ends = dates.temporary_expiry(part, now, any_date=False)
         if ends is None or tells_past_event(part):
             continue

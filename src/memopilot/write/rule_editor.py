@@ -1555,8 +1555,11 @@ def _dated_phrase(content: str, st: _Statement, judgement: _Judgement, now: date
     if found is None or _CALENDAR_DAY.search(found.phrase) or _CLOCK_ONLY.match(found.phrase):
         return content
     deadline = judgement.type is MemoryType.DEADLINE and judgement.expires_at is not None
+    # A task is still to do, so the day it names is ahead unless the words before it tell the past
+    # ("Vrijdag moet ik de offerte terugsturen": Friday; "call mum back, she rang on Monday": not)
+    ahead = deadline or (judgement.type is MemoryType.TASK and not _told_as_past(st.dated[: found.start]))
     # (a timetable and a tense are read in English only: "Seit Montag arbeite ich hier" is since Monday)
-    if not deadline and not _one_day_ahead(st.dated, found, timetable=in_english(st.text)):
+    if not ahead and not _one_day_ahead(st.dated, found, timetable=in_english(st.text)):
         return content
     day = found.named_day.isoformat()
     if day in content:
@@ -1591,12 +1594,23 @@ def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False
         return True
     before = text[: found.start]
     if _DAY_OF_MONTH.fullmatch(found.phrase):  # "it's now on the 14th" (not "born on the 14th")
-        return _AHEAD_CUE.search(before) is not None
-    if _WEEKDAY.fullmatch(found.phrase) is None or _ANOTHER_WEEKDAY.match(text, found.end):
+        # (or said in the simple present: "back home on the 10th", "the painter starts on the 3rd")
+        return (
+            _AHEAD_CUE.search(before) is not None
+            or _booked_for(before)
+            or (timetable and not (_told_as_past(before) or tells_past_event(text)))
+        )
+    if _WEEKDAY.fullmatch(found.phrase) is None and _WEEKDAY_THE_NTH.fullmatch(found.phrase) is None:
+        return False
+    if _ANOTHER_WEEKDAY.match(text, found.end):
         return False  # ("my runs have moved to Saturday and Sunday": every weekend)
-    if _AHEAD_CUE.search(before) is not None or (
-        (_ARRANGED.match(text) is not None or (timetable and _SCHEDULED.match(text) is not None))
-        and _ON.search(before) is not None
+    if (
+        _AHEAD_CUE.search(before) is not None
+        or _booked_for(before)
+        or (
+            (_ARRANGED.match(text) is not None or (timetable and _SCHEDULED.match(text) is not None))
+            and _ON.search(before) is not None
+        )
     ):
         return True
     # In a memory's words a weekday is the coming one (SPEC: a bare weekday is its next occurrence)
@@ -1609,7 +1623,8 @@ def _one_day_ahead(text: str, found: dates.DateMatch, *, timetable: bool = False
 _DAY_AHEAD = re.compile(
     r"(?:the\s+day\s+after\s+)?tomorrow|tmrw|tonight|today"
     r"|(?:with)?in\s+\S+\s+(?:days?|weeks?|fortnights?)"
-    r"|(?:next|this(?:\s+coming)?|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:next|this(?:\s+coming)?|coming)\s+(?:week\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+of\s+next\s+week"
     r"|(?:by|until|till|before|to|due)\s+the\s+\d{1,2}(?:st|nd|rd|th)",
     _F,
 )
@@ -1622,6 +1637,10 @@ _SCHEDULED = re.compile(
 )
 _ON = re.compile(r"\bon\s+$", _F)
 _DAY_OF_MONTH = re.compile(r"on\s+the\s+\d{1,2}(?:st|nd|rd|th)", _F)
+# "Thursday the 18th": one day, read as its weekday is
+_WEEKDAY_THE_NTH = re.compile(
+    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+the\s+\d{1,2}(?:st|nd|rd|th)", _F
+)
 _DAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _WEEKDAY_NAME = re.compile(_DAY_NAMES, _F)
 # a weekday as the date finder reads it, short forms and a leading "on" too ("on thurs")
@@ -1651,6 +1670,17 @@ def _told_as_past(before: str) -> bool:
     return any(past_form(w) and (i == 0 or words[i - 1] not in _ARRANGING) for i, w in enumerate(words))
 
 
+def _booked_for(before: str) -> bool:
+    """Whether the day is what something was arranged for: "Booked the MOT for Thursday the 18th",
+    "booked the car in on Friday", "a table for Friday" (not "I went for Friday drinks": a past
+    told without arranging)."""
+    if _ARRANGES.search(before) is not None:
+        return _FOR_DAY.search(before) is not None or _ON.search(before) is not None
+    return _FOR_DAY.search(before) is not None and not _told_as_past(before)
+
+
+_FOR_DAY = re.compile(r"\bfor\s+$", _F)
+_ARRANGES = re.compile(r"\b(?:booked|scheduled|arranged|reserved|planned|set\s+up|got)\b", _F)
 _ANOTHER_WEEKDAY = re.compile(rf"\s*(?:,|and|&|or|/)\s*{_DAY_NAMES}", _F)
 _AHEAD_CUE = re.compile(
     r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+now)?(?:\s+on)?|"

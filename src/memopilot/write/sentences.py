@@ -234,11 +234,13 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
 
 # What happened, told in the past tense: "I deployed on a Friday and broke checkout for two hours",
 # "I was sick for three days", "Talked to the bank today", "Jonas started fourth grade this
-# week", "the cat hid under the sink" (no state that holds now, unless one is said beside it: "I
-# broke my leg so I'm on crutches for six weeks"). The subject is the user, one of theirs, a thing
-# ("the cat"), someone named, or left out; the verb is a past form (:func:`past_form`).
+# week", "the cat hid under the sink", "So this weekend was chaos" (no state that holds now,
+# unless one is said beside it: "I broke my leg so I'm on crutches for six weeks"). The subject is
+# the user, one of theirs, a thing ("the cat"), a time ("this weekend"), someone named, or left
+# out; the verb is a past form (:func:`past_form`).
 _SUBJECT_AND_VERB = re.compile(
-    r"(?:i|we|(?:my|our|the)\s+[\w-]+|(?-i:[A-Z][a-z]+))\s+(?:just\s+)?(?P<verb>[a-z]+)\b", _F
+    r"(?:i|we|it|(?:my|our|the|this|that|last)\s+[\w-]+|(?-i:[A-Z][a-z]+))\s+(?:just\s+)?(?P<verb>[a-z]+)\b",
+    _F,
 )
 _WORD_START = re.compile(r"\b\w")
 _LETTERS = re.compile(r"[a-z]*", _F)

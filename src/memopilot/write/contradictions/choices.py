@@ -29,7 +29,8 @@ _WEIGHING = re.compile(
 )
 # A choice made: decided, the decision made, booked, went with, settled on, ended up, signed ...
 _SETTLED = re.compile(
-    r"\b(?:decided|decision (?:made|is|was)|(?:made|make) (?:the|a|our|my) (?:decision|call)|final answer|"
+    r"\b(?:decided|decision (?:made|is|was)|final decision|decision(?=\s*:)|"
+    r"(?:made|make) (?:the|a|our|my) (?:decision|call)|final answer|"
     r"booked|went with|(?:are|'re|am|'m) going with|settled on|chose|picked|ended up|signed (?:up|the)|"
     r"enrolled|registered|it's official|committed to|locked in|put down a deposit|paid the deposit)\b",
     re.IGNORECASE,

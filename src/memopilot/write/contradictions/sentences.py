@@ -6,7 +6,7 @@ import functools
 import itertools
 from collections.abc import Sequence
 
-from ..sentences import clean_statement, is_question, split_sentences
+from ..sentences import clean_statement, is_question, past_form, split_sentences
 from .analysis import _Analysis, _Change, _Slot, _Stance
 from .changes import _clause_changes
 from .choices import returned_to
@@ -47,6 +47,15 @@ def _leading_change(toks: Sequence[_Tok]) -> int:
     """How many tokens a leading change adjunct takes (0: none)."""
     lows = tuple(t.low for t in toks[:3])
     return next((len(p) for p in _LEADING_CHANGES if lows[: len(p)] == p), 0)
+
+
+def _signal_words(toks: Sequence[_Tok]) -> set[str]:
+    """The sentence's words, without an "actually" that stresses what happened ("the rolling
+    trick actually worked", "she actually called back"): that one corrects nothing, and the aisle
+    seat a user always takes was retired by it."""
+    lows = [t.low for t in toks]
+    stressing = any(a == "actually" and past_form(b) for a, b in itertools.pairwise(lows))
+    return set(lows) - {"actually"} if stressing else set(lows)
 
 
 def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
@@ -155,6 +164,7 @@ def _analyse(text: str) -> _Analysis:
         sentence_terms = _terms(toks)
         terms |= sentence_terms
         lows = {t.low for t in toks}
+        signals = _signal_words(toks)
         no_longer = "no" in lows and "longer" in lows
         # "we ended up going with terracotta": the choice made after one considered earlier
         ended_up = any(a.low == "ended" and b.low == "up" for a, b in itertools.pairwise(toks))
@@ -164,9 +174,9 @@ def _analyse(text: str) -> _Analysis:
             or no_longer
             or ended_up
             or returned_to(clean_statement(raw)) is not None
-            or bool(lows & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
+            or bool(signals & (_SIGNALS - _DESCRIPTIVE_SIGNALS))
         )
-        signal = signal or marked or bool(lows & _SIGNALS)
+        signal = signal or marked or bool(signals & _SIGNALS)
         sentence_changes = _clause_changes(toks)
         clauses = _clauses(toks)
         if len(clauses) > 1:  # "I no longer use Vim; I use Helix": each clause may carry its own marker
