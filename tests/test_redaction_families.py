@@ -1150,6 +1150,9 @@ def _measure():
         # 0.6% after the nineteenth session read its misses' families (changes said in other languages,
         # passwords of words, keys named by "from_key")
         ("tests/data/redaction_check37", 0.97, 0.01),
+        # redaction_check39 (2026-12-06, eighteenth session): 98.1% / 1.1% measured once at the end
+        # (the code the session started from: 97.0% / 1.1%)
+        ("tests/data/redaction_check39", 0.975, 0.015),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
