@@ -24,7 +24,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from .rules import P_STRUCT, Span, count_digits, fixed_format, looks_random
+from .rules import P_STRUCT, UUID, Span, count_digits, fixed_format, looks_random
 from .statements import KEY_TALK, PUBLIC_HASH_BEFORE
 
 __all__ = ["detect"]
@@ -44,7 +44,6 @@ _SPACED_GROUP = re.compile(r"\S+")
 _DASHED_GROUP = re.compile(r"[^-]+")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 _HEX_GROUP = re.compile(r"[0-9a-f]+|[0-9A-F]+")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 _IBAN_SHAPE = re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}")
 _LEAST = 20  # letters and digits once joined: a short code is the other detectors' to judge
@@ -90,7 +89,7 @@ def _judge_run(text: str, lower: str, run: re.Match[str]) -> Iterator[Span]:
     value = run.group()
     group = _SPACED_GROUP if any(c.isspace() for c in value) else _DASHED_GROUP
     groups = [(run.start() + m.start(), run.start() + m.end()) for m in group.finditer(value)]
-    if len(groups) < 2 or (group is _DASHED_GROUP and _UUID.search(value)):
+    if len(groups) < 2 or (group is _DASHED_GROUP and UUID.search(value)):
         return  # (a UUID's groups are an id's: statements.py judges it by its name)
     # (both may hold: the groups go on after a fixed format's shortest length; the merge of the
     # spans takes them all, named by the longer)
@@ -202,7 +201,7 @@ def _cut_hex_key(text: str, lower: str, groups: list[tuple[int, int]]) -> tuple[
             if (
                 len(joined) in _HEX_KEY_LENGTHS
                 and _HEX_GROUP.fullmatch(joined)
-                and not _UUID.fullmatch(text, start, end)
+                and not UUID.fullmatch(text, start, end)
                 and _key_named(text, lower, start)
             ):
                 return start, end

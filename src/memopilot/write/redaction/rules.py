@@ -1023,7 +1023,7 @@ def _kinds_of_alnum(value: str) -> int:
 
 
 _NEXT_PARAM = re.compile(r"&[A-Za-z_][\w.-]*=")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 def _name_parts(name: str) -> list[str]:
@@ -1118,7 +1118,7 @@ def _entropy(text: str, lower: str) -> Iterator[Span]:
         if assign is None and m.group(1) is None:
             if vs == end:
                 continue  # no operator and no space: part of a path such as ".../cryptoKeys/x"
-            if _UUID.fullmatch(text[vs:ve]):
+            if UUID.fullmatch(text[vs:ve]):
                 continue  # "the key 550e8400-..." names a record, not a secret
         nxt = _NEXT_PARAM.search(text, vs, ve)
         if nxt is not None:
