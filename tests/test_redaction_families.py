@@ -1099,6 +1099,9 @@ def _measure():
         # redaction_check38 on arrival (2026-12-06, eighteenth session): 93.6% / 2.9%; its misses then
         # read (96.6% / 2.9% after; 99.4% / 0.0% after the nineteenth session's families)
         ("tests/data/redaction_tune38", 0.99, 0.01),
+        # redaction_check40 on arrival (2026-12-06, nineteenth session): 97.7% / 2.3%; its misses then
+        # read (98.9% / 0.0% after)
+        ("tests/data/redaction_tune40", 0.98, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1368,4 +1371,50 @@ def test_nineteenth_session_families_go(text: str, values: tuple[str, ...]) -> N
     ],
 )
 def test_nineteenth_session_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+# Nineteenth session, second part (redaction_tune40's families).
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a Wi-Fi network's name, a slash, its key as a router's label prints it
+        ("Guest wifi: Zyxel-9C2D / K7RQ2M9XWT4PLB", ("K7RQ2M9XWT4PLB",)),
+        ("House notes\n- Wi-Fi: FRITZ!Box 7590 QW / 58204417936\n- bins go out Tuesday", ("58204417936",)),
+        # a generator's joined words with a number, after "now" in another language
+        ("das WLAN-Passwort ist jetzt tulip.canyon.harbor.57", ("tulip.canyon.harbor.57",)),
+        ("mi contraseña es ahora otter-quill-basalt-12", ("otter-quill-basalt-12",)),
+        # a backup code in capitals, the first line of a list
+        (
+            "recovery codes for the mail account, printed:\nQ7WXTRMBZK\n4KDNE8WQPH\nZT2HMV9QXA",
+            ("Q7WXTRMBZK", "4KDNE8WQPH"),
+        ),
+        # a passport under its Turkish and Indonesian names
+        ("pasaport no: U20938417", ("U20938417",)),
+    ],
+)
+def test_tune40_families_go(text: str, values: tuple[str, ...]) -> None:
+    redacted = redact(text).text
+    for value in values:
+        assert not _left(value, redacted), redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an HTTP response's header fields under its status line ("Gateway" is no gate code)
+        "HTTP/1.1 504 Gateway Timeout\nX-Request-Id: 1f0e5a44-7b2c-4d1e-9a0f-3c6b8e2d7a91\nServer: envoy",
+        # a mail part's base64 body: a sentence with accented letters
+        "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+        "R3LDvMOfZSBhdXMgS8O2bG4sIHdpciBzZWhlbiB1bnMgYW0gRGllbnN0YWcu",
+        # a password rule whose articles are number words ("una", "un")
+        "La contraseña nueva necesita una minúscula y un símbolo.",
+        "Le mot de passe doit contenir une majuscule et un chiffre.",
+        # a path and a speed after a Wi-Fi slash
+        "wifi speed: 300 / 50 Mbit, see docs/network/setup.md",
+    ],
+)
+def test_tune40_look_alikes_are_kept(text: str) -> None:
     assert redact(text).text == text

@@ -168,7 +168,7 @@ _LICENCE_WORDS = word_list("""
 """)
 _PASSPORT_NAMES = word_list("""
     passport|passport number|passport no|reisepass|reisepassnummer|passeport|pasaporte|passaporto|
-    paszport|паспорт|पासपोर्ट|paspoort|paspoortnummer|passaporte|загранпаспорт|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
+    paszport|pasaport|paspor|паспорт|पासपोर्ट|paspoort|paspoortnummer|passaporte|загранпаспорт|여권번호|护照号|护照号码|旅券番号|パスポート番号|パスポート|護照號碼|護照
 """)
 # An identity card's number is a code like a passport's ("Ausweisnummer: PVYNFLVRJ6": nine
 # characters and an ICAO 9303 check digit, letters and digits alike).

@@ -665,7 +665,9 @@ _DOTTED_PASSPHRASE = re.compile(r"[a-z]{3,}(?:\.[a-z]{3,}){2,}\d{2,4}")
 # Code joins names so too ("user.profile.password", "read-only-mode", "app.config.default"), but
 # with words of its own; a word that names a secret, a setting, a place in code or a host's domain
 # makes the value a name, and so does a word of prose ("see-the-wiki").
-_JOINED_WORDS = re.compile(r"[a-z]{3,12}([._-])[a-z]{3,12}(?:\1[a-z]{3,12}){1,6}")
+# The same with a number after the last word, joined by the separator ("heron-quill-maple-38").
+_JOINED_WORDS = re.compile(r"[a-z]{3,12}([._-])[a-z]{3,12}(?:\1[a-z]{3,12}){1,6}(?:\1\d{1,4})?")
+_JOINED_NUMBER = re.compile(r"[._-]\d+$")
 _JOINED_SEPARATORS = re.compile(r"[._-]")
 _CODE_WORDS = _words(
     """
@@ -688,7 +690,7 @@ def joined_word_passphrase(value: str) -> bool:
     """Words joined by one separator the way a passphrase generator joins them (see above)."""
     if _JOINED_WORDS.fullmatch(value) is None:
         return False
-    words = _JOINED_SEPARATORS.split(value)
+    words = _JOINED_SEPARATORS.split(_JOINED_NUMBER.sub("", value))
     return all(w not in _CODE_WORDS and w not in PROSE_WORDS and _VOWEL.search(w) for w in words)
 
 

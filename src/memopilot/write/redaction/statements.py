@@ -154,7 +154,10 @@ _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 # Words between a link and its value that leave them linked ("is literally", "ist einfach").
 _ADVERBS = frozenset(
-    word_list("literally|simply|just|actually|basically|really|exactly|still|now|einfach|genau|juste|solo|só")
+    word_list(
+        "literally|simply|just|actually|basically|really|exactly|still|now|einfach|genau|juste|solo|só"
+        "|jetzt|ahora|maintenant|agora|adesso|teraz"  # "now" ("das Passwort ist jetzt ...")
+    )
 )
 # Russian, Ukrainian and Belarusian say no "is" in the present: the value follows the name and what
 # it is the password of ("Пароль от вайфая X", "пароль для почты X", "пароль до роутера X").
@@ -278,6 +281,9 @@ _SPOKEN = _NUMBER_WORDS | frozenset(
     almohadilla|guion|guión|bajo|arroba|punto|signo|tiret|arobase|dièse|point
 """)
 )
+# Number words that are also a language's article: a spoken run whose only numbers are these is a
+# password's rule ("una mayúscula y un número"), not a value read out.
+_ARTICLES = frozenset(word_list("un|una|une|um|uma|een|ett|bir"))
 _SPELLED = re.compile(  # words ("п'ять", the NATO alphabet's "x-ray"), or one digit said alone
     r"(?i:x-ray)|[^\W\d_]+(?:['’][^\W\d_]+)?|\d(?!\d)"
 )
@@ -792,7 +798,7 @@ def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False)
     """The end of a run of at least ``least`` spelled digits from ``start``, else 0. ``spoken``
     (right after a password's name): single letters and the words for case and symbols count too,
     with two digits or symbols at least among them."""
-    count, said, end, pos = 0, 0, 0, start
+    count, said, numbers, end, pos = 0, 0, 0, 0, start
     for m in _SPELLED.finditer(text, start):
         gap = text[pos : m.start()]
         if count and (len(gap) > 3 or gap.strip(" ,-")):
@@ -800,10 +806,11 @@ def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False)
         word = m.group().lower()
         if word in _NUMBER_WORDS or (spoken and word.isdigit()):
             said += 1
+            numbers += word not in _ARTICLES
         elif not (spoken and ((len(word) == 1 and word.isascii()) or word in _SPOKEN)):
             break
         count, end, pos = count + 1, m.end(), m.end()
-    return end if count >= least and (said >= 2 or not spoken) else 0
+    return end if count >= least and ((said >= 2 and numbers) or not spoken) else 0
 
 
 def _object_code_key(lower: str, name_start: int, name: str) -> bool:
@@ -1179,6 +1186,7 @@ _LIST_ITEM = re.compile(
     r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40})[:：][ \t]*(\S[^\n]{0,80})$", re.M
 )
 _LIST_VALUE = re.compile(r"\S+")
+_HTTP_STATUS_LINE = re.compile(r"\s*http/\d(?:\.\d)? \d{3}[^\n]*\n\s*")
 _JOINED_WORDS = re.compile(r"[a-z]+(?:_[a-z]+)+\d*")
 
 
@@ -1198,7 +1206,9 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
     items = [m for m in _LIST_ITEM.finditer(text) if not _code_label(m.group(1))]
     if len(items) < 2:
         return
-    header_named = next(_NAMES.find(lower[: items[0].start()]), None) is not None
+    header = lower[: items[0].start()]
+    # (an HTTP response's status line heads its header fields: "502 Bad Gateway" names no gate code)
+    header_named = not _HTTP_STATUS_LINE.fullmatch(header) and next(_NAMES.find(header), None) is not None
     labels = [_label_names(lower, m.start(1), m.end(1)) for m in items]
     if not header_named and not any(labels):
         return
@@ -1307,6 +1317,7 @@ _GROUPED_CODE = re.compile(
     r"(?:\s+[^\s:]{1,20}){0,4}?[\s:=\-–—>]{0,4}((?:[a-z0-9]{4,5})(?: [a-z0-9]{4,5}){5,})(?![\w-])"
 )
 _WORD_IN_TOKEN = re.compile(r"[A-Za-z]{5}")
+_CAPITALS_CODE = re.compile(r"[A-Z0-9]{8,}")
 _LIST_JOINS = frozenset(("and", "or", "y", "o", "et", "ou", "und", "oder", "e", "en", "i", "и", "или"))
 _LIST_NUMBER = re.compile(r"\d{1,2}[.)]|[-*•]")
 _DASHED_GROUPS = re.compile(r"[A-Za-z]{4,6}(?:-[A-Za-z]{4,6}){2,7}")
@@ -1340,7 +1351,8 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
         if started and value.lower() in _LIST_JOINS:
             continue  # "x8kq2m7ze4pw and ryt59bd3hq8s"
         digits = sum(c.isdigit() for c in value)
-        if not started and digits == 1 and _WORD_IN_TOKEN.search(value):
+        name_like = digits == 1 and _WORD_IN_TOKEN.search(value) and not _code_line(text, start, value)
+        if not started and name_like:
             continue  # "in my 1Password vault": a name with a digit, not a code
         if (
             (digits and len(value) >= 6)
@@ -1353,6 +1365,11 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
             yield start, end, "recovery_code", P_PROSE
         elif started:
             return
+
+
+def _code_line(text: str, start: int, value: str) -> bool:
+    """A code in capitals alone at the start of a line ("HU3KQZWMLP" under "backup codes:")."""
+    return text[start - 1 : start] == "\n" and _CAPITALS_CODE.fullmatch(value) is not None
 
 
 def _same_code_shape(value: str, code: str) -> bool:
@@ -1679,7 +1696,7 @@ def _public_key_or_address(text: str, start: int, value: str) -> bool:
 def _random_secret(text: str, start: int, value: str) -> bool:
     if public_shape(value) or _public_key_or_address(text, start, value):
         return False
-    if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_text(value):
+    if text[start - 1 : start] == ":" or not looks_random(value, 12) or _base64_of_any_text(value):
         return False  # "SHA256:nThbg6k..." is a fingerprint
     if text.endswith(";base64,", max(0, start - 8), start):
         return False  # a data: URI's content (an inline image)
@@ -1702,6 +1719,19 @@ def _base64_of_text(value: str) -> bool:
     except UnicodeDecodeError:
         return False
     return bool(decoded) and decoded.isascii() and decoded.isprintable()  # words or JSON, not random bytes
+
+
+def _base64_of_any_text(value: str) -> bool:
+    """Base64 of text, or of a sentence in any language ("Bitte die Rechnung prüfen" in a mail's
+    base64 body): random bytes seldom decode as UTF-8, and then hold no space."""
+    if _base64_of_text(value):
+        return True
+    raw = _b64decode(value)
+    try:
+        decoded = raw.decode("utf-8") if raw is not None else ""
+    except UnicodeDecodeError:
+        return False
+    return " " in decoded and decoded.isprintable()
 
 
 def _password_shaped(value: str) -> bool:
@@ -1927,6 +1957,7 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     letters and digits (paths and "km/h" do not) or a generator's joined words, and the message is
     about logins or Wi-Fi, or the user is an e-mail address."""
     about_logins = _LOGIN_CONTEXT.search(lower)
+    about_wifi = _WIFI_TALK.search(lower)
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
         value = text[start:end]
@@ -1934,7 +1965,9 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
         if phrase:  # "jdoe / copper pixel quartz casa32": a password of words
             end = phrase
         elif not _pair_value(
-            value, spaced=m.start(1) > m.start() + 1 and text[m.start() - 1 : m.start()] == " "
+            value,
+            spaced=m.start(1) > m.start() + 1 and text[m.start() - 1 : m.start()] == " ",
+            wifi=about_wifi,
         ):
             continue
         user = _USER_BEFORE.search(text, max(0, m.start() - 64), m.start())
@@ -1943,9 +1976,11 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
 
 
 _LETTERS_AND_DIGITS = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{8,64}")
+_CAPITALS_AND_DIGITS = re.compile(r"(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{8,64}")
+_WIFI_TALK = Substrings(word_list("wifi|wi-fi|wlan|ssid|hotspot"))
 
 
-def _pair_value(value: str, *, spaced: bool) -> bool:
+def _pair_value(value: str, *, spaced: bool, wifi: bool = False) -> bool:
     """Whether the word after a user's slash is a password: a generator's words joined (their
     separators are a name's too: no other test), letters and digits mixed, or, with a space each
     side of the slash (a path has none: "dpage/pgadmin4"), small letters and digits (how a
@@ -1953,7 +1988,13 @@ def _pair_value(value: str, *, spaced: bool) -> bool:
     handle ("admin / @Fluffy468" is a password, though)."""
     if joined_word_passphrase(value):
         return True  # "creds are j.doe / amber.otter.violin"
-    easy = spaced and _LETTERS_AND_DIGITS.fullmatch(value) is not None
+    # a router's label prints its key in capitals and digits, or digits alone ("Wi-Fi: TP-Link_4F1E
+    # / 80417723"): after a network's name, with spaces round the slash, they are its password
+    if spaced and wifi and len(value) >= 8 and value.isdigit():
+        return True
+    easy = spaced and (
+        _LETTERS_AND_DIGITS.fullmatch(value) is not None or _CAPITALS_AND_DIGITS.fullmatch(value) is not None
+    )
     if (_kinds(value) < 3 or not _DIGIT.search(value)) and not easy:
         return False
     if _not_a_password(value) and not _SYMBOL_FIRST_PASSWORD.fullmatch(value):
