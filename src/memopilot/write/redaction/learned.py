@@ -54,6 +54,7 @@ _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _TOKEN_CHARS = rf"[^\s\"'`“”‘’«»„()\[\]{{}}<>,;|=:{_CJK}]"
 _CONTEXT_WORDS = 3
 _WORD_CACHE = 50_000  # words whose context weight is kept (a few MB at most)
+_TOKEN_CACHE = 20_000  # tokens whose own score is kept (a few MB at most)
 # What makes a token more than a plain word, after its first character (see _shaped_starts): a
 # digit or capital, or a symbol that more of the token follows. Written to start with the mark's
 # class, which `re` skips to in C, and to look behind only there: a look-behind first was tried at
@@ -105,8 +106,15 @@ _FIRST = operator.itemgetter(0)
 _SHAPE_RUNS = 8  # the runs of classes a token's shape feature keeps ("shape:Aa9!a")
 
 
+# The same classes for ASCII, as a byte table (a token is ASCII almost always: one C call, where
+# ``str.translate`` with a dict costs four times more): other ASCII characters are "?".
+_ASCII_CLASSES = bytes(_CLASS_OF.get(b, b if chr(b) in _KEPT_SYMBOLS else ord("?")) for b in range(256))
+
+
 def _class_string(token: str) -> str:
     """The class of each character: "Maple77!q" -> "Aaaaa99!a"."""
+    if token.isascii():
+        return token.encode("ascii").translate(_ASCII_CLASSES).decode("ascii")
     classes = token.translate(_CLASS_OF)
     if not _PLAIN_CLASSES.fullmatch(classes):
         classes = "".join(_class_of(c) for c in classes)
@@ -286,8 +294,7 @@ class TokenModel:
             token = _TOKEN.match(text, start)
             if token is None or token.end() - start < 4 or token.group().isdigit():
                 continue
-            own, classes = own_features(token.group())
-            own_score = self.score(own)
+            own_score, classes = self._own_score(token.group())
             if own_score >= self.own_floor:
                 scored.append((start, classes, own_score))
         if not scored:
@@ -324,6 +331,22 @@ class TokenModel:
     @functools.cached_property
     def _word_weights(self) -> dict[tuple[str, str], float]:
         return {}
+
+    @functools.cached_property
+    def _own_scores(self) -> dict[str, tuple[float, str]]:
+        return {}
+
+    def _own_score(self, token: str) -> tuple[float, str]:
+        """The score of a token's own features, and its classes, kept per token: the same tokens
+        come back ("OAuth2", "GitHub", "v1.2"; four in ten on the first reading of the corpora), and
+        each costs a few microseconds to describe."""
+        cached = self._own_scores.get(token)
+        if cached is None:
+            if len(self._own_scores) > _TOKEN_CACHE:
+                self._own_scores.clear()
+            own, classes = own_features(token)
+            cached = self._own_scores[token] = (self.score(own), classes)
+        return cached
 
     def _word_weight(self, word: str) -> float:
         """``ctx:`` and ``ctx5:`` of a word before the token (at any of the three places)."""
