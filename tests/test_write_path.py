@@ -388,6 +388,69 @@ def test_a_reversal_replaces_the_choice_between_that_shares_its_words(mp: MemoPi
     assert "coconut" not in mp.build_context("What should I buy for breakfast this week?").text
 
 
+def test_a_reversal_replaces_the_choice_between_that_never_names_the_value(mp: MemoPilot, clock) -> None:
+    """The choice in between replaced the old value ("Moved Pepper onto Brindle Farm pellets");
+    going back to it ("we're back on the Ashcombe hay cubes") names only the old value, which the
+    learned judgement reads as no change of the choice between. The chain of replacements says it."""
+    mp.remember("Our rabbit Pepper eats Ashcombe hay cubes, a handful morning and evening.")
+    clock.advance(timedelta(days=60))
+    (pellets,) = mp.remember(
+        "The vet had us move Pepper onto Brindle Farm pellets, that's all he gets now."
+    ).created
+    clock.advance(timedelta(days=30))
+    outcome = mp.remember(
+        "He hated them, so we're back on the Ashcombe hay cubes and he's eating happily again."
+    )
+    mp.settle()
+    assert mp.get(pellets.id).state is MemoryState.SUPERSEDED
+    assert [change["rule"] for change in outcome.superseded if change["id"] == pellets.id] == ["reversal"]
+    assert "Brindle" not in mp.build_context("Make a shopping list for the rabbit.").text
+
+
+def test_a_reversal_leaves_a_memory_that_replaced_something_else(mp: MemoPilot, clock) -> None:
+    """Going back to a value only undoes the choice that replaced that value."""
+    mp.remember("I work out at Quayside Gym three mornings a week.")
+    clock.advance(timedelta(days=50))
+    (gym,) = mp.remember("I switched my gym membership to Harbourline Fitness, it's closer now.").created
+    clock.advance(timedelta(days=20))
+    mp.remember("Work is hectic again, I'm back on the early shift at the depot.")
+    mp.settle()
+    assert mp.get(gym.id).state is MemoryState.ACTIVE
+
+
+def test_a_change_buried_in_a_long_story_replaces_the_old_value(mp: MemoPilot, clock) -> None:
+    """One long sentence of a story hides its news when read whole; the part of it that says what
+    changed ("since I switched our broadband over to Tallyfibre") is read on its own."""
+    mp.remember("Our home broadband is with Weskett Telecom, 150 Mbit, and it drops out most evenings.")
+    clock.advance(timedelta(days=120))
+    mp.remember(
+        "What a weekend. We drove out to my sister's on Friday and the dogs were sick in the car. "
+        "Sunday was lovely though: we cycled out to the old windmill, picked a basket of blackberries, "
+        "and since I switched our broadband over to Tallyfibre last month I finally had a video call "
+        "with my dad from the garden office, so he saw the blackberries too. Anyway, how do I make jam?"
+    )
+    mp.settle()
+    context = mp.build_context("The internet keeps cutting out, who do I call?").text
+    assert "Weskett" not in context
+
+
+def test_the_part_of_a_story_sentence_that_marks_a_change_is_judged_on_its_own() -> None:
+    from memopilot.write.planner import _news_told
+
+    sentence = _memory(
+        "Sunday was lovely though: we cycled out to the old windmill, picked blackberries, and since "
+        "I switched our broadband over to Tallyfibre last month I finally had a video call from the shed.",
+        MemoryType.FACT,
+        datetime(2026, 3, 1, tzinfo=UTC),
+    )
+    told = [said for said, memory in _news_told([sentence]) if memory is sentence]
+    assert told[0] == sentence.content
+    assert told[1:] == [
+        "since I switched our broadband over to Tallyfibre last month I finally had a video call "
+        "from the shed."
+    ]
+
+
 def test_a_settled_choice_replaces_the_option_weighed_whatever_else_waits(mp: MemoPilot, clock) -> None:
     """ "the patio can wait until next year" states a passing state beside the decision; the
     decision still closes the choice weighed (it was judged as a passing state, replacing nothing)."""

@@ -681,9 +681,19 @@ class MemoPilot(LifecycleOps, MaintenanceOps):
             existing=typed,
             earlier=earlier,
             evidence=evidence,
+            replaced=self._replaced(typed, user_id),
             room=self.memory_room(user_id),
             judge_later=self._judge_later,
         )
+
+    def _replaced(self, typed: list[Memory], user_id: str) -> dict[str, Memory]:
+        """The memories ``typed`` ones replaced, and the episodes those cite, by id (what a
+        reversal may go back to: :meth:`WritePath._apply_reversal`)."""
+        replaced = self.store.get_many({m.supersedes for m in typed if m.supersedes}, user_id=user_id)
+        if not replaced:
+            return {}
+        cited = {s for m in replaced.values() for s in m.source_ids} - set(replaced)
+        return {**replaced, **self.store.get_many(cited, user_id=user_id)} if cited else replaced
 
     def chat(
         self,

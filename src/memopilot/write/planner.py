@@ -107,6 +107,9 @@ class WriteInputs:
     earlier: list[Memory]  # the most relevant earlier episodes (a value the message explicitly changes)
     evidence: dict[str, Memory]  # the episodes the existing memories cite, by id
     room: int | None  # how many memories the user may still add (None: no limit)
+    # the memories the existing ones replaced (their ``supersedes``), and the episodes those cite,
+    # by id: what a reversal ("back on oat milk") may go back to
+    replaced: dict[str, Memory] = field(default_factory=dict)
     # leave the learned judgement's e5 reading to the engine's background (WritePlan.later)
     judge_later: bool = False
 
@@ -186,6 +189,7 @@ class WritePath:
         self._apply_updates(plan, result.output.updates, created, user_id, project_id)
         self._apply_forgets(plan, result, user_id, project_id)
         self._apply_message_changes(plan, text, created)
+        self._apply_reversal(plan, text, created)
         if not plan.outcome.superseded:
             self._apply_judged_update(plan, text, created)
         elif beside := _told_beside_the_changed(plan):
@@ -334,6 +338,34 @@ class WritePath:
                 plan.supersede(found.old, current, rule=found.rule, reason=found.reason)
             else:
                 plan.retire(found.old, reason=found.reason)
+
+    def _apply_reversal(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
+        """A change undone ("we've gone back to his old Hollowfield kibble" after "we moved him
+        over to Marrowbone Select"): the memory that replaced the value the message returns to was
+        the choice in between, and leaves. Read from the chain of supersessions, not from how close
+        the words are: the learned judgement reads "I'm back on oat milk after all" as no change of
+        "Switched to soy milk for a while" (0.42), since the message never names soy."""
+        values = _restored_values(text)
+        if not values:
+            return
+        successor = next((m for m in created if m is not None), None)
+        for memory in plan.untouched_earlier():
+            replaced = plan.inputs.replaced.get(memory.supersedes or "")
+            if replaced is None or memory.is_critical:
+                continue
+            # ("Switched to soy milk" shares "milk" with "back on oat milk": the memory it replaced
+            # must hold more of the value, and at least half of it)
+            if not any(
+                2 * (held := _value_held(replaced, plan.inputs.replaced, value)) >= len(value)
+                and held > _value_held(memory, {}, value)
+                for value in values
+            ):
+                continue
+            reason = "the message goes back to what this memory replaced"
+            if successor is not None:
+                plan.supersede(memory, plan.live.get(successor.id, successor), rule="reversal", reason=reason)
+            else:
+                plan.retire(memory, reason=reason, rule="reversal")
 
     def _apply_judged_update(
         self, plan: _Plan, text: str, created: list[Memory | None], among: set[str] | None = None
@@ -516,10 +548,30 @@ def _sure_by_news(
     always swim before work, around 7 in the morning".)"""
     if not _is_story(text):
         return [], None
-    for memory in news:
-        if sure := _sure_updates(judge, memory.content, candidates):
+    for said, memory in _news_told(news):
+        if sure := _sure_updates(judge, said, candidates):
             return sure, memory
     return [], None
+
+
+def _news_told(news: list[Memory]) -> list[tuple[str, Memory]]:
+    """What a story's memories say, each whole, then the parts of each that mark a change: a
+    sentence of a story runs on ("Saturday was gorgeous though: we hiked up to the fire tower,
+    found a kilo of chanterelles, and since I switched my phone plan over to Lumenet last month I
+    finally had signal up there, ..."), and read whole it hides its news (0.81 where 0.90 is
+    needed; its part that says "switched", 0.998)."""
+    wholes = [(memory.content, memory) for memory in news]
+    parts = [
+        (part, memory)
+        for memory in news
+        for part in _PART_JOIN.split(memory.content)
+        if part != memory.content and marks_change(part)
+    ]
+    return wholes + parts
+
+
+# where a long sentence parts into what each of its parts tells (commas, colons, "and", "so")
+_PART_JOIN = re.compile(r"\s*[,;:]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+", re.IGNORECASE)
 
 
 _STORY_SENTENCES = 3
@@ -565,7 +617,7 @@ def _later_judgement(
     olds = [m.content for m in candidates]
     screened = [(text, olds), (text, [s for turn in turns for s in split_sentences(turn.content)])]
     if _is_story(text):  # (only a story's memories are judged in their own words)
-        screened += [(m.content, olds) for m in news]
+        screened += [(said, olds) for said, _ in _news_told(news)]
     if not any(judge.screen(said, olds).to_read for said, olds in screened):
         return None
     return LaterJudgement(
@@ -615,6 +667,12 @@ def _holders(candidates: list[Memory], values: list[set[str]]) -> set[str]:
         most = max(shared.values(), default=0)
         holding |= {mid for mid, n in shared.items() if n == most and n * 2 >= len(value)}
     return holding
+
+
+def _value_held(memory: Memory, episodes: dict[str, Memory], value: set[str]) -> int:
+    """How many terms of ``value`` ``memory`` holds, or an episode it cites (among ``episodes``)."""
+    texts = [memory.content, *(episodes[i].content for i in memory.source_ids if i in episodes)]
+    return max(len(value & content_terms(text)) for text in texts)
 
 
 def _updates(verdict: Verdict, old: str, settles: bool) -> bool:
