@@ -547,8 +547,19 @@ def _value_after(
     aside = _ASIDE.match(text, pos)
     if aside is not None:
         pos = aside.end()  # "passphrase (keep offline!): ...", "(BIP39 25th word) to ..."
+    inert_before = False  # the token before was an inert word, and left the value unlinked
     for token in _TOKEN.finditer(text, pos, stop):
         raw = token.group()
+        if inert_before and _inert_word(raw) and token.start() < answered:
+            # What the steps below make of an inert word after another: one more word, still
+            # unlinked (nothing before it ends in a link or a colon, see _inert_word), no value.
+            if words and lines and _next_item(text[pos : token.start()]):
+                return None  # (as below)
+            words, previous, keyed = words + 1, raw, False
+            if words > _WORDS_BEFORE_VALUE:
+                return None
+            continue
+        inert_before = False
         if "[REDACTED:" in raw:
             return None  # its value is taken out already
         begins = token.start()
@@ -605,6 +616,7 @@ def _value_after(
             previous = word
             if words > _WORDS_BEFORE_VALUE or (words <= 3 and word in _NAMING_WORDS):
                 return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
+            inert_before = not linked and raw == value and _inert_word(raw)
             continue
         if keyed and not _KEYPAD_KEYS.fullmatch(value):
             linked = False  # "code: press Shift+Alt+F", "type python3 app.py": keys, not a code
@@ -671,6 +683,30 @@ _KEYED_IN = frozenset(
     нажмите|наберите|введите|wpisz|naciśnij
     """)
 )
+# An inert word, between a name and a value: small ASCII letters that no step of _value_after reads
+# (not spoken as a character, not a link, an adverb of one, a key press, a naming word or an
+# opening's "with"), and not made of the links a passphrase's _PHRASE_LINK allows ("is", "now").
+# After one such word nothing before the next token ends in a link, so the next inert word changes
+# nothing but the count of words: it is read in a few operations (prose after a password's name,
+# "reset your password by clicking the link", is most of what the reader reads).
+_INERT_LETTERS = re.compile(r"[a-z]{2,}")
+_LINK_LETTERS = re.compile(r"(?:is|was|now|to)+")
+
+
+_NOT_INERT = (
+    _SPOKEN | _LINKS | _WEAK_LINKS | _KEYED_IN | _OPENED_WITH | _NAMING_WORDS
+    | _ADVERBS | _POSSESSIVES_AFTER | _OF_WORDS | _PLACE_LINKS | _OPENS
+)  # fmt: skip
+
+
+def _inert_word(raw: str) -> bool:
+    return (
+        _INERT_LETTERS.fullmatch(raw) is not None
+        and raw not in _NOT_INERT
+        and _LINK_LETTERS.fullmatch(raw) is None
+    )
+
+
 # What is keyed in on a keypad: four digits or more, "#", "*" and the letters A-D of some keypads.
 _KEYPAD_KEYS = re.compile(r"(?=(?:\D*\d){4})[0-9A-D#*]{4,20}")
 # A value a log or a form shows masked ("password=********", "PIN: ••••"): nothing to take, and
