@@ -1100,7 +1100,7 @@ def _measure():
         # read (96.6% / 2.9% after; 99.4% / 0.0% after the nineteenth session's families)
         ("tests/data/redaction_tune38", 0.99, 0.01),
         # redaction_check40 on arrival (2026-12-06, nineteenth session): 97.7% / 2.3%; its misses then
-        # read (98.9% / 0.0% after)
+        # read (98.9% / 0.0% after; 99.1% / 0.0% with an authenticator's key given for its QR code)
         ("tests/data/redaction_tune40", 0.98, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
@@ -1393,6 +1393,8 @@ def test_nineteenth_session_look_alikes_are_kept(text: str) -> None:
         ),
         # a passport under its Turkish and Indonesian names
         ("pasaport no: U20938417", ("U20938417",)),
+        # an authenticator's key offered in place of its QR code, lowercase in groups of four
+        ("QR code won't load? Type this key: mf2q wk7d hxzp a4ne", ("mf2q wk7d hxzp a4ne",)),
     ],
 )
 def test_tune40_families_go(text: str, values: tuple[str, ...]) -> None:
@@ -1414,6 +1416,8 @@ def test_tune40_families_go(text: str, values: tuple[str, ...]) -> None:
         "Le mot de passe doit contenir une majuscule et un chiffre.",
         # a path and a speed after a Wi-Fi slash
         "wifi speed: 300 / 50 Mbit, see docs/network/setup.md",
+        # words in groups of four after a key, in a message about a QR code
+        "scan the QR code on the box; the key card says: open door with care",
     ],
 )
 def test_tune40_look_alikes_are_kept(text: str) -> None:

@@ -1880,10 +1880,16 @@ def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
 # A 2FA setup key named just before its groups ("typed the setup key: spu6 fpsn njae nkqj"): base32
 # of random bytes may hold one digit or none; its groups are then letters no language says.
 _SETUP_KEY_BEFORE = re.compile(r"(?:setup|secret|2fa|totp|otp|authenticator) key\W{0,3}$")
+# The key an authenticator app offers in place of its QR code ("can't scan the QR code? enter this
+# key instead: ..."): a key named just before, in a message about a QR code.
+_KEY_INSTEAD_OF_QR = re.compile(r"\bkey(?: instead)?\W{0,3}$")
 
 
 def _named_setup_key(lower: str, start: int, groups: list[str]) -> bool:
-    if _SETUP_KEY_BEFORE.search(lower, max(0, start - 24), start) is None:
+    named = _SETUP_KEY_BEFORE.search(lower, max(0, start - 24), start) is not None or (
+        "qr" in lower and _KEY_INSTEAD_OF_QR.search(lower, max(0, start - 16), start) is not None
+    )
+    if not named:
         return False
     return 2 * sum(_UNSPOKEN.search(g) is not None for g in groups) >= len(groups)
 
