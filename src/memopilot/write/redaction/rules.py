@@ -224,6 +224,7 @@ class _TokenRule:
     hints: tuple[str, ...]  # case-sensitive substrings; the rule runs only if one occurs
     check: Callable[[str], bool] | None = None
     not_after: frozenset[str] = _WORD_CHARS
+    least_digits: int = 0  # and only if the text holds that many digits (a hint found in most texts)
 
 
 _TOKEN_RULES: tuple[_TokenRule, ...] = (
@@ -315,7 +316,11 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     ),
     # a BitLocker recovery key: eight groups of six digits
     _TokenRule(
-        "bitlocker_recovery_key", re.compile(r"\d{6}(?:-\d{6}){7}(?![\d-])"), ("-",), not_after=_ALNUM_CHARS
+        "bitlocker_recovery_key",
+        re.compile(r"[0-9]{6}(?:-[0-9]{6}){7}(?![0-9-])"),  # (ASCII digits, as count_digits counts)
+        ("-",),
+        not_after=_ALNUM_CHARS,
+        least_digits=48,  # (its "-" is in most texts: the scan cost ~4 us on 300 characters)
     ),
     _TokenRule("pypi_token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}" + _E), ("pypi-AgE",)),
     _TokenRule("huggingface_token", re.compile(r"hf_[A-Za-z0-9]{30,}" + _E), ("hf_",), _mixed),
@@ -415,9 +420,14 @@ def _token_rules(text: str, lower: str) -> Iterator[Span]:
     if not hints:
         return
     rules = {id(r): r for h in hints for r in _HINT_RULES[h]}
+    digits = -1
     for rule in _TOKEN_RULES:
         if id(rule) not in rules:
             continue
+        if rule.least_digits:
+            digits = count_digits(text) if digits < 0 else digits
+            if digits < rule.least_digits:
+                continue
         for m in rule.pattern.finditer(text):
             if _starts_token(text, m.start(), rule.not_after) and (
                 rule.check is None or rule.check(m.group())
