@@ -555,7 +555,7 @@ def _value_after(
             # unlinked (nothing before it ends in a link or a colon, see _inert_word), no value.
             if words and lines and _next_item(text[pos : token.start()]):
                 return None  # (as below)
-            words, previous, keyed = words + 1, raw, False
+            words, previous, keyed = words + 1, raw.rstrip(".,;!?)").lower(), False
             if words > _WORDS_BEFORE_VALUE:
                 return None
             continue
@@ -616,7 +616,7 @@ def _value_after(
             previous = word
             if words > _WORDS_BEFORE_VALUE or (words <= 3 and word in _NAMING_WORDS):
                 return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
-            inert_before = not linked and raw == value and _inert_word(raw)
+            inert_before = not linked and _inert_word(raw)
             continue
         if keyed and not _KEYPAD_KEYS.fullmatch(value):
             linked = False  # "code: press Shift+Alt+F", "type python3 app.py": keys, not a code
@@ -683,13 +683,14 @@ _KEYED_IN = frozenset(
     нажмите|наберите|введите|wpisz|naciśnij
     """)
 )
-# An inert word, between a name and a value: small ASCII letters that no step of _value_after reads
+# An inert word, between a name and a value: ASCII letters (a capital first at most, a full stop or a
+# comma after perhaps) that no step of _value_after reads
 # (not spoken as a character, not a link, an adverb of one, a key press, a naming word or an
 # opening's "with"), and not made of the links a passphrase's _PHRASE_LINK allows ("is", "now").
 # After one such word nothing before the next token ends in a link, so the next inert word changes
 # nothing but the count of words: it is read in a few operations (prose after a password's name,
 # "reset your password by clicking the link", is most of what the reader reads).
-_INERT_LETTERS = re.compile(r"[a-z]{2,}")
+_INERT_LETTERS = re.compile(r"[A-Za-z][a-z]+[.,;!?)]*")  # (a capital first at most: no random letters)
 _LINK_LETTERS = re.compile(r"(?:is|was|now|to)+")
 
 
@@ -700,11 +701,10 @@ _NOT_INERT = (
 
 
 def _inert_word(raw: str) -> bool:
-    return (
-        _INERT_LETTERS.fullmatch(raw) is not None
-        and raw not in _NOT_INERT
-        and _LINK_LETTERS.fullmatch(raw) is None
-    )
+    if _INERT_LETTERS.fullmatch(raw) is None:
+        return False
+    word = raw.rstrip(".,;!?)").lower()
+    return word not in _NOT_INERT and _LINK_LETTERS.fullmatch(word) is None
 
 
 # What is keyed in on a keypad: four digits or more, "#", "*" and the letters A-D of some keypads.
