@@ -15,6 +15,7 @@ counts as a cue stands just before it. That keeps the scan to a few tokens per m
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import json
@@ -290,21 +291,25 @@ class TokenModel:
         """(start, end) of each token the model keeps."""
         starts = self._worth_scoring(text, text.lower() if lower is None else lower)
         scored: list[tuple[int, str, float]] = []  # start, classes, own score
+        own_scores = self._own_scores
         for start in sorted(starts):
             token = _TOKEN.match(text, start)
             if token is None or token.end() - start < 4 or token.group().isdigit():
                 continue
-            own_score, classes = self._own_score(token.group())
-            if own_score >= self.own_floor:
-                scored.append((start, classes, own_score))
+            own = own_scores.get(token.group()) or self._own_score(token.group())
+            if own[0] >= self.own_floor:
+                scored.append((start, own[1], own[0]))
         if not scored:
             return
         tokens = candidate_tokens(text)
-        index_of = {start: index for index, (start, _) in enumerate(tokens)}
         beside_placeholders = _beside_placeholders(text, tokens) if "[REDACTED:" in text else ()
         for start, classes, own_score in scored:
-            index = index_of.get(start)  # None: a cue's tail inside a token ("password-reset")
-            if index is None or index in beside_placeholders:
+            # (the few tokens scored are looked up in the sorted spans: a dictionary of every
+            # token's start cost more than all the lookups)
+            index = bisect.bisect_left(tokens, (start,))
+            if index == len(tokens) or tokens[index][0] != start:
+                continue  # a cue's tail inside a token ("password-reset")
+            if index in beside_placeholders:
                 continue
             if own_score + self._context_score(text, tokens, index, classes) >= self._threshold_score:
                 yield start, tokens[index][1]
