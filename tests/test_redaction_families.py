@@ -1100,7 +1100,7 @@ def _measure():
         # read (96.6% / 2.9% after; 99.4% / 0.0% after the nineteenth session's families)
         ("tests/data/redaction_tune38", 0.99, 0.01),
         # redaction_check40 on arrival (2026-12-06, nineteenth session): 97.7% / 2.3%; its misses then
-        # read (98.9% / 0.0% after; 99.1% / 0.0% with an authenticator's key given for its QR code)
+        # read (98.9% / 0.0% after; 99.6% / 0.0% with the QR-code key and the arrow lists)
         ("tests/data/redaction_tune40", 0.98, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
@@ -1393,6 +1393,11 @@ def test_nineteenth_session_look_alikes_are_kept(text: str) -> None:
         ),
         # a passport under its Turkish and Indonesian names
         ("pasaport no: U20938417", ("U20938417",)),
+        # a list of passwords, each after an arrow or a dash, under a header that names them
+        (
+            "our passwords:\nNetflix → heron-quartz-lantern-58\nRouter admin - 48213377\nprinter - hunter",
+            ("heron-quartz-lantern-58", "48213377"),
+        ),
         # an authenticator's key offered in place of its QR code, lowercase in groups of four
         ("QR code won't load? Type this key: mf2q wk7d hxzp a4ne", ("mf2q wk7d hxzp a4ne",)),
     ],
@@ -1416,6 +1421,10 @@ def test_tune40_families_go(text: str, values: tuple[str, ...]) -> None:
         "Le mot de passe doit contenir une majuscule et un chiffre.",
         # a path and a speed after a Wi-Fi slash
         "wifi speed: 300 / 50 Mbit, see docs/network/setup.md",
+        # steps in a menu under a password's name, a config file's settings under a key's
+        "Password reset steps:\n1. Settings → Security\n2. Security → Sign-in options\n3. Choose - Reset",
+        "[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\nAllowedIPs = 10.8.0.3/32"
+        "\nDNS = 1.1.1.1",
         # words in groups of four after a key, in a message about a QR code
         "scan the QR code on the box; the key card says: open door with care",
     ],

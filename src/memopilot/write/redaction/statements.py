@@ -1266,6 +1266,27 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
 
 
+# A list of passwords that gives each after an arrow or a dash ("Gmail → Obsidian5931#", "iCloud -
+# ..."), under a header that names them ("mes mots de passe :"): the one token that ends each line
+# is its value. (Not "=": a config file's lines, "region = eu-west-1", are settings.)
+_ARROW_ITEM = re.compile(
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*[^\n:：=→>]{1,40}?[ \t]+(?:→|->|–|—|-)[ \t]+(\S+)[ \t]*$", re.M
+)
+
+
+def _arrow_list(text: str, lower: str) -> Iterator[Span]:
+    items = list(_ARROW_ITEM.finditer(text))
+    if len(items) < 2:
+        return
+    header = lower[: items[0].start()]
+    if _HTTP_STATUS_LINE.fullmatch(header) or next(_NAMES.find(header), None) is None:
+        return
+    for item in items:
+        start, end = _core(text, item.start(1), item.end(1))
+        if start < end and _secret_value(text[start:end], quoted=False, code=False, linked=True):
+            yield start, end, "password", P_PROSE
+
+
 # A chat transcript: each turn after its speaker ("<max>", "[10:03] tom:", "Customer:").
 _SPEAKER = re.compile(
     r"(?m)^(?:\[[^\]\n]{1,20}\][ \t]*)?"  # a time stamp
@@ -2386,6 +2407,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _licence_blocks(text)
     if text.count("\n") >= 2:
         yield from _credential_list(text, lower)
+        yield from _arrow_list(text, lower)
         yield from _password_columns(text, lower)
         yield from _chat_answers(text, lower)
     if any(hint in lower for hint in _COMPOUND_HINTS):
