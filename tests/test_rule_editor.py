@@ -1157,3 +1157,41 @@ def test_the_day_of_what_happened_is_no_end_of_a_state() -> None:
         out = RuleEditor().edit(message, EditorContext(NOW, "u", None, [])).output
         assert [m for m in out.new_memories if m.type == MemoryType.TEMPORARY.value] == []
         assert [m for m in out.new_memories if m.expires_at is not None] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        # a vital fact and the rule it sets for the assistant
+        (
+            "I'm severely allergic to sesame, anaphylaxis-level. Never put sesame in a recipe for me.",
+            "critical",
+        ),
+        (
+            "I have a severe latex allergy, emergency-room severe. Any first-aid advice you give me "
+            "must skip latex gloves.",
+            "critical",
+        ),
+        # a mistake and its lesson
+        (
+            "Lesson learned: I left the oven on overnight before our trip. From now on I check the dials "
+            "before leaving.",
+            "mistake",
+        ),
+    ],
+)
+def test_a_vital_fact_or_a_mistake_keeps_its_consequence_in_one_memory(message: str, kind: str) -> None:
+    memory = learned_only(message)
+    assert memory.type == kind
+    assert memory.content == message
+
+
+def test_what_else_a_vital_message_tells_stays_apart() -> None:
+    """Only what names the vital thing, points back at it, or is vital too joins it: a lasting fact
+    folded into a critical memory could never be superseded."""
+    out = learned_edit(
+        "I'm severely allergic to shellfish. We moved to Harrowgate with our two dogs last year."
+    )
+    first = out.new_memories[0]
+    assert first.type == "critical"
+    assert "Harrowgate" not in first.content

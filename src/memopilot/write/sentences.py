@@ -171,6 +171,13 @@ _REFERS_BACK = re.compile(
     r"|\bthat\b(?=\s*(?:$|[,.;:!?]))",  # ("that" at the end, not "a system that doesn't ...")
     _F,
 )
+
+
+def refers_back(text: str) -> bool:
+    """Whether ``text`` points back at something said before it ("it", "them", "that" at the end)."""
+    return _REFERS_BACK.search(text) is not None
+
+
 # A left part that names someone beside the user ("my partner and I live", "Tom and we") is a
 # subject, not a clause: it must hold a verb of its own.
 _HAS_VERB = re.compile(
