@@ -663,7 +663,7 @@ def _holders(candidates: list[Memory], values: list[set[str]]) -> set[str]:
     my coffee" after "I take my coffee with oat milk"), and was kept current as if it held too."""
     holding: set[str] = set()
     for value in values:
-        shared = {m.id: len(value & content_terms(m.content)) for m in candidates}
+        shared = {m.id: _value_held(m, {}, value) for m in candidates}
         most = max(shared.values(), default=0)
         holding |= {mid for mid, n in shared.items() if n == most and n * 2 >= len(value)}
     return holding

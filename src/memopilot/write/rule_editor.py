@@ -1532,7 +1532,8 @@ def _memories(statements: list[_Statement], now: datetime) -> list[NewMemory]:
 # the assistant: "I'm severely allergic to peanuts. Please never suggest recipes with peanuts",
 # "Washed my merino jumper on 40 and it shrank. Cold wash only from now on!" Kept apart, the rule
 # read as a memory of its own (a constraint beside the critical fact, two mistakes, or a mistake and
-# a preference): on the labelled check sets 20-36, 21 such second memories against none wanted.
+# a preference): on the labelled check sets 20-36, 21 such second memories, where the writers
+# wanted one memory in all but one message.
 # The head (the critical memory, else the mistake) takes the memories of its own kind and those
 # that name its subject or point back at it from after it ("... must include it"); dated ones stay
 # apart.
@@ -1546,26 +1547,25 @@ _FOLDED_INTO = {
 }
 
 
+# A memory says one thing: joined past a couple of sentences it is a paragraph, and the parts stay
+# apart.
 _FOLDED_MAX_CHARS = 200
 
 
 def _fold_into_heads(drafts: list[tuple[int, _Judgement, str]]) -> list[tuple[int, _Judgement, str]]:
     """``drafts`` with what belongs to a message's critical memory, or else its mistake, joined
     to it (in the order it was said): see :data:`_FOLDED_INTO`."""
-    heads = [d for d in drafts if d[1].type is MemoryType.CRITICAL] or [
-        d for d in drafts if d[1].type is MemoryType.MISTAKE
-    ]
-    if not heads:
+    head = next((d for d in drafts if d[1].type is MemoryType.CRITICAL), None) or next(
+        (d for d in drafts if d[1].type is MemoryType.MISTAKE), None
+    )
+    if head is None:
         return drafts
-    head = heads[0]
-    folded = [d for d in drafts if d is head or _belongs_to(d, head)]
-    if len(folded) == 1:
+    parts = [d for d in drafts if d is not head and _belongs_to(d, head)]
+    content = " ".join(_end_sentence(c) for _, _, c in sorted([head, *parts], key=lambda d: d[0]))
+    if not parts or len(content) > _FOLDED_MAX_CHARS:
         return drafts
-    content = " ".join(_end_sentence(c) for _, _, c in sorted(folded, key=lambda d: d[0]))
-    if len(content) > _FOLDED_MAX_CHARS:
-        return drafts  # (a memory says one thing: past a couple of sentences it is a paragraph)
     joined = (head[0], head[1], content)
-    return [joined if d is head else d for d in drafts if d is head or d not in folded]
+    return [joined if d is head else d for d in drafts if all(d is not part for part in parts)]
 
 
 def _belongs_to(draft: tuple[int, _Judgement, str], head: tuple[int, _Judgement, str]) -> bool:

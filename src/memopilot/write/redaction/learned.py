@@ -291,12 +291,11 @@ class TokenModel:
         """(start, end) of each token the model keeps."""
         starts = self._worth_scoring(text, text.lower() if lower is None else lower)
         scored: list[tuple[int, str, float]] = []  # start, classes, own score
-        own_scores = self._own_scores
         for start in sorted(starts):
             token = _TOKEN.match(text, start)
             if token is None or token.end() - start < 4 or token.group().isdigit():
                 continue
-            own = own_scores.get(token.group()) or self._own_score(token.group())
+            own = self._own_score(token.group())
             if own[0] >= self.own_floor:
                 scored.append((start, own[1], own[0]))
         if not scored:

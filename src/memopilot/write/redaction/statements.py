@@ -1242,9 +1242,7 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
     items = [m for m in _LIST_ITEM.finditer(text) if not _code_label(m.group(1))]
     if len(items) < 2:
         return
-    header = lower[: items[0].start()]
-    # (an HTTP response's status line heads its header fields: "502 Bad Gateway" names no gate code)
-    header_named = not _HTTP_STATUS_LINE.fullmatch(header) and next(_NAMES.find(header), None) is not None
+    header_named = _header_names_secrets(lower[: items[0].start()])
     labels = [_label_names(lower, m.start(1), m.end(1)) for m in items]
     if not header_named and not any(labels):
         return
@@ -1266,6 +1264,12 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
             yield start, end, "password", P_PROSE
 
 
+def _header_names_secrets(header: str) -> bool:
+    """Whether the text above a list names a password or a code (an HTTP response's status line
+    heads its header fields: "502 Bad Gateway" names no gate code)."""
+    return not _HTTP_STATUS_LINE.fullmatch(header) and next(_NAMES.find(header), None) is not None
+
+
 # A list of passwords that gives each after an arrow or a dash ("Gmail → Obsidian5931#", "iCloud -
 # ..."), under a header that names them ("mes mots de passe :"): the one token that ends each line
 # is its value. (Not "=": a config file's lines, "region = eu-west-1", are settings.)
@@ -1278,8 +1282,7 @@ def _arrow_list(text: str, lower: str) -> Iterator[Span]:
     items = list(_ARROW_ITEM.finditer(text))
     if len(items) < 2:
         return
-    header = lower[: items[0].start()]
-    if _HTTP_STATUS_LINE.fullmatch(header) or next(_NAMES.find(header), None) is None:
+    if not _header_names_secrets(lower[: items[0].start()]):
         return
     for item in items:
         start, end = _core(text, item.start(1), item.end(1))
