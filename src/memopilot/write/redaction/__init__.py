@@ -387,7 +387,8 @@ _PUBLIC_KEY_ALGORITHMS = (
 )
 # * a sentence in base64 ("echo UXVhcnRlcmx5... | base64 -d"): words with spaces, a capital first and
 #   a full stop last, which no password generator gives.
-_BASE64_SENTENCE = re.compile(r"[A-Z][a-z]*(?:[ ,;'-]+[A-Za-z0-9]+){3,}[.!?]")
+# (Or five words and more without the stop: "Lorem ipsum dolor sit amet".)
+_BASE64_SENTENCE = re.compile(r"[A-Z][a-z]*(?:[ ,;'-]+[A-Za-z0-9]+){3,}[.!?]|[A-Z][a-z]+(?: [a-z]+){4,}")
 
 
 def _public_key_der(value: str) -> bool:

@@ -226,6 +226,14 @@ _NATIONAL_WORDS = {
     for nationality, module in _NATIONAL_FORMAT.items()
     for name in _NATIONAL_NUMBER_NAMES
 }
+# A US routing number named in Spanish, French or Portuguese (a direct deposit explained).
+_ROUTING_ABROAD = (
+    "número de ruta",
+    "numero de ruta",
+    "número aba",
+    "numéro de routage",
+    "número de roteamento",
+)
 _ID_WORDS = KeywordIndex(
     word_list("""
     ssn|social security|social security number|social|soc sec|national id|national identity number|
@@ -258,6 +266,7 @@ _ID_WORDS = KeywordIndex(
     cnpj|ein|employer identification number|utr|unique taxpayer reference|
     rtn|routing transit number|aba rtn|insee|numéro insee|個人番号|idnr|steuer-idnr
     """)
+    + list(_ROUTING_ABROAD)
     + list(_DOCUMENT_KIND)
     + list(_NATIONAL_WORDS),
     suffix_letters=6,
@@ -358,7 +367,26 @@ def _iban_of_its_length(candidate: str) -> int:
 
 def _labelled_ibans(text: str) -> Iterator[Span]:
     labels = (m.end() for m in _IBAN_LABEL.finditer(text))
-    yield from _ibans_from(text, labels, _iban_of_its_length, P_CONTEXT)
+    for span in _ibans_from(text, labels, _iban_of_its_length, P_CONTEXT):
+        if not _not_an_account(text, span):
+            yield span
+
+
+# A labelled IBAN is taken at its length alone (a slip in a user's own number still leaks it), but
+# not a form's placeholder ("DE00 0000 0000 ..."), nor one the message says fails its check ("the
+# bank says IBAN ... is invalid"), when its check digits do fail: no account has that number.
+_SAID_INVALID = re.compile(
+    r"(?i)\b(?:invalid|not valid|ungültig|nicht gültig|inválid[oa]|no es válid[oa]|invalide|non valid[oa]"
+    r"|ongeldig|checksum|prüfziffer|beispiel|example|ejemplo|exemple|esempio|voorbeeld|placeholder|dummy)"
+)
+
+
+def _not_an_account(text: str, span: Span) -> bool:
+    value = text[span[0] : span[1]]
+    if iban.is_valid(value, check_country=False):
+        return False
+    digits = "".join(c for c in value[4:] if c.isdigit())
+    return len(set(digits)) <= 1 or _SAID_INVALID.search(text) is not None
 
 
 def _card(candidate: str) -> bool:
@@ -470,7 +498,16 @@ def _number_after(text: str, word_end: int, word: str, *, owned: bool = False) -
 # some checksum by chance, so a word without one, or a bank's routing check, takes none before it).
 _NUMBER_BEFORE = re.compile(r"(?<![\w.-])(\d(?:[ ./\-]?\d){5,22})(?![\w])\D{0,48}$")
 _ROUTING_WORDS = frozenset(
-    ("routing", "routing number", "aba", "aba routing", "rtn", "routing transit number", "aba rtn")
+    (
+        "routing",
+        "routing number",
+        "aba",
+        "aba routing",
+        "rtn",
+        "routing transit number",
+        "aba rtn",
+        *_ROUTING_ABROAD,
+    )
 )
 _REACH_BEFORE = 72
 _LEAST_DIGITS_BEFORE = 6
@@ -553,6 +590,8 @@ _CHECKSUM_OF = {
     "unique taxpayer reference": "gb.utr",
     # a US routing number under its abbreviation, "RTN" (routing transit number)
     "rtn": "us.rtn", "routing transit number": "us.rtn", "aba rtn": "us.rtn",
+    # the same said in Spanish, French or Portuguese (a US account's direct deposit, explained)
+    **dict.fromkeys(_ROUTING_ABROAD, "us.rtn"),
     # France's social security number under the institute that issues it ("N° INSEE"), which names
     # its codes of places and firms too; Japan's individual number (マイナンバー) by its legal name
     "insee": "fr.nir", "numéro insee": "fr.nir", "個人番号": "jp.in_",

@@ -406,8 +406,17 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         return
     for start, end in model.spans(text, lower):
         value = text[start:end]
-        if not public_field_before(text, start) and not public_shape(value) and not _failed_card(value):
+        if (
+            not public_field_before(text, start)
+            and not public_shape(value)
+            and not _failed_card(value)
+            and not _ZEROED.fullmatch(value)
+        ):
             yield start, end, KIND, PRIORITY
+
+
+# A few letters and zeros alone: a form's placeholder ("IBAN: DE00 0000 ..."), not a value.
+_ZEROED = re.compile(r"[A-Za-z]{0,4}00+")
 
 
 # A number in a card's four groups of four that fails the Luhn check: the card detector takes every

@@ -187,6 +187,8 @@ _PLACEHOLDER_PHRASE = re.compile(
 )
 # Where a secret is kept rather than the secret: a file (kubectl's --from-file, curl's @file).
 _FILE_REFERENCE = ("./", "../", "@/", "@./", "~/", "/dev/", "/run/secrets/", "file:")
+# "@" and a file's name: a lowercase name with an extension, or a path ("@secrets/pw.txt").
+_AT_FILE = re.compile(r"@[a-z0-9_-]+(?:/[\w.-]+)*\.[a-z][a-z0-9]{0,4}|@[\w.-]+(?:/[\w.-]+)+")
 # The name of a variable or a secret holding it ("pg_password", "new_password", "db_secret").
 _SECRET_VARIABLE = re.compile(
     r"[a-z]+(?:_[a-z]+)*_(?:password|passwd|secret|token|key)|(?:password|secret)_[a-z_]+"
@@ -372,6 +374,20 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         ("alchemy.com/v2/", "alchemyapi.io/v2/"),
         _mixed,
         not_after=frozenset(),
+    ),
+    # Asana's personal access tokens: a version digit, the user's (and app's) numeric ids, ":" and 32
+    # hex digits ("2/1205.../1206...:9f3c..."); HubSpot's private app tokens: "pat-", a region, a UUID
+    _TokenRule(
+        "asana_token",
+        re.compile(r"[0-2]/(?:\d{6,20}/)?\d{6,20}:[0-9a-f]{32}(?![A-Za-z0-9])"),
+        ("/",),
+        not_after=_ALNUM_CHARS,
+        least_digits=24,
+    ),
+    _TokenRule(
+        "hubspot_token",
+        re.compile(r"pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" + _E),
+        ("pat-",),
     ),
     _TokenRule(
         "braintree_token",  # (not "..._access_token": the placeholder would spell the token's start)
@@ -727,6 +743,8 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
     low = v.lower()
     if quoted:
         return True
+    if _AT_FILE.fullmatch(v):
+        return False  # "db_password=@db_password.txt": curl's, vault's, httpie's "read it from a file"
     if v[0] in "{[(!&*|>" or "(" in v or "[" in v:
         return False
     if _READ_OUT_AFTER.match(rest):

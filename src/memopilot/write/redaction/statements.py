@@ -230,6 +230,8 @@ _NOT_A_SECRET = re.compile(
     # a length ("a 12-character password", "6-digit PIN"); a repository or a path of two words
     # ("pin actions/checkout to its commit", "src/main")
     r"|\d+-(?:characters?|chars?|digits?|letters?|words?|symbols?|bytes?|bits?)|[a-z][a-z_.-]*/[a-z][a-z_.-]*"
+    # a repository pinned at a version or a commit ("uses: docker/login-action@v3", "@v4.1.1", "@8e5e7e5")
+    r"|[a-z][\w.-]*/[a-z][\w.-]*@(?:v?\d+(?:\.\d+)*|[0-9a-f]{7,40}|main|master)"
     # a moment in ISO 8601, as logs print it ("2026-03-20T22:05:06.452Z", "2026-03-20 22:05:06+01:00")
     r"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:z|[+-]\d\d:?\d\d)?"
     # a keyboard shortcut ("press Ctrl+Shift+P", "Cmd+Opt+I")
@@ -568,8 +570,8 @@ def _value_after(
         if raw[0] in "\"'`«“「『„" and len(raw) >= 3:  # quoted: the value, whatever it holds
             start, end = begins + 1, token.end() - 1
             value = text[start:end]
-            if _label_with_its_name(value):
-                return None
+            if _label_with_its_name(value) or _UI_ACTION_BEFORE.search(text, max(0, begins - 24), begins):
+                return None  # (also a button clicked: 'Klicken Sie auf „Zurücksetzen“')
             found = _secret_value(value, quoted=True, code=code, linked=linked)
             return (start, end) if found else None
         if raw.startswith("--") and raw[2:3].isalpha():
@@ -620,6 +622,8 @@ def _value_after(
             continue
         if keyed and not _KEYPAD_KEYS.fullmatch(value):
             linked = False  # "code: press Shift+Alt+F", "type python3 app.py": keys, not a code
+        if previous in _IDENTIFIER_WORDS:
+            return None  # "the recovery key for Key ID 7A3F09C1": what names the key, not the key
         spelled = _spelled_run(text, start, spoken=True)
         if spelled:
             return start, spelled
@@ -690,6 +694,13 @@ _KEYED_IN = frozenset(
 # After one such word nothing before the next token ends in a link, so the next inert word changes
 # nothing but the count of words: it is read in a few operations (prose after a password's name,
 # "reset your password by clicking the link", is most of what the reader reads).
+# A button or a menu item named in quotes after the verb that presses it, in a few languages.
+_UI_ACTION_BEFORE = re.compile(
+    r"(?i)\b(?:click|clicked|tap|tapped|press|select|choose|klicken sie|klicke|klick|tippen sie|cliquez|"
+    r"cliquer|haga clic|haz clic|pulse|pulsa|clicca|klik)"
+    r"(?:[ \t]+(?:on|auf|sur|en|su|op|the|den|die|das|le|la|el))*[ \t]*$"
+)
+_IDENTIFIER_WORDS = frozenset(("id", "identifier"))
 _INERT_LETTERS = re.compile(r"[A-Za-z][a-z]+[.,;!?)]*")  # (a capital first at most: no random letters)
 _LINK_LETTERS = re.compile(r"(?:is|was|now|to)+")
 
@@ -1817,11 +1828,12 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     (numbers, commas, line breaks, ideographic spaces); runs of 6+ when the message speaks of a
     phrase, seed or words (a phrase sent in halves: "first 6 words: buffalo banana ...")."""
     words = _seed_words()
-    least = _SEED_RUN_NAMED if _SEED_CUE.search(lower) else _SEED_RUN
+    named = _SEED_CUE.search(lower)
+    least = _SEED_RUN_NAMED if named else _SEED_RUN
     if not _has_run(found, words, least) or len(words.intersection(found)) < least - 1:
         return  # a phrase of 12 words has 11 different ones at least, one after another
     run: list[str] = []
-    run_start, run_end = 0, 0
+    run_start, run_end, commas = 0, 0, 0
     for m in _WHITESPACE_TOKEN.finditer(lower):
         token = m.group().strip(_EDGE + "0123456789")
         if not token:
@@ -1832,12 +1844,19 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
             run_start = m.start() + m.group().find(token) if not run else run_start
             run.append(token)
             run_end = m.end()
+            commas += m.group().endswith(",")
             continue
-        if len(run) >= least and _drawn_at_random(run):
+        if len(run) >= least and _drawn_at_random(run) and (named or not _word_list(run, commas)):
             yield run_start, run_end, "seed_phrase", P_STRUCT
-        run = []
-    if len(run) >= least and _drawn_at_random(run):
+        run, commas = [], 0
+    if len(run) >= least and _drawn_at_random(run) and (named or not _word_list(run, commas)):
         yield run_start, run_end, "seed_phrase", P_STRUCT
+
+
+def _word_list(run: list[str], commas: int) -> bool:
+    """Whether a run of list words is written as a list, word, comma, word ("Spelling list: stem,
+    learn, source, ..."): a wallet's phrase so written is named as one (a seed, a phrase, a wallet)."""
+    return 2 * commas >= len(run)
 
 
 def _drawn_at_random(run: list[str]) -> bool:
