@@ -27,6 +27,9 @@ class _SharedPass:
         self._members: dict[int, Any] = {}  # id -> automaton (kept, so the id stays its own)
         self._built: frozenset[int] = frozenset()
         self._combined: Any = None
+        # The same of the ASCII words alone, for an ASCII text (most messages): a word with another
+        # character cannot occur in it, and the pass over it costs half (fewer and smaller nodes).
+        self._combined_ascii: Any = None
         # (the message's lowercased text, members scanned for, their matches): replaced at once
         self._current: tuple[str, frozenset[int], dict[int, list[tuple[int, Any]]]] | None = None
 
@@ -34,8 +37,9 @@ class _SharedPass:
         if self._built != self._members.keys():
             self._build()
         hits: dict[int, list[tuple[int, Any]]] = {}
-        if self._combined is not None:
-            for end, owners in self._combined.iter(lower):
+        combined = self._combined_ascii if lower.isascii() else self._combined
+        if combined is not None:
+            for end, owners in combined.iter(lower):
                 for key, value in owners:
                     hits.setdefault(key, []).append((end, value))
         self._current = (lower, self._built, hits)
@@ -54,11 +58,20 @@ class _SharedPass:
         for key, automaton in members.items():
             for word, value in automaton.items():
                 owners.setdefault(word, []).append((key, value))
-        combined = ahocorasick.Automaton()
-        for word, found in owners.items():
-            combined.add_word(word, tuple(found))
-        combined.make_automaton()
-        self._combined, self._built = combined, frozenset(members)
+        self._combined = _automaton_of(owners)
+        self._combined_ascii = _automaton_of({w: found for w, found in owners.items() if w.isascii()})
+        self._built = frozenset(members)
+
+
+def _automaton_of(owners: dict[str, list[tuple[int, Any]]]) -> Any:
+    """An automaton of ``owners``' words, each reporting the members that hold it (None: no word)."""
+    if not owners:
+        return None
+    combined = ahocorasick.Automaton()
+    for word, found in owners.items():
+        combined.add_word(word, tuple(found))
+    combined.make_automaton()
+    return combined
 
 
 _SHARED = _SharedPass()
