@@ -174,3 +174,15 @@ class Substrings:
     def found(self, text: str) -> set[str]:
         """Every word that occurs in ``text`` (overlapping occurrences included)."""
         return {word for _, word in matches(self._automaton, text)}
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of the occurrences a regular expression alternating the words finds with
+        ``finditer``: leftmost first, none overlapping the one before (the longest at one start,
+        which is the alternation's choice when no word is a prefix of another). From the message's
+        shared pass: the alternation's own scan tries every word at every position."""
+        found = sorted((end + 1 - len(word), -len(word)) for end, word in matches(self._automaton, text))
+        taken_until = -1
+        for start, minus_length in found:
+            if start >= taken_until:
+                taken_until = start - minus_length
+                yield start, taken_until
