@@ -418,6 +418,32 @@ def test_a_reversal_leaves_a_memory_that_replaced_something_else(mp: MemoPilot, 
     assert mp.get(gym.id).state is MemoryState.ACTIVE
 
 
+def test_going_back_to_a_place_leaves_the_turn_that_told_of_it(mp: MemoPilot, clock) -> None:
+    """A return cannot outdate what it returns to: the earlier turn that names the place stays in
+    the context with the lesson it tells."""
+    mp.remember(
+        "Note to self: two years ago I missed the last bus back from Tollmere Bay because the "
+        "timetable online was for weekdays only. Slept in the station."
+    )
+    clock.advance(timedelta(days=200))
+    mp.remember("We're going back to Tollmere Bay in August, my brother is coming too.")
+    mp.settle()
+    context = mp.build_context("Help me plan getting around on the Tollmere Bay trip.").text
+    assert "weekdays only" in context
+
+
+def test_what_someone_tells_the_user_to_do_for_a_while_ends_with_it(mp: MemoPilot, clock) -> None:
+    """A reported instruction with a stated while ("the physio says no running for the next ten
+    days") is the user's passing state: kept as a temporary note that ends, and its words leave
+    the context with it."""
+    outcome = mp.remember("Twisted my knee at football. Physio says no running for the next ten days.")
+    (note,) = [m for m in outcome.created if m.type is MemoryType.TEMPORARY]
+    assert note.expires_at is not None
+    assert note.expires_at.date() == (clock.now() + timedelta(days=10)).date()
+    clock.advance(timedelta(days=20))
+    assert "no running" not in mp.build_context("Plan my training week.").text
+
+
 def test_a_change_buried_in_a_long_story_replaces_the_old_value(mp: MemoPilot, clock) -> None:
     """One long sentence of a story hides its news when read whole; the part of it that says what
     changed ("since I switched our broadband over to Tallyfibre") is read on its own."""

@@ -491,7 +491,7 @@ def _decide(
     in its own words is superseded by it (:func:`_sure_by_news`)."""
     successor = news[0] if news else None
     sure = _sure_updates(judge, text, candidates)
-    if not sure and (stale := _stale_turn(judge, text, turns)):
+    if not sure and (stale := _stale_turn(judge, text, turns, candidates)):
         turn, sentences, verdict = stale
         plan.retire_stale(turn, sentences, reason=_judged(verdict))
         return
@@ -512,18 +512,26 @@ def _decide(
 
 
 def _stale_turn(
-    judge: UpdateJudge, text: str, turns: list[Memory]
+    judge: UpdateJudge, text: str, turns: list[Memory], held: list[Memory]
 ) -> tuple[Memory, list[str], Verdict] | None:
     """The earlier turn whose words the judgement is surest ``text`` changes, the sentences of it
-    that it is sure of, and its verdict; None when it is sure of none. A turn of one statement is
+    that it is sure of, and its verdict; None when it is sure of none (``held``: the memories
+    the message is judged against). A turn of one statement is
     judged whole; a turn of several, a sentence at a time ("I'm looking for a yoga studio near me
     in Harlowmere? My yoga mat is purple." read whole beside "I moved to Dunstow" would take the
-    mat out of the context with the town)."""
+    mat out of the context with the town). A sentence that states what the message goes back to
+    stays: "We're going back to Carrow Isle in June" made the turn that told of a ferry booked to
+    Carrow Isle on the wrong date stale (0.99), and a return cannot outdate what it returns to."""
     pieces = [
         (turn, sentence)
         for turn in turns
         for sentence in ([turn.content] if states_one_thing(turn) else split_sentences(turn.content))
     ]
+    # (held against the memories too: "Trying almond milk" holds half of "back on oat milk", and
+    # only the memory "I take oat milk" holds more)
+    said = [sentence for _, sentence in pieces] + [m.content for m in held]
+    returned = _stating(said, _restored_values(text))
+    pieces = [piece for i, piece in enumerate(pieces) if i not in returned]
     if not pieces:
         return None
     verdicts = judge.judge(text, [sentence for _, sentence in pieces])
@@ -657,16 +665,21 @@ def _restored_values(text: str) -> list[set[str]]:
 def _holders(candidates: list[Memory], values: list[set[str]]) -> set[str]:
     """The ids of the memories that state one of the ``values`` a reversal returns to: it holds
     again ("I take my coffee black" after "Back to plain black coffee"), and the change replaces
-    the choice in between, however closer in meaning the old value reads. A memory states a value
-    when it holds at least half its terms and no other memory holds more: the choice in between
-    often shares the value's words ("trying almond milk in my coffee" beside "Back to oat milk in
-    my coffee" after "I take my coffee with oat milk"), and was kept current as if it held too."""
-    holding: set[str] = set()
+    the choice in between, however closer in meaning the old value reads."""
+    return {candidates[i].id for i in _stating([m.content for m in candidates], values)}
+
+
+def _stating(texts: list[str], values: list[set[str]]) -> set[int]:
+    """The indexes of the ``texts`` that state one of ``values``: hold at least half its terms,
+    and no other text holds more. The choice in between often shares the value's words ("trying
+    almond milk in my coffee" beside "Back to oat milk in my coffee" after "I take my coffee with
+    oat milk"), and was kept current as if it held too."""
+    stating: set[int] = set()
     for value in values:
-        shared = {m.id: _value_held(m, {}, value) for m in candidates}
-        most = max(shared.values(), default=0)
-        holding |= {mid for mid, n in shared.items() if n == most and n * 2 >= len(value)}
-    return holding
+        shared = [len(value & content_terms(text)) for text in texts]
+        most = max(shared, default=0)
+        stating |= {i for i, n in enumerate(shared) if n == most and n * 2 >= len(value)}
+    return stating
 
 
 def _value_held(memory: Memory, episodes: dict[str, Memory], value: set[str]) -> int:

@@ -1313,7 +1313,11 @@ def _reported_opinion(st: _Statement, now: datetime) -> bool:
     if _FIRST_PERSON_AFTER.search(st.text, said.end()) is not None:
         return False
     day = _date_in(st.text, now)  # "my sister says the wedding is on June 14th": a day to keep
-    return not (day and _names_the_day(day.phrase))
+    if day and _names_the_day(day.phrase):
+        return False
+    # what someone tells the user to do for a stated while is the user's passing state ("Dentist
+    # says liquid diet only for the next five days"): kept, it ends when it says
+    return dates.temporary_expiry(st.text, now, any_date=False, guess=False) is None
 
 
 def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) -> None:
