@@ -102,3 +102,32 @@ def test_blank_text_of_any_length_comes_back_unchanged(text: str) -> None:
     from memopilot.write.redaction import redact
 
     assert redact(text).text == text
+
+
+def test_keyword_spans_are_what_the_alternation_finds() -> None:
+    # rules._entropy reads its anchors from Substrings.spans (the shared keyword pass) instead of
+    # scanning with the alternation of the same words: the same spans, at the same places
+    from memopilot.write.redaction import keywords, rules
+
+    words = rules._KEYWORD_WORDS.split("|")
+    assert not any(a != b and b.startswith(a) for a in words for b in words)  # (what spans assumes)
+    alternation = re.compile(rules._KEYWORD_WORDS)
+    rng = random.Random(15)
+    pieces = [*words, "sess", "ion", "id", "cred", "s", "pa", "t", " ", "_", "-", "x", "é"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        keywords.begin_message(text)  # (served from the shared pass, and alone for another text)
+        assert list(rules._ANY_KEYWORD.spans(text)) == [m.span() for m in alternation.finditer(text)]
+        assert list(rules._ANY_KEYWORD.spans(text + " ")) == [m.span() for m in alternation.finditer(text)]
+
+
+def test_an_ascii_message_gets_the_same_keyword_matches() -> None:
+    # the shared pass runs an automaton of the ASCII words alone over an ASCII text
+    from memopilot.write.redaction import keywords
+
+    index = keywords.KeywordIndex(["password", "pass", "pin", "contraseña", "密码", "code"])
+    for text in ("my password: x", "pin code 1234 pass", "contraseña es x, password y", "密码是 pass"):
+        lower = text.lower()
+        alone = list(index.find(lower))  # (before the message's pass: the automaton runs alone)
+        keywords.begin_message(lower)
+        assert list(index.find(lower)) == alone
