@@ -432,6 +432,16 @@ def test_going_back_to_a_place_leaves_the_turn_that_told_of_it(mp: MemoPilot, cl
     assert "weekdays only" in context
 
 
+def test_news_said_to_come_on_top_replaces_nothing(mp: MemoPilot, clock) -> None:
+    """ "... too now" adds to what holds: the earlier fact about the same person stays current."""
+    mp.remember("My brother Caspar went fully vegan last spring, he's very serious about it.")
+    clock.advance(timedelta(days=50))
+    mp.remember("Turns out Caspar is allergic to sesame, so tahini is off the menu for him too now.")
+    mp.settle()
+    context = mp.build_context("What can I cook when my brother visits?").text
+    assert "vegan" in context and "sesame" in context
+
+
 def test_what_someone_tells_the_user_to_do_for_a_while_ends_with_it(mp: MemoPilot, clock) -> None:
     """A reported instruction with a stated while ("the physio says no running for the next ten
     days") is the user's passing state: kept as a temporary note that ends, and its words leave
