@@ -40,7 +40,7 @@ from typing import Any
 
 from ..read.tokens import cjk_language, has_cjk
 
-__all__ = ["DateMatch", "deadline_from", "find_date", "names_cjk_date", "temporary_expiry"]
+__all__ = ["DateMatch", "deadline_from", "find_date", "names_cjk_date", "states_a_while", "temporary_expiry"]
 
 # "for now" / "temporarily": a provisional note should outlive the current stretch of work but not
 # turn into a permanent fact nobody revisits. A week covers the usual "for now" (this sprint, this
@@ -339,6 +339,12 @@ _CHANGED_IN = _rx(
     r"\b(?:went\s+(?:up|down)|gone\s+(?:up|down)|rose|risen|increased|decreased|dropped|fell|jumped|doubled|"
     r"halved|changed|switched|moved|raised|bumped|upped)\b(?:[^,.;:!?]|(?<=\d)[,.](?=\d)){0,40}$"
 )
+
+
+def states_a_while(text: str) -> bool:
+    """Whether ``text`` says how long something lasts from now ("for the next five days", "for
+    6 weeks"), not only when ("this week")."""
+    return _TEMP_DURATION.search(text) is not None
 
 
 def _starts_at(text: str, position: int) -> bool:

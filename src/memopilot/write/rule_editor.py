@@ -1316,8 +1316,9 @@ def _reported_opinion(st: _Statement, now: datetime) -> bool:
     if day and _names_the_day(day.phrase):
         return False
     # what someone tells the user to do for a stated while is the user's passing state ("Dentist
-    # says liquid diet only for the next five days"): kept, it ends when it says
-    return dates.temporary_expiry(st.text, now, any_date=False, guess=False) is None
+    # says liquid diet only for the next five days"): kept, it ends when it says (not "my
+    # horoscope says this week is great for money")
+    return not dates.states_a_while(st.text)
 
 
 def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) -> None:
