@@ -460,11 +460,14 @@ class WritePath:
 
 
 def _adds_to_what_holds(text: str) -> bool:
-    """Whether every sentence of ``text`` that marks a change says it comes on top of what was
+    """Whether every part of ``text`` that marks a change says it comes on top of what was
     ("Mom found out she's lactose intolerant, so dairy is out for her too now" after "my mom has
-    gone fully vegetarian": 0.998 as a change, and the vegetarian mother left every context)."""
-    marked = [s for s in split_sentences(told(text)) if marks_change(s)]
-    return bool(marked) and all(_ADDED.search(s) for s in marked)
+    gone fully vegetarian": 0.998 as a change, and the vegetarian mother left every context). Read
+    by the parts of a sentence (:data:`_PART_JOIN`): "since I switched our broadband over to
+    Tallyfibre ..., so he saw the blackberries too" still changes the broadband."""
+    parts = [part for sentence in split_sentences(told(text)) for part in _PART_JOIN.split(sentence)]
+    marked = [part for part in parts if part and marks_change(part)]
+    return bool(marked) and all(_ADDED.search(part) for part in marked)
 
 
 # "too" or "as well" closing a clause ("for her too now"), not "too sweet"
