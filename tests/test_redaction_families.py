@@ -1163,6 +1163,9 @@ def _measure():
         # (the code the session started from: the same): its look-alikes altered are over the target;
         # read as validation in the twentieth session, its families fixed: 97.9% / 0.6%
         ("tests/data/redaction_check41", 0.97, 0.02),
+        # redaction_check43 (2026-12-06, twentieth session): 97.3% / 1.7% measured once at the end
+        # (the code the session started from: 96.8% / 1.7%)
+        ("tests/data/redaction_check43", 0.97, 0.02),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
