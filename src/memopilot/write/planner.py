@@ -530,13 +530,13 @@ def _stale_turn(
     judge: UpdateJudge, text: str, turns: list[Memory], held: list[Memory]
 ) -> tuple[Memory, list[str], Verdict] | None:
     """The earlier turn whose words the judgement is surest ``text`` changes, the sentences of it
-    that it is sure of, and its verdict; None when it is sure of none (``held``: the memories
-    the message is judged against). A turn of one statement is
+    that it is sure of, and its verdict; None when it is sure of none. A turn of one statement is
     judged whole; a turn of several, a sentence at a time ("I'm looking for a yoga studio near me
     in Harlowmere? My yoga mat is purple." read whole beside "I moved to Dunstow" would take the
     mat out of the context with the town). A sentence that states what the message goes back to
-    stays: "We're going back to Carrow Isle in June" made the turn that told of a ferry booked to
-    Carrow Isle on the wrong date stale (0.99), and a return cannot outdate what it returns to."""
+    (more of it than any of the ``held`` memories, which the message is judged against) stays: "We're
+    going back to Carrow Isle in June" made the turn that told of a ferry booked to Carrow Isle on
+    the wrong date stale (0.99), and a return cannot outdate what it returns to."""
     pieces = [
         (turn, sentence)
         for turn in turns
