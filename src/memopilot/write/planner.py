@@ -465,8 +465,7 @@ def _adds_to_what_holds(text: str) -> bool:
     gone fully vegetarian": 0.998 as a change, and the vegetarian mother left every context). Read
     by the parts of a sentence (:data:`_PART_JOIN`): "since I switched our broadband over to
     Tallyfibre ..., so he saw the blackberries too" still changes the broadband."""
-    parts = [part for sentence in split_sentences(told(text)) for part in _PART_JOIN.split(sentence)]
-    marked = [part for part in parts if part and marks_change(part)]
+    marked = [part for sentence in split_sentences(told(text)) for part in _marked_parts(sentence)]
     return bool(marked) and all(_ADDED.search(part) for part in marked)
 
 
@@ -585,12 +584,14 @@ def _news_told(news: list[Memory]) -> list[tuple[str, Memory]]:
     needed; its part that says "switched", 0.998)."""
     wholes = [(memory.content, memory) for memory in news]
     parts = [
-        (part, memory)
-        for memory in news
-        for part in _PART_JOIN.split(memory.content)
-        if part != memory.content and marks_change(part)
+        (part, memory) for memory in news for part in _marked_parts(memory.content) if part != memory.content
     ]
     return wholes + parts
+
+
+def _marked_parts(sentence: str) -> list[str]:
+    """The parts of ``sentence`` (:data:`_PART_JOIN`) that mark a change."""
+    return [part for part in _PART_JOIN.split(sentence) if part and marks_change(part)]
 
 
 # where a long sentence parts into what each of its parts tells (commas, colons, "and", "so")
