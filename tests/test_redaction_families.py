@@ -1105,6 +1105,9 @@ def _measure():
         # redaction_check42 on arrival (2026-12-06, twentieth session): 98.3% / 2.9%; its misses then
         # read (98.7% / 0.0% after)
         ("tests/data/redaction_tune42", 0.98, 0.01),
+        # redaction_check44 on arrival (2026-12-07, twenty-first session): 95.7% / 2.3%; its misses
+        # then read (97.2% / 0.0% after)
+        ("tests/data/redaction_tune44", 0.97, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1491,3 +1494,59 @@ def test_tune42_families_go(text: str, values: tuple[str, ...]) -> None:
 )
 def test_tune42_look_alikes_are_kept(text: str) -> None:
     assert redact(text).text == text
+
+
+# Twenty-first session (redaction_tune44's and redaction_check43's families).
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a card read out one digit at a time, Luhn-valid, in any language around it
+        ("meine Karte: 4 5 3 2 0 1 5 1 1 2 8 3 0 3 6 6, gültig bis 11/29", ("4532015112830366",)),
+        ("pay with 5 2 0 0 4 6 1 1 7 3 8 2 9 1 0 3 please", ("5200461173829103",)),
+        # a Wi-Fi QR code's password with spaces in it
+        ("WIFI:S:Lighthouse;T:WPA;P:4417 2093 8861 5520;;", ("4417 2093 8861 5520",)),
+        # backup codes named in German; a list whose first codes happen to hold no digit
+        (
+            "Meine Sicherungscodes: 4471093825, 8830261947, 1938475620",
+            ("4471093825", "8830261947", "1938475620"),
+        ),
+        ("recovery codes:\nqzhwmtkbrc\nxplvtrkqwz\n7kq2mx9tpw\nr4vn8kw2qz", ("qzhwmtkbrc", "xplvtrkqwz")),
+    ],
+)
+def test_tune44_families_go(text: str, values: tuple[str, ...]) -> None:
+    redacted = redact(text).text
+    for value in values:
+        assert not _left(value, redacted), redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # single digits that are no card (Luhn fails), and npm's error codes after "code"
+        "the sequence was 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 again",
+        "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd",
+        # a login's moment in a log line
+        "user=ana last_login=2025-11-14T22:03:57.402Z status=ok",
+        # placeholders in other languages, and after "0x"
+        "Pon tu token en .env: SECRET_TOKEN=tu_token_aqui",
+        "DEPLOYER_KEY=0xYOUR_DEPLOYER_KEY",
+        # a watch-only wallet's extended public key (Base58Check), public by design
+        "watch-only: xpub661MyMwAqRbcGxwihsfwMJjTM9dVAz97SbXw78LSSE4tTii7TTgpNQuAidoymeQgSk2W"
+        "aD3P38uYnAHHSCd8366e9pBSVtbA9uJjDEadr4e",
+        # a browser's User-Agent header
+        "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2",
+        # a mail body in base64 that decodes to a sentence in Spanish (UTF-8)
+        "Content-Transfer-Encoding: base64\n\n"
+        "SG9sYSwgwr9xdcOpIHRhbD8gVGUgZW52w61vIGVsIGluZm9ybWUgbWHDsWFuYS4=",
+    ],
+)
+def test_tune44_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_user_agent_beside_a_secret_header_still_goes() -> None:
+    # the User-Agent's value ends at its quote: the Authorization after it is another header
+    text = "{'User-Agent': 'curl/8.5.0', 'Authorization': 'Basic ZGVwbG95OnM0bHQtYW5kLXBlcHBlcg=='}"
+    assert "ZGVwbG95OnM0bHQtYW5kLXBlcHBlcg" not in redact(text).text

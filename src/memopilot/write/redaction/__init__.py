@@ -257,8 +257,14 @@ def _base64_forms(value: str) -> list[str]:
     return forms
 
 
-# A placeholder the reader fills in: "YOUR_API_KEY", "<your-token>", "MY_SECRET_HERE".
-_PLACEHOLDER_NAME = re.compile(r"(?:YOUR|MY)_[A-Z0-9_]+|<[A-Za-z][\w -]*>|[A-Z_]+_HERE")
+# A placeholder the reader fills in: "YOUR_API_KEY", "0xYOUR_PRIVATE_KEY", "<your-token>",
+# "MY_SECRET_HERE", and in other languages ("tu_clave_aqui", "votre_cle_ici", "dein_token_hier").
+_PLACEHOLDER_NAME = re.compile(
+    r"(?:0x)?(?:YOUR|MY)_[A-Z0-9_]+|<[A-Za-z][\w -]*>|[A-Z_]+_HERE"
+    r"|(?i:(?:tu|su|votre|ton|dein|deine|ihr|seu|sua|il_tuo|la_tua)_[a-z_]+|[a-z_]+_(?:here|aqu[ií]|ici|hier|qui))"
+)
+
+_ASSIGNED_PLACEHOLDER = re.compile(r"[A-Za-z_]\w*=(\S+)")
 
 
 # A masked value that shows only its last (or first) few characters, as CLIs and dashboards print a
@@ -284,6 +290,9 @@ def _documentation_example(value: str) -> bool:
     if len(value) >= 12 and value.endswith(("EXAMPLE", "EXAMPLEKEY")):
         return True
     if _PLACEHOLDER_NAME.fullmatch(value) or _MASKED.fullmatch(value) or _TOKEN_PATTERN.search(value):
+        return True
+    assigned = _ASSIGNED_PLACEHOLDER.fullmatch(value)  # "API_KEY=tu_clave_aqui", taken whole
+    if assigned is not None and _PLACEHOLDER_NAME.fullmatch(assigned.group(1)):
         return True
     if len(value) >= 16 and tail.count("0") == 16:
         return True  # zeros to its end: a number no generator gives (a test card keeps a digit)
@@ -365,8 +374,14 @@ _FEN_SQUARES = str.maketrans("pnbrqkPNBRQK", "111111111111")
 # * Java's default toString of an object, its class and identity hash ("com.acme.Order@1b6d3586");
 _PUBLISHABLE_KEY = re.compile(r"pk_(?:live|test)_[0-9A-Za-z]{16,}")
 _JAVA_OBJECT = re.compile(r"(?:[a-z_][\w]*\.)+[A-Z][\w$]*@[0-9a-f]{1,8}")
+# * a BIP-32 extended public key ("xpub...", "ypub", "zpub", "tpub": Base58Check), which a
+#   watch-only wallet is given and block explorers show (its private twin is "xprv...");
+_EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,108}")
 # * S3's extended request id, which AWS support asks for beside the request id ("x-amz-id-2:",
 #   "HostId" in an error's XML);
+# * a browser's or a client's User-Agent, product names and versions ("AppleWebKit/537.36"), which
+#   every request it makes sends;
+_USER_AGENT_BEFORE = re.compile(r"(?i)\buser[ _-]?agent[\"']?[ \t]*[:=]")
 _S3_HOST_ID_BEFORE = re.compile(r"(?i)(?:x-amz-id-2|\bhost[ _-]?id)[\"'>]?[ \t]*[:=]?[ \t]*[\"']?$")
 # * an OpenPGP key's fingerprint as gpg prints it: ten groups of four hex digits (two spaces in the
 #   middle), which key servers and release pages publish;
@@ -388,7 +403,10 @@ _PUBLIC_KEY_ALGORITHMS = (
 # * a sentence in base64 ("echo UXVhcnRlcmx5... | base64 -d"): words with spaces, a capital first and
 #   a full stop last, which no password generator gives.
 # (Or five words and more without the stop: "Lorem ipsum dolor sit amet".)
-_BASE64_SENTENCE = re.compile(r"[A-Z][a-z]*(?:[ ,;'-]+[A-Za-z0-9]+){3,}[.!?]|[A-Z][a-z]+(?: [a-z]+){4,}")
+# (In any language that UTF-8 writes: "Olá, tudo bem? Segue o relatório." in a mail's base64 body.)
+_BASE64_SENTENCE = re.compile(
+    r"[A-Z][^\W\d_]*(?:[ ,;:'?!¿¡-]+[^\W_]+){3,}[.!?]|[A-Z][^\W\d_]+(?: [^\W\d_]+){4,}"
+)
 
 
 def _public_key_der(value: str) -> bool:
@@ -411,7 +429,7 @@ def _base64_sentence(value: str) -> bool:
     if len(value) < 24 or not _BASE64_VALUE.fullmatch(value):
         return False
     try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("ascii")
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return False
     return _BASE64_SENTENCE.fullmatch(decoded) is not None
@@ -420,6 +438,12 @@ def _base64_sentence(value: str) -> bool:
 # * a bank's business identifier code (ISO 9362, BIC or SWIFT code: checked by python-stdnum) in a
 #   message that names one: every invoice and bank's page prints it.
 _BIC_TALK = re.compile(r"(?i)\b(?:bic|swift)\b")
+
+
+def _base58check(value: str) -> bool:
+    from .identifiers import base58check
+
+    return base58check(value)
 
 
 @functools.cache
@@ -448,7 +472,11 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
         return True
     if _PUBLISHABLE_KEY.fullmatch(text, start, end) or _JAVA_OBJECT.fullmatch(text, start, end):
         return True
+    if _EXTENDED_PUBLIC_KEY.fullmatch(text, start, end) and _base58check(text[start:end]):
+        return True
     if _S3_HOST_ID_BEFORE.search(text, max(0, start - 16), start):
+        return True
+    if "gent" in text and _in_user_agent(text, start):
         return True
     if _inside(_OPENPGP_FINGERPRINT, text, start, end, 60) or _in_mail_signature(text, start, end):
         return True
@@ -456,6 +484,16 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     return board is not None and all(
         sum(map(int, rank.translate(_FEN_SQUARES))) == 8 for rank in board.group().split("/")
     )
+
+
+def _in_user_agent(text: str, start: int) -> bool:
+    """Whether ``start`` is inside a User-Agent's value: after its name on the same line, with no
+    quote between but the one that opens the value (the next header of a dict is not)."""
+    name = _USER_AGENT_BEFORE.search(text, text.rfind("\n", 0, start) + 1, start)
+    if name is None:
+        return False
+    between = text[name.end() : start].lstrip(" \t")
+    return "'" not in between[1:] and '"' not in between[1:]
 
 
 def _inside(pattern: re.Pattern[str], text: str, start: int, end: int, reach: int) -> bool:

@@ -116,7 +116,7 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # ROTP::TOTP.new("X") (Ruby), totp.generate("X") (otplib): the call says what the literal is
     ("otp", re.compile(r"(?i)\b[th]otp(?:\.new|\.generate)?\(\s*['\"]"
                        r"([A-Z2-7]{16,}=*|[a-z2-7]{16,}=*)['\"]")),
-    ("wifi:", re.compile(r"WIFI:[^\n]*?(?<=[:;])P:((?:\\.|[^;\\\s])+)")),  # a Wi-Fi QR code's password
+    ("wifi:", re.compile(r"WIFI:[^\n]*?(?<=[:;])P:((?:\\.|[^;\\\n])+)")),  # a Wi-Fi QR code's password
     ("webhooks", re.compile(r"((?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w-]{40,})")),
     ("://", re.compile(r"https?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[\w.-]+/\d+")),  # a Sentry DSN's key
     (".", re.compile(r"([MNO][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,40})(?![\w-])")),  # a Discord bot token

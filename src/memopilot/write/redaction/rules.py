@@ -522,6 +522,9 @@ _DEVICE_NUMBER_BEFORE = re.compile(
     r"(?:[ \t]*(?:number|no\.?|nr\.?|#))?[ \t]*[:#=]?[ \t]*$"
 )
 _NOT_BEFORE_CARD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+./-")
+# A card read out one digit at a time ("4 5 3 9 ..."), as a voice assistant's transcript or a
+# cautious typist writes it: 13-19 single digits, one space between each.
+_CARD_DIGIT_BY_DIGIT = re.compile(r"(?<![\w.,-])(?<![0-9] )[0-9](?: [0-9]){12,18}(?![\w]| [0-9])")
 
 
 def _luhn(digits: str) -> bool:
@@ -583,6 +586,14 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
             # as their cards; only a message that calls one a test or an example keeps it, see
             # _documented_test_value in __init__.py)
             yield m.start(), m.end(), "credit_card", P_STRUCT
+    yield from _cards_digit_by_digit(text)
+
+
+def _cards_digit_by_digit(text: str) -> Iterator[Span]:
+    for m in _CARD_DIGIT_BY_DIGIT.finditer(text):
+        digits = m.group().replace(" ", "")
+        if _card_network(digits) and _luhn(digits):
+            yield m.start(), m.end(), "credit_card", P_STRUCT
 
 
 # --------------------------------------------------------------------------------------------
@@ -642,6 +653,8 @@ _CREDS_PAIR = re.compile(
     r"(?:creds|credentials|login)\b[^\n]{0,20}?(?:\bis\b|\bare\b|:|=)[ \t]*"
     r"[\"'`]?([^\s:/@\"'`]{1,64})([:/])([^\s@/\"'`]{1,128})"
 )
+# A moment as logs print it (ISO 8601, or a clock's time alone): "07:45", "2026-01-03T07:45:11.116Z".
+_MOMENT = re.compile(r"(?:\d{4}-\d\d-\d\d[Tt ])?\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?(?:[Zz]|[+-]\d\d:?\d\d)?")
 _PIN = re.compile(r"(?:pin|passcode)(?:\s+code)?\s*(?:\bis\b|:|=)\s*([0-9]{4,8})(?![0-9]|[.,:/-][0-9])")
 # Words that make a "PIN code" India's postal code: "the PIN code for the area is 560001".
 _POSTAL_CONTEXT = re.compile(
@@ -852,6 +865,8 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
             value = text[s:e]
             if m.group(2) == "/" and not (m.group(1).isalnum() and _mixed(value) and len(value) >= 6):
                 continue  # "admin/Welcome2026!" is a pair; "~/.aws" and "auth/callback" are paths
+            if m.group(2) == ":" and _MOMENT.fullmatch(text, m.start(1), e):
+                continue  # "last_login=2026-01-03T07:45:11Z": a moment, its hours and minutes
             if e > s and not value.isdigit() and plausible_password(value, False, ""):
                 yield s, e, "password", P_CONTEXT
     if "pin" in lower or "passcode" in lower:

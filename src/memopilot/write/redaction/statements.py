@@ -141,8 +141,9 @@ _OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*[\"']?$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("""
     backup codes|recovery codes|backup code|recovery code|2fa codes|one-time codes|backup verification codes|
-    herstelcodes|back-upcodes|backupcodes|wiederherstellungscodes|backup-codes|codes de récupération|
-    codes de secours|códigos de recuperación|códigos de respaldo|códigos de backup|códigos de recuperação|
+    herstelcodes|back-upcodes|backupcodes|wiederherstellungscodes|backup-codes|sicherungscodes|
+    codes de récupération|codes de secours|códigos de recuperación|códigos de respaldo|códigos de backup|
+    códigos de recuperação|
     codici di backup|codici di recupero|kody zapasowe|kody odzyskiwania|reservkoder|återställningskoder|
     резервные коды|коды восстановления|バックアップコード|リカバリーコード|备用码|恢复码|백업 코드|복구 코드
 """)
@@ -725,7 +726,8 @@ _KEYPAD_KEYS = re.compile(r"(?=(?:\D*\d){4})[0-9A-D#*]{4,20}")
 _MASKED_VALUE = re.compile(r"[:=]?[\"']?[*•●]{3,}[\"']?[,;.]?")
 # An aside in brackets right after a name, before its link and value.
 _ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
-_ERROR_NAME = re.compile(r"E[A-Z]{3,}|[A-Z]+(?:_[A-Z]+)+")  # ENOENT, ERESOLVE, ERR_SSL_PROTOCOL
+# ENOENT, ERESOLVE, ERR_SSL_PROTOCOL; npm's E401, E404 (an HTTP status after "E")
+_ERROR_NAME = re.compile(r"E[A-Z]{3,}|E[1-5]\d\d|[A-Z]+(?:_[A-Z]+)+")
 _PHRASE_WORD = re.compile(r"[^\W_][\w'’!.-]*")
 _PHRASE_FILLER = frozenset(word_list("the|a|an|is|be|at|least|must|your|my|to|of|and|or|not|with|in|for|it"))
 
@@ -1414,6 +1416,7 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
         yield grouped.start(1), grouped.end(1), "recovery_code", P_PROSE
         return
     started, last = False, ""
+    lettered: list[tuple[int, int]] = []  # the letters-only tokens just before the first code
     for token in _TOKEN.finditer(text, pos, min(len(text), pos + 400)):
         start, end = _core(text, token.start(), token.end())
         value = text[start:end]
@@ -1432,10 +1435,23 @@ def _code_list(text: str, pos: int) -> Iterator[Span]:
             or (started and _same_code_shape(value, last))
         ):
             # "8tn0t-2ylv9", "0433 1938" (each group), "qknqt-xirsx-usgib" (letters in groups)
+            if not started:
+                yield from _lettered_codes_before(text, lettered, value)
             started, last = True, value
             yield start, end, "recovery_code", P_PROSE
         elif started:
             return
+        else:
+            lettered.append((start, end))
+
+
+def _lettered_codes_before(text: str, lettered: list[tuple[int, int]], code: str) -> Iterator[Span]:
+    """The codes of a list that come before its first with a digit and hold none ("qzhwmtkb
+    rcfplxvd 4nw8ke2q"): the letters-only tokens right before it, in its shape."""
+    for start, end in reversed(lettered):
+        if not _same_code_shape(text[start:end], code):
+            return
+        yield start, end, "recovery_code", P_PROSE
 
 
 def _code_line(text: str, start: int, value: str) -> bool:
