@@ -489,6 +489,32 @@ def test_a_choice_made_in_the_end_marks_a_change() -> None:
     assert not marks_change("we went with a warm terracotta, looks amazing")
 
 
+def test_these_days_anywhere_marks_a_change() -> None:
+    from memopilot.write.contradictions import marks_change
+
+    assert marks_change("I teach pottery at the Wrenfield community centre these days.")
+    assert marks_change("Work news: these days I manage the night desk at the Harbour Inn.")
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [
+        ("Our council tax goes up to 1,980 a year from April.", True),
+        ("The gym put the membership up, so that's annoying.", True),
+        ("They reduced my hours to 24 a week.", True),
+        ("The nursery fee went down by 40 a month.", True),
+        # no amount that rises or falls: a trip, a nap, a limit
+        ("We're going up to Inverness for the weekend.", False),
+        ("I put the baby down for a nap at two.", False),
+        ("The minibus takes up to 12 people.", False),
+    ],
+)
+def test_an_amount_said_to_go_up_or_down_marks_a_change(text: str, marked: bool) -> None:
+    from memopilot.write.contradictions import marks_change
+
+    assert marks_change(text) is marked
+
+
 def test_actually_stressing_what_happened_marks_no_change() -> None:
     from memopilot.write.contradictions import marks_change
 

@@ -42,7 +42,31 @@ def test_date_words_are_read_in_english(text: str, language: str, english: str) 
 
 
 def test_a_language_without_a_table_is_left_as_it_is() -> None:
-    assert english_dates("Do piątku jestem w Krakowie.", "pl") == "Do piątku jestem w Krakowie."
+    assert english_dates("Do pátku jsem v Brně.", "cs") == "Do pátku jsem v Brně."
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        # "next" before the weekday in Turkish, Polish and Hindi, after it in Portuguese and Spanish
+        ("Gelecek salı dişçiye gidiyorum.", "next tuesday dişçiye gidiyorum."),
+        ("W przyszły czwartek mam rozmowę o pracę.", "W next thursday mam rozmowę o pracę."),
+        ("अगले सोमवार को मेरा इंटरव्यू है", "next monday को मेरा इंटरव्यू है"),
+        ("Vou ao médico quinta-feira que vem.", "Vou ao médico next thursday."),
+        ("Tengo el examen el lunes que viene.", "Tengo el examen el next monday."),
+        # "शुक्र" (Friday, short) inside "शुक्रिया" (thanks) and "कल" (tomorrow or yesterday) stay
+        ("शुक्रिया दोस्त, कल बात करते हैं", "शुक्रिया दोस्त, कल बात करते हैं"),
+    ],
+)
+def test_next_weekday_in_more_languages(text: str, english: str) -> None:
+    assert readable_dates(text) == english
+
+
+def test_a_title_before_a_name_ends_no_sentence() -> None:
+    from memopilot.write.sentences import split_sentences
+
+    message = "Preciso mandar a proposta para a Sra. Bettencourt até segunda que vem."
+    assert split_sentences(message) == [message]
 
 
 def test_the_translated_date_is_the_day_the_english_would_name() -> None:

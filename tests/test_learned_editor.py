@@ -124,6 +124,24 @@ def _record_e5_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return read
 
 
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        # strictly, "me" and "at" settle a short line only: they are Spanish, French and Italian too
+        ("Ayer me compré una bicicleta para ir al trabajo.", False),
+        ("Mi sorella me lo ha detto ieri sera.", False),
+        ("Call me at home after six tonight", True),
+        ("Text me at noon", True),
+        ("Prefiero que me respondas en español.", False),
+    ],
+)
+def test_which_statements_read_as_english_strictly(text: str, english: bool) -> None:
+    from memopilot.write.language import in_english, in_english_strictly
+
+    assert in_english_strictly(text) is english
+    assert in_english(text)  # (the statement models' reading keeps "me" and "at" as English)
+
+
 @needs_e5
 def test_e5_reads_only_the_statements_the_static_models_are_unsure_of(
     monkeypatch: pytest.MonkeyPatch,
@@ -519,6 +537,20 @@ def test_a_passing_state_says_the_day_it_ends() -> None:
     assert [(t, "(until 2026-12-24)" in c) for t, c in kept] == [("temporary", True)], kept
     kept = typed("I'm off coffee for now.")  # (a guessed end is not said)
     assert kept and not any("until" in c for _, c in kept), kept
+
+
+def test_a_rule_or_state_held_a_stated_while_is_temporary() -> None:
+    """What happened before the while ("Pulled a tooth, ...") does not make the state a past event,
+    and a constraint or fact said to hold a short stated while from now passes with it."""
+    for message, day in [
+        ("Pulled a molar on Monday, the dentist says nothing crunchy for 4 days, so porridge.", "2026-12-07"),
+        ("I'm off caffeine for two weeks while the new meds settle.", "2026-12-17"),
+    ]:
+        kept = typed(message)
+        assert [(t, f"(until {day})" in c) for t, c in kept] == [("temporary", True)], (message, kept)
+    # a state held so far, and one held longer than a passing while, stay lasting
+    assert [t for t, _ in typed("I've been teetotal for 6 years.")] != ["temporary"]
+    assert [t for t, _ in typed("Our lease on the flat is for 18 months.")] != ["temporary"]
 
 
 def test_a_health_condition_is_kept_at_the_rules_bar() -> None:

@@ -903,6 +903,25 @@ def test_a_time_of_day_that_bounds_a_habit_is_no_deadline() -> None:
         ("Studying for the AWS Solutions Architect exam, I'm sitting it in November.", []),
         ("moving to Ostbrook in January, and I need to sell my piano before then", []),
         ("Should I book it and we go together?", []),
+        # "then" joins two clauses as "and" does
+        (
+            "My contract at Pellow Labs is up in March, then I start at Ostrander Bakery.",
+            ["My contract at Pellow Labs is up in March", "I start at Ostrander Bakery."],
+        ),
+        # and in other languages, the user (or one of theirs) the subject, or a verb of theirs
+        (
+            "Meine Tochter heißt Frieda und wir wohnen in Lindau.",
+            ["Meine Tochter heißt Frieda", "wir wohnen in Lindau."],
+        ),
+        (
+            "Trabalho como enfermeira no hospital e tenho três gatos.",
+            ["Trabalho como enfermeira no hospital", "tenho três gatos."],
+        ),
+        (
+            "Je travaille de nuit à la gare et mon mari garde les enfants.",
+            ["Je travaille de nuit à la gare", "mon mari garde les enfants."],
+        ),
+        ("Fui al mercado y compré fruta.", []),
     ],
 )
 def test_each_clause_with_its_own_subject_is_a_statement_of_its_own(
@@ -1195,3 +1214,17 @@ def test_what_else_a_vital_message_tells_stays_apart() -> None:
     first = out.new_memories[0]
     assert first.type == "critical"
     assert "Harrowgate" not in first.content
+
+
+def test_a_statement_led_by_decided_is_a_decision() -> None:
+    """ "Decided: keeping the van after all" was dropped: no "we decided" cue, and the type model
+    alone was unsure of it. A lead-in that says nothing is settled is no decision."""
+    assert [
+        (m.type, m.content)
+        for m in learned_edit("Decided: keeping the van after all. Too handy.").new_memories
+    ] == [("decision", "Decided: keeping the van after all.")]
+    assert only("Decision made: the twins start swimming lessons at Harlow Baths.").type == "decision"
+    assert all(
+        m.type != "decision"
+        for m in learned_edit("Still undecided: the oak table or the pine one?").new_memories
+    )

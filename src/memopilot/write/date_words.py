@@ -25,7 +25,7 @@ from .language import language_of
 
 __all__ = ["LANGUAGES", "english_dates", "readable_dates"]
 
-LANGUAGES = ("es", "fr", "de", "it", "pt", "nl", "sv")
+LANGUAGES = ("es", "fr", "de", "it", "pt", "nl", "sv", "tr", "pl", "hi")
 _MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
@@ -42,7 +42,7 @@ _CONNECTORS = {
     "es": {"hasta el": "until", "hasta": "until", "antes del": "before", "antes de": "before",
            "para el": "by", "a más tardar el": "by", "a finales de": "by the end of", "fin de": "end of",
            "el próximo": "next", "la próxima": "next", "este": "this", "esta": "this",
-           "la semana que viene": "next week", "semana que viene": "next week"},
+           "la semana que viene": "next week", "semana que viene": "next week", "que viene": "next"},
     "fr": {"jusqu'au": "until", "jusqu'à": "until", "avant le": "before", "avant": "before",
            "d'ici le": "by", "d'ici": "by", "au plus tard le": "by", "fin": "end of", "prochain": "next",
            "prochaine": "next"},
@@ -55,17 +55,24 @@ _CONNECTORS = {
            "prima di": "before", "fine": "end of", "prossimo": "next", "prossima": "next"},
     "pt": {"até ao": "by", "até o": "by", "até à": "by", "até": "by", "antes do": "before",
            "antes de": "before", "fim de": "end of", "final de": "end of", "próximo": "next",
-           "próxima": "next", "a semana que vem": "next week", "semana que vem": "next week"},
+           "próxima": "next", "a semana que vem": "next week", "semana que vem": "next week",
+           "que vem": "next"},
     "sv": {"till och med": "until", "t.o.m.": "until", "fram till": "until", "senast": "by",
            "innan": "before", "före": "before", "nästa": "next", "denna": "this",
            "i slutet av": "by the end of"},
+    # ("gelecek cuma", "w przyszły piątek", "अगले शुक्रवार": next Friday)
+    "tr": {"gelecek": "next", "önümüzdeki": "next", "bu": "this"},
+    "pl": {"przyszły": "next", "przyszłą": "next", "przyszłym": "next", "przyszłej": "next",
+           "następny": "next", "następną": "next", "następnym": "next", "w ten": "this", "w tę": "this"},
+    "hi": {"अगले": "next", "अगला": "next", "अगली": "next", "इस": "this"},
     "nl": {"uiterlijk": "by", "voor": "before", "tot en met": "until", "tot": "until", "eind": "end of",
            "einde": "end of", "volgende": "next", "deze": "this"},
 }  # fmt: skip
 _MIN_NAME = 4  # shorter names are abbreviations, left out
 # Phrases holding a date word that say no date: "por la mañana" is in the morning, not tomorrow.
 # Matched before the date word inside them (the longest phrase first) and left as they are.
-_NOT_DATES = {"es": ("la mañana", "esta mañana")}
+# Hindi "कल" is tomorrow and yesterday both, told apart by the verb only.
+_NOT_DATES = {"es": ("la mañana", "esta mañana"), "hi": ("कल",)}
 _NO_DATE = "<no date>"  # their entry in a language's table: the phrase stays as it was written
 
 
@@ -221,4 +228,10 @@ def _pattern(language: str) -> re.Pattern[str] | None:
     if language not in LANGUAGES:
         return None
     words = sorted(_table(language), key=len, reverse=True)  # the longest phrase first
-    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE)
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<!{_LETTER})(?:{alternatives})(?!{_LETTER})", re.IGNORECASE)
+
+
+# A letter of a word, Devanagari's vowel signs too (not \w to Python: "शुक्र", Friday, would be
+# read in "शुक्रिया", thank you)
+_LETTER = r"[\w\u0900-\u097f]"

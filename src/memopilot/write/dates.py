@@ -347,6 +347,12 @@ def states_a_while(text: str) -> bool:
     return _TEMP_DURATION.search(text) is not None
 
 
+def while_stated_at(text: str) -> int | None:
+    """Where ``text`` says how long something lasts (:func:`states_a_while`), if it does."""
+    found = _TEMP_DURATION.search(text)
+    return None if found is None else found.start()
+
+
 def _starts_at(text: str, position: int) -> bool:
     return (
         _STARTS_AT.search(text, max(0, position - 16), position) is not None

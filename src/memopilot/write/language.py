@@ -19,7 +19,7 @@ import functools
 import re
 from typing import Any
 
-__all__ = ["in_english", "language_of"]
+__all__ = ["in_english", "in_english_strictly", "language_of"]
 
 # Words that are English and rarely a word of the languages below ("a", "in", "so", "die", "on"
 # are words of those languages too, so they settle nothing; nor do "we", "is" and "was", which are
@@ -40,11 +40,15 @@ _ENGLISH_WORDS = frozenset(
     """)
 )
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+# For :func:`in_english_strictly`: "me" and "at" are words of Spanish, French, Italian and
+# Portuguese too, so they settle a short line only.
+_SHORT_LINE_ONLY = frozenset({"me", "at"})
+_SHORT_LINE = 5  # words
 # Languages a statement outside English is told apart from (py3langid knows 97; limiting it to
 # these keeps a short English line from reading as Latin or Quechua).
 _CANDIDATES = (
     "en", "es", "fr", "de", "it", "pt", "nl", "pl", "sv", "da", "no", "fi", "cs", "ro", "hu",
-    "tr", "id", "vi", "ca",
+    "tr", "id", "vi", "ca", "hi",
 )  # fmt: skip
 _MIN_WORDS = 3  # shorter lines ("ok cool", "Gracias!") carry too little to tell
 
@@ -54,10 +58,24 @@ def in_english(text: str) -> bool:
     return language_of(text) == "en"
 
 
+def in_english_strictly(text: str) -> bool:
+    """:func:`in_english`, with "me" and "at" settling a short line only: where a change told in
+    another language must not pass for English ("Por cierto, me cambié de gimnasio: ahora voy al
+    Club Marea" did, and its change was neither marked nor judged as told across languages), while
+    the statement models keep the looser reading (above)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < _SHORT_LINE:
+        return in_english(text)
+    return _language_of(text, words, _ENGLISH_WORDS - _SHORT_LINE_ONLY) == "en"
+
+
 def language_of(text: str) -> str:
     """The language of ``text`` (an ISO 639-1 code among the candidates), "en" when it cannot be told."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < _MIN_WORDS or any(w in _ENGLISH_WORDS for w in words):
+    return _language_of(text, [w.lower() for w in _WORD.findall(text)], _ENGLISH_WORDS)
+
+
+def _language_of(text: str, words: list[str], settling: frozenset[str]) -> str:
+    if len(words) < _MIN_WORDS or any(w in settling for w in words):
         return "en"
     identifier = _identifier()
     return "en" if identifier is None else str(identifier.classify(text)[0])

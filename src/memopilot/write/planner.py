@@ -43,7 +43,7 @@ from .date_words import readable_dates
 from .editor import EditorContext, EditorResult, MemoryEditor, MemoryUpdate, NewMemory
 from .redaction import Redaction, looks_secret
 from .sentences import clauses, clean_statement, parted, split_sentences, tells_past_event, told
-from .update_judge import SAME_SUBJECT_CLOSENESS, UpdateJudge, Verdict, default_judge
+from .update_judge import UpdateJudge, Verdict, default_judge
 
 __all__ = ["EXISTING_SHOWN", "LaterJudgement", "WriteInputs", "WriteOutcome", "WritePath", "WritePlan"]
 
@@ -714,7 +714,7 @@ def _updates(verdict: Verdict, old: str, settles: bool) -> bool:
     return (
         settles
         and verdict.checked
-        and verdict.closeness >= SAME_SUBJECT_CLOSENESS
+        and verdict.closeness >= verdict.same_subject
         and verdict.probability >= SETTLED_CHOICE_PROBABILITY
         and weighs_a_choice(old)
     )

@@ -408,6 +408,8 @@ _DECISION = _rx(
     r"moving to|migrating to|dropping|standardi[sz]ing on)\b",
     r"\b(?:we|i) (?:went with|switched to|moved to|migrated to|replaced \w+(?: \w+)? with|dropped)\b",
     r"\bthe (?:final |new )?decision (?:is|was)\b|\b(?:final|our) decision:",
+    # a statement led by the word: "Decided: keeping the car after all", "Decision made: ..."
+    r"^\W*(?:decided|decision(?:\s+made)?)\s*:\s*\w",
     r"\bgoing forward,? we(?:'ll| will)\b",
     # Change statements: a new choice that replaces an old one.
     r"\b(?:we|i)(?:'ve| have)?\s+(?:just\s+|now\s+|finally\s+|recently\s+)?"
@@ -1018,6 +1020,8 @@ def _about_the_user(text: str) -> bool:
 
 
 _NEVER_LEARNED = frozenset({NONE, MemoryType.CRITICAL.value})  # critical needs the user's own flag
+# The types the type model gives a state that holds, which a stated short while makes temporary.
+_LASTING_UNLESS_TIMED = frozenset({MemoryType.CONSTRAINT, MemoryType.PREFERENCE, MemoryType.FACT})
 # A learned temporary state needs an end the statement states, this soon at most.
 _LEARNED_TEMPORARY_HORIZON = timedelta(days=45)
 
@@ -1073,6 +1077,10 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         span = _span_of_dates(st.dated, now)
         ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
+        if memory_type in _LASTING_UNLESS_TIMED and ends is not None and dates.states_a_while(st.dated):
+            # a rule or a state said to hold this long from now, soon over ("the dentist says soft
+            # foods only for 5 days", "I'm off sugar for three weeks"): a passing state
+            memory_type = MemoryType.TEMPORARY
         until = ends if memory_type is MemoryType.TEMPORARY else None
         if memory_type in _DUE_WHEN_DATED and not span and (day := _due_ahead(st, memory_type, now)):
             # "the application closes next Tuesday at noon", "dentist tomorrow at 8:15": a day to
@@ -1396,13 +1404,24 @@ def _temporary_end(text: str, now: datetime) -> datetime | None:
     """When a state the statement describes ends, if it says so and soon ("working from home
     today", "fasting this month", "off sick tomorrow"): a later date is an event, not a state, and
     so is the day of what happened ("Jonas started fourth grade this week")."""
-    if tells_past_event(text):
+    if tells_past_event(_clause_of_while(text)):
         return None
     until = dates.temporary_expiry(text, now, any_date=False)
     if until is None or not now < until <= now + _LEARNED_TEMPORARY_HORIZON:
         return None
     found = dates.find_date(text, now)
     return None if found is not None and _bounds_every_day(text, found) else until
+
+
+def _clause_of_while(text: str) -> str:
+    """The clause of ``text`` that says how long a state lasts, when it says so (else ``text``):
+    what happened before it ("Had my wisdom teeth out, the dentist says soft foods only for 5
+    days") does not make the state it tells a past event."""
+    at = dates.while_stated_at(text)
+    if at is None:
+        return text
+    starts = [text.rfind(join, 0, at) + len(join) for join in (", ", "; ", " so ") if join in text[:at]]
+    return text[max(starts) :] if starts else text
 
 
 def _learnable(

@@ -32,7 +32,10 @@ _F = re.IGNORECASE
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d{1,2}[.)])\s+")
-_ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st)\.", _F)
+# (and the titles of Spanish, Portuguese and Italian: "o relatório para o Sr. Valadares")
+_ABBREVIATIONS = re.compile(
+    r"\b(e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|cf|no|fig|st|sr|sra|srta|dra|sig|dott)\.", _F
+)
 # a middle initial inside a name ("Ursula K. Le Guin"), not the end of a sentence
 _INITIAL = re.compile(r"\b([A-Z][a-z]+ [A-Z])\.(?= [A-Z][a-z])")
 # A day written as an ordinal ("bis zum 20. den Vertrag", "am 3. Mai", "den 5. januar"): German,
@@ -159,9 +162,23 @@ _VERB = (
 )
 _OWN_SUBJECT = rf"(?:my|our)\s+[\w-]+(?:'s)?(?:\s+[\w-]+)?\s+(?:{_VERB}|'s|\w+s|\w+ed)"
 _CLAUSE_JOIN = re.compile(
-    rf"(?:,\s*(?:and)?|\s+and)\s+(?=(?:{_FIRST_PERSON_SUBJECT}\s+\w|{_OWN_SUBJECT}\b))",
+    rf"(?:,\s*(?:and\s+then|and|then)?|\s+and(?:\s+then)?)\s+(?=(?:{_FIRST_PERSON_SUBJECT}\s+\w|{_OWN_SUBJECT}\b))",
     _F,
 )
+# The same join in the other languages users write in: "and" and the user (or one of theirs) as
+# the subject, or (where the subject is left out) a verb of the user's own: "Mein Mann heißt Jannik
+# und wir wohnen in Oberhain", "Sou professora de matemática e tenho dois filhos".
+_CLAUSE_JOIN_ELSEWHERE = re.compile(
+    r"(?:,\s*|\s+)(?:"
+    r"und\s+(?=(?:ich|wir|mein\w*|unser\w*)\s+\w)"  # de
+    r"|et\s+(?=(?:je|j'|nous|mon|ma|mes|notre|nos)\b)"  # fr
+    r"|y\s+(?=(?:yo|mi|mis|nuestr[oa]s?)\s+\w|(?:tengo|soy|estoy|vivo|trabajo)\b)"  # es
+    r"|e\s+(?=(?:eu|meu|minha|meus|minhas|nosso|nossa)\s+\w|(?:tenho|sou|estou|moro|trabalho)\b)"  # pt
+    r"|e\s+(?=(?:io|mio|mia|miei|mie|nostr[oaie])\s+\w|(?:ho|sono|vivo|lavoro|abito)\b)"  # it
+    r")",
+    _F,
+)
+_CLAUSE_MIN_WORDS_ELSEWHERE = 3  # (a left part's verb is not read outside English: it must be longer)
 # A clause that points back at the one before it ("I'm sitting it in November", "so I've decided
 # to do it in January", "I need to sell the piano before then") says nothing alone: the sentence
 # stays whole. So does one that gives the reason or the result ("so", "but": "I have IBS so I stick
@@ -220,6 +237,8 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
         return []
     # a join inside brackets or quotes ("(Maya and Leo)") does not part the sentence
     masked = _ENCLOSED.sub(lambda m: "\x00" * len(m.group()), sentence)
+    if not in_english(sentence):
+        return _joins_elsewhere(sentence, masked)
     joins: list[re.Match[str]] = []
     start = 0
     for join in _CLAUSE_JOIN.finditer(masked):
@@ -236,6 +255,21 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
             continue
         joins.append(join)
         start = join.end()
+    return joins
+
+
+def _joins_elsewhere(sentence: str, masked: str) -> list[re.Match[str]]:
+    """:func:`_clause_joins` of a sentence not in English (:data:`_CLAUSE_JOIN_ELSEWHERE`)."""
+    joins: list[re.Match[str]] = []
+    start = 0
+    for join in _CLAUSE_JOIN_ELSEWHERE.finditer(masked):
+        left, right = sentence[start : join.start()], sentence[join.end() :]
+        if (
+            len(left.split()) >= _CLAUSE_MIN_WORDS_ELSEWHERE
+            and len(right.split()) >= _CLAUSE_MIN_WORDS_ELSEWHERE
+        ):
+            joins.append(join)
+            start = join.end()
     return joins
 
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from ...domain import CONTEXT_STATES, Memory, MemoryType, words_said
 from ...read.tokens import mostly_cjk
 from ...text import stem, text_ratio
-from ..language import in_english
-from ..sentences import split_sentences
+from ..language import in_english_strictly
+from ..sentences import split_sentences, told
 from .analysis import _Analysis, _Phrase, _Slot, _Stance
 from .sentences import _analyse
-from .words import _CHANGE_ELSEWHERE, _CLASSIFIER_NOUNS, _MONTHS, _WEEKDAYS
+from .words import _AMOUNT_CHANGED, _CHANGE_ELSEWHERE, _CLASSIFIER_NOUNS, _MONTHS, _THESE_DAYS, _WEEKDAYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +38,19 @@ def slot_of(text: str) -> tuple[str, str] | None:
     return slot.key, slot.value
 
 
-def marks_change(text: str, *, any_language: bool = True) -> bool:
-    """Whether ``text`` states something and says it changes an earlier value (now, no longer,
-    switched, actually, ...; with ``any_language``, their like in the other languages users write
-    in: "ya no", "jetzt", "ne ... plus", :func:`_changed_elsewhere`)."""
+def marks_change(text: str, *, other_languages: bool = True, loose: bool = True) -> bool:
+    """Whether ``text`` states something and says it changes an earlier value: now, no longer,
+    switched, actually, ...; with ``other_languages``, their like in the other languages users
+    write in ("ya no", "jetzt", "ne ... plus": :func:`_changed_elsewhere`); with ``loose``, "these
+    days" anywhere and an amount said to go up or down (:func:`_said_to_change`), which say that a
+    value changed but not which. (The learned judgement's pair features read neither: its weights
+    were trained with the English words of the token rules alone.)"""
     analysis = _analyse(text)
-    said = analysis.signal or analysis.corrected or (any_language and _changed_elsewhere(text))
-    return analysis.statement and said
+    if not analysis.statement:
+        return False
+    if analysis.signal or analysis.corrected:
+        return True
+    return (other_languages and _changed_elsewhere(text)) or (loose and _said_to_change(text))
 
 
 def announces_change(text: str) -> bool:
@@ -52,14 +58,22 @@ def announces_change(text: str) -> bool:
     doing the new world symphony", "the latest album"): what lets a message that stores nothing
     typed retire something."""
     analysis = _analyse(text)
-    return analysis.statement and (analysis.marked or _changed_elsewhere(text))
+    return analysis.statement and (analysis.marked or _changed_elsewhere(text) or _said_to_change(text))
 
 
 def _changed_elsewhere(text: str) -> bool:
     """Whether a statement not in English says something changed ("Maelis ya no va a la danza;
     ahora juega al waterpolo"): the token rules read English only, and without this a change told
-    in Spanish was judged at the unmarked bar, as news that may sit beside the old value."""
-    return _CHANGE_ELSEWHERE.search(text) is not None and (mostly_cjk(text) or not in_english(text))
+    in Spanish was judged at the unmarked bar, as news that may sit beside the old value. (Read
+    with :func:`in_english_strictly`: "Por cierto, me cambié de gimnasio" is not English.)"""
+    return _CHANGE_ELSEWHERE.search(text) is not None and (mostly_cjk(text) or not in_english_strictly(text))
+
+
+def _said_to_change(text: str) -> bool:
+    """Whether a statement of ``text`` (not a question it asks) says "these days" anywhere or an
+    amount goes up or down ("the rent goes up to 1,620", "Landlord's put the rent up")."""
+    statements = told(text)
+    return _THESE_DAYS.search(statements) is not None or _AMOUNT_CHANGED.search(statements) is not None
 
 
 def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int = 300) -> list[Memory]:

@@ -213,3 +213,20 @@ _CHANGE_ELSEWHERE = re.compile(
     r"|不再|已经不|現在|现在|改成|换成|換成|搬到|もう\S{0,8}ない|今は|に変え|引っ越",  # zh, ja
     re.IGNORECASE,
 )
+
+
+# "these days" anywhere in a statement, as "nowadays" ("I'm at Saltreach Climbing these days",
+# "Work update: these days I teach pottery"): the token rules read it only at a sentence's ends.
+_THESE_DAYS = re.compile(r"\bthese\s+days\b", re.IGNORECASE)
+# An amount said to go up or down: "the rent goes up to 1,620", "Landlord's put the rent up",
+# "they cut my hours to 20 a week". It says the earlier amount no longer holds, as "now" does; a
+# rise or fall without a new figure or a thing put up ("going up to Scotland", "put the baby down
+# for a nap") says nothing of the kind.
+_AMOUNT_CHANGED = re.compile(
+    r"\b(?:go(?:es)?|going|gone|went)\s+(?:up|down)\s+(?:to|by)\s+[£$€¥]?\d"
+    r"|\b(?:put|puts|putting)\s+(?:the|my|our|their|his|her)\s+[^\W\d_]+\s+(?:up|down)\b"
+    r"(?!\s+(?:for|with|on|in|at|as)\b)"
+    r"|\b(?:raised|increased|reduced|lowered|dropped|cut|hiked|bumped|upped)\s+(?:[^\W\d_]+\s+){0,3}?"
+    r"(?:to|by)\s+[£$€¥]?\d",
+    re.IGNORECASE,
+)
