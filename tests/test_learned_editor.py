@@ -551,6 +551,13 @@ def test_a_rule_or_state_held_a_stated_while_is_temporary() -> None:
     # a state held so far, and one held longer than a passing while, stay lasting
     assert [t for t, _ in typed("I've been teetotal for 6 years.")] != ["temporary"]
     assert [t for t, _ in typed("Our lease on the flat is for 18 months.")] != ["temporary"]
+    # nor does a while of minutes, nor one that tells what happened beside a lasting change
+    told = typed(
+        "We drove down to see my aunt, the satnav sent us the long way round, we got stuck behind a bin "
+        "lorry for twenty minutes, and while we were waiting Ottilie rang to say choir is moving to the "
+        "church hall from now on."
+    )
+    assert told and "temporary" not in [t for t, _ in told], told
 
 
 def test_a_health_condition_is_kept_at_the_rules_bar() -> None:

@@ -1022,6 +1022,7 @@ def _about_the_user(text: str) -> bool:
 _NEVER_LEARNED = frozenset({NONE, MemoryType.CRITICAL.value})  # critical needs the user's own flag
 # The types the type model gives a state that holds, which a stated short while makes temporary.
 _LASTING_UNLESS_TIMED = frozenset({MemoryType.CONSTRAINT, MemoryType.PREFERENCE, MemoryType.FACT})
+_A_DAY = timedelta(days=1)
 # A learned temporary state needs an end the statement states, this soon at most.
 _LEARNED_TEMPORARY_HORIZON = timedelta(days=45)
 
@@ -1077,9 +1078,15 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
         span = _span_of_dates(st.dated, now)
         ranked = [LABELS[i] for i in np.argsort(-verdict.types) if _learnable(LABELS[i], st, now, ends, span)]
         memory_type = MemoryType(ranked[0])
-        if memory_type in _LASTING_UNLESS_TIMED and ends is not None and dates.states_a_while(st.dated):
+        if (
+            memory_type in _LASTING_UNLESS_TIMED
+            and ends is not None
+            and ends >= now + _A_DAY
+            and dates.states_a_while(st.dated)
+        ):
             # a rule or a state said to hold this long from now, soon over ("the dentist says soft
-            # foods only for 5 days", "I'm off sugar for three weeks"): a passing state
+            # foods only for 5 days", "I'm off sugar for three weeks"): a passing state (not a
+            # few minutes or hours: "stuck behind a tractor for twenty minutes")
             memory_type = MemoryType.TEMPORARY
         until = ends if memory_type is MemoryType.TEMPORARY else None
         if memory_type in _DUE_WHEN_DATED and not span and (day := _due_ahead(st, memory_type, now)):
@@ -1421,7 +1428,8 @@ def _clause_of_while(text: str) -> str:
     if at is None:
         return text
     starts = [text.rfind(join, 0, at) + len(join) for join in (", ", "; ", " so ") if join in text[:at]]
-    return text[max(starts) :] if starts else text
+    ends = [found for join in (", ", "; ") if (found := text.find(join, at)) >= 0]
+    return text[max(starts, default=0) : min(ends, default=len(text))]
 
 
 def _learnable(
