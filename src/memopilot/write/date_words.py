@@ -1,9 +1,10 @@
 """Date words of other languages in English, so that the English date rules read them.
 
 The rules of :mod:`.dates` read English ("by Friday", "until the end of July", "this week"). A
-statement in Spanish, French, German, Italian, Portuguese, Dutch or Swedish ("Tengo que renovar el
-pasaporte antes del 20 de enero", "Die Steuererklärung muss bis Ende Juli beim Finanzamt sein")
-named no date to them, so its deadline was stored without a due date or not typed a deadline at all.
+statement in Spanish, French, German, Italian, Portuguese, Dutch, Swedish, Turkish, Polish or Hindi
+("Tengo que renovar el pasaporte antes del 20 de enero", "Die Steuererklärung muss bis Ende Juli
+beim Finanzamt sein") named no date to them, so its deadline was stored without a due date or not
+typed a deadline at all.
 
 :func:`english_dates` rewrites only the words that say when: month and weekday names and "today",
 "tomorrow", "this week", "next month" come from dateparser's own locale data (the library the
