@@ -1247,12 +1247,16 @@ def _dated_by_rules(st: _Statement, ruled: bool) -> bool:
     judgement is theirs) with its end: kept beside a message's first memory at the plain keep bar
     ("I prefer tabs. The report is due 2026-03-06."; "I sprained my ankle and I'm on crutches for
     the next ten days": without the crutches kept with their end, the sentence stayed as a lasting
-    memory and they read as current weeks on). Not a passing state only the type model read:
-    "today I need help writing a retry wrapper" asks for this conversation."""
+    memory and they read as current weeks on), or one that says how long it lasts (whoever read it:
+    "Physio says no running for the next ten days" was dropped when the type model's agreement with
+    the rules fell under its bar). Not a passing state only the type model read that names no
+    while: "today I need help writing a retry wrapper" asks for this conversation."""
     judgement = st.judgement
     if judgement is None or judgement.expires_at is None:
         return False
-    return judgement.type is MemoryType.DEADLINE or (ruled and judgement.type is MemoryType.TEMPORARY)
+    if judgement.type is MemoryType.TEMPORARY:
+        return ruled or dates.states_a_while(st.dated)
+    return judgement.type is MemoryType.DEADLINE
 
 
 # Words that are not the user's own account of their life: a wish or a counterfactual ("If I won
