@@ -261,11 +261,11 @@ class UpdateJudge:
             chosen = [olds[i] for i in rows]
             x = pair_features(chosen, [new] * len(rows), cosine[rows], np.repeat(stage1, len(rows)), None)
             static[rows], thresholds[rows] = stages.probability(x), stages.threshold
-        marked = marks_change(new)
         # (a pair told in two languages shares few words even when it names the same thing; a
         # change marked only loosely, "these days" or an amount gone up, does not say which value
         # changed: "bumped my rent to $1,620 a month" is no change of "I take home $3,900 a month")
         which = marks_change(new, loose=False)
+        marked = which or marks_change(new)  # (the loose reading only where the strict one is not)
         named = [which or two or names_a_term_of(new, old) for old, two in zip(olds, across, strict=True)]
         # With e5, only the pairs it reads can change anything: a supersession rests on it.
         verdicts = tuple(
