@@ -56,6 +56,14 @@ def test_a_language_without_a_table_is_left_as_it_is() -> None:
         ("Tengo el examen el lunes que viene.", "Tengo el examen el next monday."),
         # "शुक्र" (Friday, short) inside "शुक्रिया" (thanks) and "कल" (tomorrow or yesterday) stay
         ("शुक्रिया दोस्त, कल बात करते हैं", "शुक्रिया दोस्त, कल बात करते हैं"),
+        # "me" is a word of Spanish too: the line is read as Spanish, its Friday found
+        (
+            "El viernes me mudo al piso nuevo de la calle Olmedilla.",
+            "El friday me mudo al piso nuevo de la calle Olmedilla.",
+        ),
+        # "ce" and "questa" before a weekday or a week: this one
+        ("Ce mercredi je suis chez ma sœur à Vernoux.", "this wednesday je suis chez ma sœur à Vernoux."),
+        ("Questo venerdì porto il gatto dal veterinario.", "this friday porto il gatto dal veterinario."),
     ],
 )
 def test_next_weekday_in_more_languages(text: str, english: str) -> None:

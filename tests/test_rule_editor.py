@@ -414,6 +414,11 @@ def learned_only(message: str) -> NewMemory:
         ("Need to drop the parcel at the post office on Friday.", "(2026-03-06)"),
         ("Vrijdag moet ik het contract terugsturen naar de makelaar.", "(2026-03-06)"),
         ("Tenho de levar o cão ao veterinário na sexta-feira da semana que vem.", "(2026-03-13)"),
+        # a weekday said before "next week", a day of next month, a new schedule, a start
+        ("The dentist called and moved me to Tuesday next week.", "Tuesday next week (2026-03-10)"),
+        ("Our ferry got changed, we now sail on the 9th instead.", "on the 9th (2026-03-09)"),
+        ("My gym fee goes up from the 1st of next month.", "the 1st of next month (2026-04-01)"),
+        ("Recycling moves to every other Thursday, starting the 12th.", "starting the 12th (2026-03-12)"),
     ],
 )
 def test_a_memory_says_the_day_its_relative_date_meant(message: str, content: str) -> None:
@@ -433,6 +438,20 @@ def test_a_memory_says_the_day_its_relative_date_meant(message: str, content: st
 )
 def test_a_date_that_may_be_past_or_names_no_day_is_not_dated(message: str) -> None:
     assert "(2026-" not in learned_only(message).content and "(2027-" not in learned_only(message).content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My gym fee goes up from the 1st of next month.",
+        "Recycling moves to every other Thursday, starting the 12th.",
+    ],
+)
+def test_a_change_that_starts_on_a_day_outlives_it(message: str) -> None:
+    """The day a lasting change begins is no day it falls due: kept as a deadline, "my gym fee goes
+    up from the 1st of next month" would leave the context after the 1st."""
+    memory = learned_only(message)
+    assert memory.type != "deadline" and memory.expires_at is None
 
 
 def test_a_change_that_starts_this_week_is_no_temporary_state() -> None:

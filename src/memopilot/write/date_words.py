@@ -46,14 +46,15 @@ _CONNECTORS = {
            "la semana que viene": "next week", "semana que viene": "next week", "que viene": "next"},
     "fr": {"jusqu'au": "until", "jusqu'à": "until", "avant le": "before", "avant": "before",
            "d'ici le": "by", "d'ici": "by", "au plus tard le": "by", "fin": "end of", "prochain": "next",
-           "prochaine": "next"},
+           "prochaine": "next", "ce": "this", "cette": "this"},
     "de": {"bis zum": "until", "bis spätestens": "by", "spätestens am": "by", "bis": "until",
            "vor dem": "before", "ende": "end of", "nächsten": "next", "nächste": "next",
            "nächster": "next", "kommender": "next", "der nächsten woche": "of next week", "kommenden": "next",
            "monats": "month",
            "diese": "this"},
     "it": {"entro il": "by", "entro": "by", "fino al": "until", "fino a": "until", "prima del": "before",
-           "prima di": "before", "fine": "end of", "prossimo": "next", "prossima": "next"},
+           "prima di": "before", "fine": "end of", "prossimo": "next", "prossima": "next",
+           "questo": "this", "questa": "this"},
     "pt": {"até ao": "by", "até o": "by", "até à": "by", "até": "by", "antes do": "before",
            "antes de": "before", "fim de": "end of", "final de": "end of", "próximo": "next",
            "próxima": "next", "a semana que vem": "next week", "semana que vem": "next week",
@@ -83,7 +84,9 @@ def readable_dates(text: str) -> str:
     (:mod:`.cjk_date_words`); otherwise ``text`` itself."""
     if mostly_cjk(text):
         return cjk_english_dates(text)
-    language = language_of(text)
+    # ("me" and "at" are Spanish, French or Italian words too: "El viernes me mudo al piso nuevo"
+    # was read as English, and its Friday missed)
+    language = language_of(text, strictly=True)
     return text if language == "en" else english_dates(text, language)
 
 

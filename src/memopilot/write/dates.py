@@ -40,7 +40,10 @@ from typing import Any
 
 from ..read.tokens import cjk_language, has_cjk
 
-__all__ = ["DateMatch", "deadline_from", "find_date", "names_cjk_date", "states_a_while", "temporary_expiry"]
+__all__ = [
+    "DateMatch", "deadline_from", "find_date", "names_cjk_date", "starts_then", "states_a_while",
+    "temporary_expiry",
+]  # fmt: skip
 
 # "for now" / "temporarily": a provisional note should outlive the current stretch of work but not
 # turn into a permanent fact nobody revisits. A week covers the usual "for now" (this sprint, this
@@ -116,7 +119,11 @@ _ISO = _rx(
     r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})"
     r"(?:[T ](?P<H>\d{2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?(?:\.\d+)?(?P<tz>Z|[+-]\d{2}:?\d{2})?)?(?![\d])"
 )
-_OFFSET = _rx(rf"\b(?:in|within)\s+(?:the\s+next\s+|the\s+coming\s+)?(?P<n>{_NUM})\s+{_UNIT}\b")
+# ("in exactly 6 weeks", "in just two days": the same offset)
+_OFFSET = _rx(
+    rf"\b(?:in|within)\s+(?:the\s+next\s+|the\s+coming\s+)?(?:exactly\s+|just\s+|only\s+)?"
+    rf"(?P<n>{_NUM})\s+{_UNIT}\b"
+)
 _FROM_NOW = _rx(rf"\b(?P<n>{_NUM})\s+{_UNIT}\s+from\s+(?:now|today)\b")
 _NUMERIC = _rx(rf"(?<![\d/.])(?:[012]?\d|3[01])[/.](?:[012]?\d|3[01])[/.]{_YEAR}(?![\d/.])")
 _MONTH_DAY = _rx(
@@ -151,12 +158,18 @@ _MONTH_ONLY = _rx(
     rf"(?:\s+(?P<year>{_YEAR}))?\b(?!\s+\d)"
 )
 # "by the 15th", "moving day is the 30th", "it's now the 17th", "Thursday the 14th", "until the
-# 28th (sprained ankle)", "Thursday the 18th 👍", but not "the 2nd time" or "the 3rd floor": a cue
-# before, nothing noun-like after.
+# 28th (sprained ankle)", "Thursday the 18th 👍", "starting the 10th", "we leave on the 5th
+# instead", but not "the 2nd time" or "the 3rd floor": a cue before, nothing noun-like after.
 _ORDINAL_DAY = _rx(
-    r"(?:\b(?:on|by|until|till|before|due|from|is|now|to|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
+    r"(?:\b(?:on|by|until|till|before|due|from|is|now|to|starting|beginning"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
-    r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after)\b))"
+    r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after"
+    r"|instead|now)\b))"
+)
+# "the 1st of next month", "by the 15th of this month": a day of the month named by its period
+_DAY_OF_PERIOD = _rx(
+    r"\bthe\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\s+of\s+(?P<which>next|this|the\s+coming)\s+month\b"
 )
 _EOD = _rx(
     r"\b(?:eod|cob|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|"
@@ -351,6 +364,15 @@ def while_stated_at(text: str) -> int | None:
     """Where ``text`` says how long something lasts (:func:`states_a_while`), if it does."""
     found = _TEMP_DURATION.search(text)
     return None if found is None else found.start()
+
+
+def starts_then(text: str, found: DateMatch) -> bool:
+    """Whether the day ``found`` in ``text`` is when something begins ("Rent goes up from the 1st
+    of next month", "bin collection every other Tuesday, starting the 10th"): a lasting change
+    that starts then, not an event of that day."""
+    return _STARTS_AT.search(text, max(0, found.start - 16), found.start) is not None or (
+        _STARTS_AT.match(found.phrase.split(" ", 1)[0] + " ") is not None
+    )
 
 
 def _starts_at(text: str, position: int) -> bool:
@@ -586,6 +608,14 @@ def _month_only(m: re.Match[str], now: datetime, today: date) -> Any:
     return _month_end(year, month)
 
 
+def _day_of_period(m: re.Match[str], now: datetime, today: date) -> Any:
+    year, month = today.year, today.month
+    if m["which"].lower() != "this":
+        year, month = (year + month // 12, month % 12 + 1)
+    day = int(m["day"])
+    return date(year, month, day) if day <= calendar.monthrange(year, month)[1] else None
+
+
 def _ordinal_day(m: re.Match[str], now: datetime, today: date) -> Any:
     day = int(m["day"])
     year, month = today.year, today.month
@@ -607,6 +637,7 @@ _DAY_RULES: tuple[_Rule, ...] = (
     _Rule(_DAY_MONTH, _calendar, shiftable=True),
     # a day of the month said alone is more precise than a weekday or a period beside it ("Thursday
     # the 14th", "by the 15th, can't slip this year")
+    _Rule(_DAY_OF_PERIOD, _day_of_period, shiftable=True),
     _Rule(_ORDINAL_DAY, _ordinal_day, shiftable=True),
     _Rule(_END_OF, _end_of),
     _Rule(_WEEKDAY_AFTER_WEEK, _weekday, shiftable=True),

@@ -63,15 +63,16 @@ def in_english_strictly(text: str) -> bool:
     another language must not pass for English ("Por cierto, me cambié de gimnasio: ahora voy al
     Club Marea" did, and its change was neither marked nor judged as told across languages), while
     the statement models keep the looser reading (above)."""
+    return language_of(text, strictly=True) == "en"
+
+
+def language_of(text: str, *, strictly: bool = False) -> str:
+    """The language of ``text`` (an ISO 639-1 code among the candidates), "en" when it cannot be
+    told. ``strictly``: "me" and "at" settle a short line only (:func:`in_english_strictly`)."""
     words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < _SHORT_LINE:
-        return in_english(text)
-    return _language_of(text, words, _ENGLISH_WORDS - _SHORT_LINE_ONLY) == "en"
-
-
-def language_of(text: str) -> str:
-    """The language of ``text`` (an ISO 639-1 code among the candidates), "en" when it cannot be told."""
-    return _language_of(text, [w.lower() for w in _WORD.findall(text)], _ENGLISH_WORDS)
+    if strictly and len(words) >= _SHORT_LINE:
+        return _language_of(text, words, _ENGLISH_WORDS - _SHORT_LINE_ONLY)
+    return _language_of(text, words, _ENGLISH_WORDS)
 
 
 def _language_of(text: str, words: list[str], settling: frozenset[str]) -> str:

@@ -1221,6 +1221,8 @@ def _event_ahead(st: _Statement, now: datetime) -> datetime | None:
         return None
     if _CONDITION.search(st.text):
         return None  # "in-laws are coming Saturday and my father-in-law is coeliac": that outlives the day
+    if dates.starts_then(st.dated, found):
+        return None  # "rent goes up from the 1st of next month": a change that outlives the day
     if tells_past_event(st.text) and not _RESCHEDULED.search(st.text):
         # ("we lost a box on the motorway, and by Sunday night we were sleeping in the new flat";
         # not "the airline moved my flight to saturday morning", a day ahead)
@@ -1464,7 +1466,7 @@ def _learned_due(st: _Statement, now: datetime) -> datetime | None:
     """The day a statement the type model reads as a deadline falls due: the rules' due date, else
     a date written out ("closes on 2026-03-05") or a day named ("dentist tomorrow 9:30"); not a bare
     weekday without a deadline cue ("finished on Friday", "every Friday"), nor a day a state lasts
-    until ("Bis zum 30. November bin ich in Elternzeit")."""
+    until ("Bis zum 30. November bin ich in Elternzeit") or begins on."""
     due = _deadline(st.dated, now)
     if due is not None:
         return due
@@ -1473,6 +1475,8 @@ def _learned_due(st: _Statement, now: datetime) -> datetime | None:
     found = _date_in(st.dated, now)
     if found is None or _CLOCK_SPAN.fullmatch(found.phrase) or not _names_the_day(found.phrase):
         return None  # ("my goal is to finish in 2 hours 10": a time to run, not a day due)
+    if dates.starts_then(st.dated, found):
+        return None  # ("rent goes up from the 1st of next month": a change begins then, nothing is due)
     return found.when
 
 
@@ -1713,7 +1717,9 @@ _DAY_AHEAD = re.compile(
     r"(?:the\s+day\s+after\s+)?tomorrow|tmrw|tonight|today"
     r"|(?:with)?in\s+\S+\s+(?:days?|weeks?|fortnights?)"
     r"|(?:next|this(?:\s+coming)?|coming)\s+(?:week\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+of\s+next\s+week"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:of\s+)?next\s+week"
+    r"|the\s+\d{1,2}(?:st|nd|rd|th)\s+of\s+(?:next|this|the\s+coming)\s+month"
+    r"|(?:starting|beginning)\s+the\s+\d{1,2}(?:st|nd|rd|th)"
     r"|(?:by|until|till|before|to|due)\s+the\s+\d{1,2}(?:st|nd|rd|th)",
     _F,
 )
@@ -1773,6 +1779,7 @@ _ARRANGES = re.compile(r"\b(?:booked|scheduled|arranged|reserved|planned|set\s+u
 _ANOTHER_WEEKDAY = re.compile(rf"\s*(?:,|and|&|or|/)\s*{_DAY_NAMES}", _F)
 _AHEAD_CUE = re.compile(
     r"\b(?:by|before|until|till|til|this\s+coming|coming|(?:is|are|'s)(?:\s+now)?(?:\s+on)?|"
+    r"now\s+[a-z]+(?:\s+on)?|"  # a new schedule ("we now leave on the 5th")
     r"(?:moved|pushed|changed|shifted|rescheduled|postponed)\s+(?:[\w'-]+\s+){0,4}?to)\s+$",
     _F,
 )
