@@ -941,6 +941,9 @@ def test_a_time_of_day_that_bounds_a_habit_is_no_deadline() -> None:
             ["Je travaille de nuit à la gare", "mon mari garde les enfants."],
         ),
         ("Fui al mercado y compré fruta.", []),
+        # the user named second in a subject of two, after a lead-in whose words are no verb
+        ("Garden planning: my neighbour Odile and I are building a pond.", []),
+        ("After the meeting my boss and I were exhausted.", []),
     ],
 )
 def test_each_clause_with_its_own_subject_is_a_statement_of_its_own(

@@ -202,6 +202,8 @@ _HAS_VERB = re.compile(
     _F,
 )
 _CLAUSE_MIN_WORDS = 2
+# The user named second in a subject of two: "I" before a plural verb
+_JOINT_SUBJECT = re.compile(r"i\s+(?:are|were|aren't|weren't|both)\b", _F)
 _SUBJECT_FIRST = re.compile(rf"(?:{_FIRST_PERSON_SUBJECT}|my|our)\s", _F)
 _ENCLOSED = re.compile(rf"\([^)]*\)|{_QUOTED.pattern}")
 
@@ -245,11 +247,15 @@ def _clause_joins(sentence: str) -> list[re.Match[str]]:
         left = sentence[start : join.start()].strip()
         if len(left.split()) < _CLAUSE_MIN_WORDS or len(sentence[join.end() :].split()) < _CLAUSE_MIN_WORDS:
             continue
+        # (after a lead-in that ends in a colon: "Some background: I work nights, ...", whose
+        # words are no verb of the clause: "Podcast planning: my co-host Nell and I are ...")
+        told = left.rsplit(": ", 1)[-1]
         # (read in the masked text: what is in brackets or quotes does not point back)
-        if not _HAS_VERB.search(left) or _REFERS_BACK.search(_right_clause(masked[join.end() :])):
+        if not _HAS_VERB.search(told) or _REFERS_BACK.search(_right_clause(masked[join.end() :])):
             continue
-        # (after a lead-in that ends in a colon: "Some background: I work nights, ...")
-        if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(left.rsplit(": ", 1)[-1]):
+        if _JOINT_SUBJECT.match(masked, join.end()):
+            continue  # ("my sister and I are flying out": one subject, "I are" no clause)
+        if "and" not in join.group().lower() and not _SUBJECT_FIRST.match(told):
             # a comma alone after a request or a lead-in gives its reason ("make sure the recipe
             # has no peanuts, I carry an epipen"): only a list of the user's facts is parted there
             continue
