@@ -1108,6 +1108,9 @@ def _measure():
         # redaction_check44 on arrival (2026-12-07, twenty-first session): 95.7% / 2.3%; its misses
         # then read (97.2% / 0.0% after)
         ("tests/data/redaction_tune44", 0.97, 0.01),
+        # redaction_check46 on arrival (2026-12-07, twenty-second session): 97.1% / 0.6%; its misses
+        # then read (97.9% / 0.0% after)
+        ("tests/data/redaction_tune46", 0.975, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1554,3 +1557,62 @@ def test_user_agent_beside_a_secret_header_still_goes() -> None:
     # the User-Agent's value ends at its quote: the Authorization after it is another header
     text = "{'User-Agent': 'curl/8.5.0', 'Authorization': 'Basic ZGVwbG95OnM0bHQtYW5kLXBlcHBlcg=='}"
     assert "ZGVwbG95OnM0bHQtYW5kLXBlcHBlcg" not in redact(text).text
+
+
+# Twenty-second session (redaction_tune46's and redaction_check45's families).
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a generator's words joined by dots and underscores, with a letter and three digits last
+        ("sifre: kestrel.lagoon_w482", ("kestrel.lagoon_w482",)),
+        ("DB_ROOT_PASSWORD: fennel_quartz.m604", ("fennel_quartz.m604",)),
+        # Turkey's identity number under its abbreviation (checked by python-stdnum)
+        ("TCKN: 10293847510", ("10293847510",)),
+        # a safe's combination named in Russian and Italian
+        ("Шифр сейфа: 31-08-77-42", ("31-08-77-42",)),
+        ("la cassaforte: 12-40-33-08", ("12-40-33-08",)),
+        # a provider's token between full-width punctuation
+        (
+            "mi clave de Hugging Face：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，gracias",
+            ("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",),
+        ),
+        # a key's value after "to", whole (not its last sixteen characters)
+        (
+            "export CO_API_KEY to Xk29fQp4LmZt8RvBn3YwHs6JdKe1GcUo7TaVi5Ny then restart",
+            ("Xk29fQp4LmZt8RvBn3Yw",),
+        ),
+    ],
+)
+def test_tune46_families_go(text: str, values: tuple[str, ...]) -> None:
+    redacted = redact(text).text
+    for value in values:
+        assert not _left(value, redacted), redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a UUID's groups of digits are no card in halves
+        "trace: req=3b7e0c1a-5520-4419-9a2e-7f3c44719025 ok",
+        # a service's name, then a log line's fields
+        "billing-service request_id=4c1d9e7a-18b2-4f60-9d3e-a7c5b2e81f04 status=200",
+        # creditor references (ISO 11649), printed on invoices
+        "Zahlungsreferenz: RF37 4471 9022 33",
+        "ref RF21 8831 0529 A7 on the invoice",
+        # short sentences in base64
+        "printf Q2lhbywgY29tZSBzdGFpPw== | base64 --decode",
+        "the body is R3V0ZW4gTW9yZ2VuIHp1c2FtbWVu in base64",
+        # a password's name as a formula's argument, then a salt's value
+        "we store bcrypt(pepper + password); a sample pepper value is 3c9e71ab05d2f846.",
+    ],
+)
+def test_tune46_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_wpa_supplicant_network_name_is_kept() -> None:
+    # the network's name is public (every phone nearby lists it); its psk goes
+    redacted = redact('network={\n    ssid="Gartenhaus"\n    psk="Q7v#mK2pLx9!"\n}').text
+    assert 'ssid="Gartenhaus"' in redacted and "Q7v#mK2pLx9!" not in redacted

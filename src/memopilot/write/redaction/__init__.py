@@ -438,6 +438,9 @@ def _base64_sentence(value: str) -> bool:
 # * a bank's business identifier code (ISO 9362, BIC or SWIFT code: checked by python-stdnum) in a
 #   message that names one: every invoice and bank's page prints it.
 _BIC_TALK = re.compile(r"(?i)\b(?:bic|swift)\b")
+# * a creditor reference (ISO 11649: "RF", two check digits, up to 21 letters and digits, printed
+#   in groups of four on an invoice for the payer to quote; checked by python-stdnum).
+_CREDITOR_REFERENCE = re.compile(r"(?<![\w-])RF\d\d(?: ?[0-9A-Z]{1,4}){1,6}(?![\w-])")
 
 
 def _base58check(value: str) -> bool:
@@ -453,10 +456,26 @@ def _bic_valid() -> Callable[[str], bool]:
     return bic.is_valid
 
 
+@functools.cache
+def _creditor_reference_valid() -> Callable[[str], bool]:
+    from stdnum import iso11649
+
+    return iso11649.is_valid
+
+
+def _in_creditor_reference(text: str, start: int, end: int) -> bool:
+    return any(
+        m.start() <= start and end <= m.end() and _creditor_reference_valid()(m.group())
+        for m in _CREDITOR_REFERENCE.finditer(text, max(0, start - 30), end + 30)
+    )
+
+
 def _public_by_format(text: str, start: int, end: int) -> bool:
     if text.startswith(_SSH_PUBLIC_BLOB, start):
         return True
     if end - start in (8, 11) and _BIC_TALK.search(text) and _bic_valid()(text[start:end]):
+        return True
+    if "RF" in text and _in_creditor_reference(text, start, end):
         return True
     if end - start >= 24 and (_public_key_der(text[start:end]) or _base64_sentence(text[start:end])):
         return True

@@ -241,7 +241,7 @@ _ID_WORDS = KeywordIndex(
     personal id|personal number|tax id|tax file number|tax number|tin|tfn|bsn|burgerservicenummer|
     pesel|cpf|dni|nie|nif|codice fiscale|steuer-id|steuerid|identifikationsnummer|
     steueridentifikationsnummer|personalausweis|nir|numéro de sécurité sociale|sécu|aadhaar|sin|
-    social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|rrn|
+    social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|tckn|rrn|
     rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
     acct|acct#|acc no|routing|rtg|aba|aba routing|checking account|savings account|account|
     card number|номер карты|acc|a/c|a/c no|account no|clabe|cbu|口座番号|conta corrente|numer konta|
@@ -564,7 +564,8 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
 # Identity words whose number has a checksum python-stdnum knows (module under stdnum).
 _CHECKSUM_OF = {
     "cpf": "br.cpf", "pesel": "pl.pesel", "bsn": "nl.bsn", "burgerservicenummer": "nl.bsn",
-    "tc kimlik": "tr.tckimlik", "kimlik": "tr.tckimlik", "aadhaar": "in_.aadhaar", "आधार": "in_.aadhaar",
+    "tc kimlik": "tr.tckimlik", "kimlik": "tr.tckimlik", "tckn": "tr.tckimlik",
+    "aadhaar": "in_.aadhaar", "आधार": "in_.aadhaar",
     "sin": "ca.sin", "social insurance number": "ca.sin", "nhs": "gb.nhs", "nhs number": "gb.nhs",
     "personnummer": "se.personnummer", "hetu": "fi.hetu", "henkilötunnus": "fi.hetu",
     "fødselsnummer": "no.fodselsnummer", "rrn": "kr.rrn", "주민등록번호": "kr.rrn", "cnp": "ro.cnp",
@@ -711,7 +712,9 @@ def _digits(text: str) -> int:
 # of eight digits that make a card number together, in the order written; not groups of a longer
 # number written with dashes ("ISBN 978-2-6189-6927-6": one in ten such pairs passes Luhn).
 # (The look-behinds follow the first digit: a pattern that starts with one is skipped to in C.)
-_EIGHT_DIGITS = re.compile(r"\d(?<!\d\d)(?<!\d[.,-]\d)\d{3}[ -]?\d{4}(?!\d|[.,-]\d)")
+# Nor digits inside a hex id ("dea9c43a-6068-4486-bbc8-1d1c28374115": a UUID's groups), which
+# a Latin letter, a digit or a dash touches.
+_EIGHT_DIGITS = re.compile(r"\d(?<![\w-]\d)(?<!\d[.,]\d)\d{3}[ -]?\d{4}(?![\w-]|[.,]\d)", re.ASCII)
 
 
 def _card_halves(text: str) -> Iterator[Span]:

@@ -78,7 +78,8 @@ def _allows(raw: list[dict[str, Any]]) -> list[_Allow]:
 # How most gitleaks rules say a token has ended: a quote, a space, ";", an escaped line break or the
 # end. In chat a token is as often followed by punctuation ("gave me HRKU-..., where do I put it").
 _CODE_ENDING = r"""(?:[\x60'"\s;]|\\[nr]|$)"""
-_CHAT_ENDING = r"""(?:[\x60'"\s;,.!?)\]}>]|\\[nr]|$)"""
+# (and the full-width punctuation of Chinese and Japanese: "密钥：hf_...，为什么")
+_CHAT_ENDING = r"""(?:[\x60'"\s;,.!?)\]}>，。、；：！？）」』】]|\\[nr]|$)"""
 
 
 def _chat_ending(source: str) -> str:

@@ -707,6 +707,12 @@ _DOTTED_PASSPHRASE = re.compile(r"[a-z]{3,}(?:\.[a-z]{3,}){2,}\d{2,4}")
 # The same with a number after the last word, joined by the separator ("heron-quill-maple-38").
 _JOINED_WORDS = re.compile(r"[a-z]{3,12}([._-])[a-z]{3,12}(?:\1[a-z]{3,12}){1,6}(?:\1\d{1,4})?")
 _JOINED_NUMBER = re.compile(r"[._-]\d+$")
+# Two words or more joined by dots or underscores, mixed, and a letter with three digits last
+# ("otter.harbor_e975", "rhubarb.zinnia.j317"): a generator's words and its random tail. Code's
+# names end so seldom, and its words are found below ("video.codec_h264" holds none of them, but
+# says itself only beside a password's name).
+_TAILED_WORDS = re.compile(r"[a-z]{3,12}(?:[._][a-z]{3,12}){1,5}[._][a-z]\d{3}")
+_TAIL = re.compile(r"[._][a-z]\d{3}$")
 _JOINED_SEPARATORS = re.compile(r"[._-]")
 _CODE_WORDS = _words(
     """
@@ -727,9 +733,12 @@ _VOWEL = re.compile(r"[aeiouy]")
 
 def joined_word_passphrase(value: str) -> bool:
     """Words joined by one separator the way a passphrase generator joins them (see above)."""
-    if _JOINED_WORDS.fullmatch(value) is None:
+    if _JOINED_WORDS.fullmatch(value) is not None:
+        words = _JOINED_SEPARATORS.split(_JOINED_NUMBER.sub("", value))
+    elif _TAILED_WORDS.fullmatch(value) is not None:
+        words = _JOINED_SEPARATORS.split(_TAIL.sub("", value))
+    else:
         return False
-    words = _JOINED_SEPARATORS.split(_JOINED_NUMBER.sub("", value))
     return all(w not in _CODE_WORDS and w not in PROSE_WORDS and _VOWEL.search(w) for w in words)
 
 
@@ -1049,8 +1058,9 @@ _KEYWORD_WORDS = "key|token|secret|credential|creds|passphrase|auth|salt|pat|bea
 _ANY_KEYWORD = Substrings(_KEYWORD_WORDS.split("|"))
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 # After the name: an assignment (`=`, `:`, `=>`) or a phrase ("for the weather API is"), or nothing.
+# (The phrase's words are whole: "set KEY to <40 characters>" is the value, not a word of it.)
 _AFTER_NAME = re.compile(
-    r"(?i)[\"']?(?:\s+(?:for|of|to|on|in)(?:\s+(?!is\b|was\b)[\w.@/-]{1,40}){1,4}?)?"
+    r"(?i)[\"']?(?:\s+(?:for|of|to|on|in)(?:\s+(?!is\b|was\b)[\w.@/-]{1,40}(?![\w.@/-])){1,4}?)?"
     r"[ \t]*,?[ \t]*(?:(\bis\s+now\b|\bis\b|\bwas\b|\bare\b|=>|:=|->|=|:)\s*)?[\"'`“]?"
     r"([A-Za-z0-9+/_.~=-]{16,4096})"
 )
@@ -1067,6 +1077,7 @@ def _kinds_of_alnum(value: str) -> int:
 
 
 _NEXT_PARAM = re.compile(r"&[A-Za-z_][\w.-]*=")
+_LOG_FIELD = re.compile(r"[a-z_][a-z0-9_.]*=")
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -1163,6 +1174,8 @@ def _entropy(text: str, lower: str) -> Iterator[Span]:
                 continue  # no operator and no space: part of a path such as ".../cryptoKeys/x"
             if UUID.fullmatch(text[vs:ve]):
                 continue  # "the key 550e8400-..." names a record, not a secret
+            if _LOG_FIELD.match(text, vs, ve):
+                continue  # "auth-service request_id=7572...": a log line's next field, not a value
         nxt = _NEXT_PARAM.search(text, vs, ve)
         if nxt is not None:
             ve = nxt.start()

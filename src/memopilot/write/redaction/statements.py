@@ -112,7 +112,7 @@ _CODE_NAMES = word_list("""
     combinación|combinaison|kombination|combinazione|combinação|combinatie|kombinacja|комбинация|
     zugangscode|toegangscode|kod|kód|код|暗证|暗証番号|门禁密码|비밀번호|pinkod|pinkode|pincode|
     alarm|disarm|disarm code|puk|puk code|sim puk|puk1|puk2|pin1|pin2|tresor|safe combination|
-    keypad|padlock|lockbox|
+    keypad|padlock|lockbox|caja fuerte|cassaforte|coffre-fort|coffre fort|cofre|kluis|sejf|сейф|保险柜|保險箱|
     locker|gate|kode|kode brankas|رمز|رمز الخزنة|número secreto|numero secreto|secret number|
     geheimzahl|code secret|codice segreto|pincode|pin-kode|codi|koodi|ovikoodi|pin-koodi|पिन|
     combo|lock combo|safe|bike lock|door lock|nip|пин|пін|otp|otp code|verification code|one-time code|
@@ -137,6 +137,7 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"|insee|naf|ape)\b"  # (France's public codes of a commune and of a trade)
 )
 _POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code", "पिन कोड"))
+_CALL_OPEN = re.compile(r"\w\([^()\n]*$")  # inside a call's parentheses: "hash(salt + "
 _OBJECT_KEY_BEFORE = re.compile(r"[,{]\s*[\"']?$")
 # Names of codes that come several at once ("backup codes: 8tn0t-2ylv9 2xqke-cgc3j ...").
 _LIST_NAMES = word_list("""
@@ -175,7 +176,13 @@ _WORD_VALUE = re.compile(
     r"(?:\s+[^\s:=.,;!?]+){0,5}?\s*(?:\bis\b|\bwas\b|:|=|→|—|–)\s*[\"'“«]?([^\W_][\w'’-]{3,40})"
 )
 # Names that are ordinary words too ("safe to share"): only digits can be their value.
-_DIGITS_ONLY = frozenset(("safe", "bike lock", "door lock"))
+# (a safe's name in other languages: "caja fuerte", "сейф", "保险柜")
+_DIGITS_ONLY = frozenset(
+    word_list("""
+    safe|bike lock|door lock|caja fuerte|cassaforte|coffre-fort|coffre fort|cofre|kluis|sejf|сейф|
+    保险柜|保險箱
+""")
+)
 _DIGIT_CODE = re.compile(r"[\d\s#*-]+")
 _LISTS = frozenset(_LIST_NAMES)
 # Words right after a name that make it the name of something else ("password manager").
@@ -492,8 +499,8 @@ def _secret_value(
         return False  # "%s", "%(password)s", "%APPDATA%", "%40...": a format, a variable, an encoding
     if value[0] == "$" and _SHELL_VARIABLE.fullmatch(value):
         return False  # "$DB_PASS", "${PASSWORD}"; but "$ayçiçeği1996" is "ayçiçeği" with a dollar
-    if is_placeholder(value):
-        return False
+    if is_placeholder(value) or (len(value) >= 16 and _base64_of_prose(value)):
+        return False  # (also base64 of a sentence: "codificado: SG9sYSwg...", a field encoded)
     if "\\" in value or _WINDOWS_PATH.match(value) or "@sha256:" in value:
         return False  # (a path; a container image pinned to its digest)
     if code and value[-1] in "#*" and value[:-1].isdigit():
@@ -533,7 +540,14 @@ def _secret_value(
         return linked and len(value) >= 16
     if linked:
         return len(value) >= 6 and _kinds(value) >= 2
-    return len(value) >= 8 and _kinds(value) >= 3 and not _STRONG_SYMBOLS.isdisjoint(value)
+    # (unlinked, with a digit: "reset a FRITZ!Box" is a product's name, which no digit is in)
+    return (
+        len(value) >= 8 and _kinds(value) >= 3 and not _STRONG_SYMBOLS.isdisjoint(value) and _has_digit(value)
+    )
+
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
 
 
 def _value_after(
@@ -877,6 +891,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # (a variable: "$password", "get_password(", "value={password}" in JSX)
         if _CLOSING_QUOTE.match(lower, name_end) and not _KEY_OF_VALUE.match(lower, name_end + 1):
             continue  # the end of a string literal (type="password", "current-password"), not a key
+        if lower.startswith(")", name_end) and _CALL_OPEN.search(lower, max(0, name_start - 40), name_start):
+            continue  # "sha256(salt + password)": an argument of a formula, not a value stated
         if _object_code_key(lower, name_start, name):
             continue  # "{ errmsg: 'bad auth', code: 8000 }", {"code":"ResourceNotFound"}: an error's code
         json_value = _JSON_VALUE.match(text, name_end)
@@ -1746,18 +1762,28 @@ def public_shape(value: str) -> bool:
     )
 
 
-_PROSE_BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+_PROSE_BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 _SENTENCE_WORDS = 4
+_PROSE_BASE64_LEAST = 24
+# A short sentence of any language: a capital first, three words or more, and one word in lower
+# case or a sign of a sentence ("Hola, ¿qué tal?", "Bonjour tout le monde"); a generator's
+# passphrase is all lower case or all capitalised ("Correct-Horse-Battery"), and has no comma.
+_SHORT_SENTENCE = re.compile(r"[A-Z][^\W\d_]*(?:[ ,;:'?!¿¡.-]+[^\W\d_]+){2,}[.!?]?")
+_SENTENCE_SIGNS = re.compile(r"[ ,¿¡][a-zà-ÿ]|[,?!¿¡]")
 
 
 def _base64_of_prose(value: str) -> bool:
     """Base64 of a sentence ("Hello from the team!" in a ConfigMap's binaryData, a banner): four
-    words or more, one of them a word of grammar, which a passphrase of words does not hold."""
+    words or more, one of them a word of grammar, which a passphrase of words does not hold; or a
+    short sentence of any language (above)."""
     raw = _b64decode(value) if _PROSE_BASE64.fullmatch(value) else None
     try:
-        words = raw.decode("utf-8").split() if raw else []
+        decoded = raw.decode("utf-8") if raw else ""
     except UnicodeDecodeError:
         return False
+    if _SHORT_SENTENCE.fullmatch(decoded) and _SENTENCE_SIGNS.search(decoded):
+        return True
+    words = decoded.split() if len(value) >= _PROSE_BASE64_LEAST else []
     return len(words) >= _SENTENCE_WORDS and any(w.lower() in _NOT_IN_A_PASSPHRASE for w in words)
 
 
