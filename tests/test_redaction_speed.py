@@ -10,7 +10,7 @@ import string
 import pytest
 from stdnum import iban, numdb
 
-from memopilot.write.redaction import identifiers, statements
+from memopilot.write.redaction import identifiers, rules, statements
 
 
 def test_an_iban_length_is_the_one_python_stdnum_checks() -> None:
@@ -37,10 +37,24 @@ def test_each_key_is_at_least_as_long_as_its_gate() -> None:
 def test_shapes_for_a_window_keep_the_order_and_the_needs() -> None:
     every = identifiers._SHAPE_LIST
     assert [shape.name for shape in every] == list(identifiers._SHAPES)
+    run_sets = [
+        frozenset(),
+        frozenset((4,)),
+        frozenset((2, 3)),
+        frozenset((6, 7, 8)),
+        frozenset(range(1, 20)),
+    ]
     for digits in range(identifiers._MOST_DIGITS_NEEDED + 1):
         for letters in (False, True):
-            wanted = [s for s in every if digits >= s.least_digits and (letters or not s.needs_letters)]
-            assert list(identifiers._shapes_for(digits, letters)) == wanted
+            for runs in run_sets:
+                wanted = [
+                    s
+                    for s in every
+                    if digits >= s.least_digits
+                    and (letters or not s.needs_letters)
+                    and not any(runs.isdisjoint(lengths) for lengths in s.runs)
+                ]
+                assert list(identifiers._shapes_for(digits, letters, runs)) == wanted
 
 
 # Patterns rewritten to start with a character class (which `re` skips to in C) and to look behind
@@ -72,6 +86,11 @@ REWRITTEN = [
         identifiers._WIF,
         r"(?<![1-9A-Za-z])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-Za-z])",
         list("5KL123456789ABHJkmz0OIl "),
+    ),
+    (
+        rules._CARD_DIGIT_BY_DIGIT,
+        r"(?<![\w.,-])(?<![0-9] )[0-9](?: [0-9]){12,18}(?![\w]| [0-9])",
+        [*"0123456789", " ", " ", " ", "-", ".", ",", "a", "é", "٣"],
     ),
     (
         identifiers._NOSTR_SECRET,
@@ -131,3 +150,27 @@ def test_an_ascii_message_gets_the_same_keyword_matches() -> None:
         alone = list(index.find(lower))  # (before the message's pass: the automaton runs alone)
         keywords.begin_message(lower)
         assert list(index.find(lower)) == alone
+
+
+def test_tokens_around_a_scored_token_are_the_texts_own() -> None:
+    # the learned net reads a few scored tokens' context among the tokens around each (from a
+    # position after a character no token holds) instead of tokenising the whole text
+    from memopilot.write.redaction import learned
+
+    rng = random.Random(11)
+    pieces = ["ab", "Q7x", "9", ".", ",", "?", " ", " ", "\n", "=", ":", "(", "-", "_", "密码", "é"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 80)))
+        every = learned.candidate_tokens(text)
+        starts = {start for start, _ in every}
+        for at in range(len(text)):
+            around = learned._tokens_around(text, at)
+            if at not in starts:
+                assert around is None
+                continue
+            assert around is not None
+            tokens, index = around
+            whole = every.index(tokens[index])
+            assert tokens == every[whole - index : whole - index + len(tokens)]
+            assert index >= learned._CONTEXT_WORDS or index == whole
+            assert whole + 1 == len(every) or tokens[-1] == every[whole + 1]

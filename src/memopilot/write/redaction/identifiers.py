@@ -141,14 +141,18 @@ _SHAPE_LIST = tuple(
 _MOST_DIGITS_NEEDED = max(least for least, _ in _NEEDS.values())
 
 
-@functools.cache
-def _shapes_for(digits: int, letters: bool) -> tuple[_Shape, ...]:
+@functools.lru_cache(maxsize=4096)
+def _shapes_for(digits: int, letters: bool, runs: frozenset[int]) -> tuple[_Shape, ...]:
     """The shapes a window of ``digits`` digits (``_MOST_DIGITS_NEEDED`` at most: more changes
-    nothing), with letters or not, can hold, in _SHAPES's order: most windows fit few."""
+    nothing), with letters or not, whose area holds runs of digits of the lengths ``runs``, can
+    hold, in _SHAPES's order: most windows fit few. (Kept per window's description: the same few
+    come back, and testing each of the shapes cost more than trying the ones that fit.)"""
     return tuple(
         shape
         for shape in _SHAPE_LIST
-        if digits >= shape.least_digits and (letters or not shape.needs_letters)
+        if digits >= shape.least_digits
+        and (letters or not shape.needs_letters)
+        and not any(map(runs.isdisjoint, shape.runs))
     )
 
 
@@ -403,11 +407,9 @@ def _shaped(text: str) -> Iterator[Span]:
         if digits < 9 and not letters:
             continue  # a date, a time, an amount: every shape of nine digits or fewer needs letters
         area = text[start:end]
-        runs = set(map(len, _DIGIT_RUN.findall(area)))
-        for shape in _shapes_for(min(digits, _MOST_DIGITS_NEEDED), letters):
+        runs = frozenset(map(len, _DIGIT_RUN.findall(area)))
+        for shape in _shapes_for(min(digits, _MOST_DIGITS_NEEDED), letters, runs):
             if shape.needs_chars is not None and shape.needs_chars.isdisjoint(area):
-                continue
-            if any(map(runs.isdisjoint, shape.runs)):
                 continue
             if shape.name == "emirates" and "784" not in area:
                 continue

@@ -66,19 +66,22 @@ _SHAPED_MARK = re.compile(
 _TOKEN_CHAR = re.compile(_TOKEN_CHARS)
 
 
-def _shaped_starts(text: str) -> set[int]:
+def _shaped_starts(text: str) -> dict[int, int]:
     """Starts of the tokens that hold a digit or a capital after their first character, or a
-    symbol that more of the token follows. (Found from those characters: one regular expression
+    symbol that more of the token follows, each with its token's end (that of ``_TOKEN`` there:
+    the run of token characters less the full stops, commas and question marks that close it;
+    its start where there is no token). (Found from those characters: one regular expression
     for whole such tokens tried a look-around at every position, a third of the net's time.)"""
-    starts: set[int] = set()
+    starts: dict[int, int] = {}
     mark = _SHAPED_MARK.search(text)
     while mark is not None:
         start = mark.start() - 1
         while start > 0 and _TOKEN_CHAR.match(text, start - 1):
             start -= 1
-        starts.add(start)
+        run_end = _TOKEN_RUN.match(text, start).end()
+        starts[start] = start + len(text[start:run_end].rstrip(".,?"))
         # the token's other marks are skipped (a hash holds dozens)
-        mark = _SHAPED_MARK.search(text, _TOKEN_RUN.match(text, start).end())
+        mark = _SHAPED_MARK.search(text, run_end)
     return starts
 
 
@@ -157,6 +160,36 @@ def _word(token: str) -> str:
 def candidate_tokens(text: str) -> list[tuple[int, int]]:
     """(start, end) of every token, trailing full stops and commas left out."""
     return [m.span() for m in _TOKEN.finditer(text)]
+
+
+# A few tokens scored are read among the tokens around each (see _tokens_around); more, among
+# every token of the text, found once.
+_LOCAL_CONTEXTS = 3
+_CONTEXT_REACH = 48  # characters read before a token for its context, at first
+
+
+def _tokens_around(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
+    """The tokens of ``text`` from a few before the one at ``start`` to the one after it, and that
+    one's index among them; None when no token starts at ``start``. Context features read no
+    further, and with three tokens before it (or every token before it) they are the same as
+    among all the text's tokens: the tokens found from a position after a character that no
+    token holds are the text's own (a token cannot run across that character)."""
+    reach = _CONTEXT_REACH
+    while True:
+        begin = max(0, start - reach)
+        while begin > 0 and _TOKEN_CHAR.match(text, begin - 1):
+            begin -= 1
+        tokens: list[tuple[int, int]] = []
+        for m in _TOKEN.finditer(text, begin):
+            tokens.append(m.span())
+            if m.start() > start:
+                break
+        index = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i][0] <= start), -1)
+        if index < 0 or tokens[index][0] != start:
+            return None
+        if index >= _CONTEXT_WORDS or begin == 0:
+            return tokens, index
+        reach *= 2
 
 
 def _cjk_context(text: str, start: int) -> list[str]:
@@ -272,11 +305,11 @@ class TokenModel:
         """The cue words written with spaces, as whole words (the others are matched as pairs)."""
         return KeywordIndex(c for c in self.cues if not _CJK_RUN.search(c))
 
-    def _worth_scoring(self, text: str, lower: str) -> set[int]:
-        """Starts of the tokens that could be secrets: a token that is not a plain word (a digit,
-        a capital after its first letter, a symbol inside it), and the three tokens after a cue.
-        Found by scans for such a character and for the cues, so a message of plain words costs
-        little more than reading it."""
+    def _worth_scoring(self, text: str, lower: str) -> dict[int, int]:
+        """Starts of the tokens that could be secrets, each with its token's end (its start where
+        none is there): a token that is not a plain word (a digit, a capital after its first
+        letter, a symbol inside it), and the three tokens after a cue. Found by scans for such a
+        character and for the cues, so a message of plain words costs little more than reading it."""
         starts = _shaped_starts(text)
         after = [end for _, end, _ in self._cue_index.find(lower)]
         for run in () if text.isascii() else _CJK_RUN.finditer(text):
@@ -284,7 +317,7 @@ class TokenModel:
                 after.append(run.end())
         for position in after:
             for m in itertools.islice(_TOKEN.finditer(text, position), _CONTEXT_WORDS):
-                starts.add(m.start())
+                starts[m.start()] = m.end()
         return starts
 
     def spans(self, text: str, lower: str | None = None) -> Iterator[tuple[int, int]]:
@@ -292,14 +325,27 @@ class TokenModel:
         starts = self._worth_scoring(text, text.lower() if lower is None else lower)
         scored: list[tuple[int, str, float]] = []  # start, classes, own score
         for start in sorted(starts):
-            token = _TOKEN.match(text, start)
-            if token is None or token.end() - start < 4 or token.group().isdigit():
+            end = starts[start]
+            if end - start < 4 or text[start:end].isdigit():
                 continue
-            own = self._own_score(token.group())
+            own = self._own_score(text[start:end])
             if own[0] >= self.own_floor:
                 scored.append((start, own[1], own[0]))
         if not scored:
             return
+        if len(scored) > _LOCAL_CONTEXTS or "[REDACTED:" in text:
+            yield from self._kept_in_text(text, scored)
+            return
+        for start, classes, own_score in scored:
+            around = _tokens_around(text, start)
+            if around is None:
+                continue  # a cue's tail inside a token ("password-reset")
+            tokens, index = around
+            if own_score + self._context_score(text, tokens, index, classes) >= self._threshold_score:
+                yield start, tokens[index][1]
+
+    def _kept_in_text(self, text: str, scored: list[tuple[int, str, float]]) -> Iterator[tuple[int, int]]:
+        """The scored tokens the model keeps, read among every token of the text."""
         tokens = candidate_tokens(text)
         beside_placeholders = _beside_placeholders(text, tokens) if "[REDACTED:" in text else ()
         for start, classes, own_score in scored:

@@ -524,7 +524,10 @@ _DEVICE_NUMBER_BEFORE = re.compile(
 _NOT_BEFORE_CARD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+./-")
 # A card read out one digit at a time ("4 5 3 9 ..."), as a voice assistant's transcript or a
 # cautious typist writes it: 13-19 single digits, one space between each.
-_CARD_DIGIT_BY_DIGIT = re.compile(r"(?<![\w.,-])(?<![0-9] )[0-9](?: [0-9]){12,18}(?![\w]| [0-9])")
+# (The look-behinds follow the first digit, "(?<![\w.,-])" there read as "(?<![\w.,-][0-9])": a
+# pattern that starts with a look-behind tries it at every position, one that starts with a digit
+# is skipped to in C, six times less on technical text.)
+_CARD_DIGIT_BY_DIGIT = re.compile(r"[0-9](?<![\w.,-][0-9])(?<![0-9] [0-9])(?: [0-9]){12,18}(?![\w]| [0-9])")
 
 
 def _luhn(digits: str) -> bool:
