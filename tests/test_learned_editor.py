@@ -492,6 +492,19 @@ def test_the_users_work_stays_in_its_project_and_their_life_does_not() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My father-in-law swears you should never wash a wok with soap. Is he right?",
+        "My uncle insists you must let a diesel idle for five minutes before driving off. True?",
+    ],
+)
+def test_what_others_insist_on_is_no_memory_of_the_users(message: str) -> None:
+    """Someone else's opinion, however it is worded ("swears", a hyphenated relative, a while of
+    minutes in it), stores nothing typed."""
+    assert typed(message) == []
+
+
 def test_what_others_say_about_the_user_or_a_day_ahead_is_kept() -> None:
     assert [t for t, _ in typed("My doctor says I need to cut down on salt.")]
     assert typed("My sister says her wedding is on June 14th.")  # (a fact or a deadline)

@@ -354,10 +354,13 @@ _CHANGED_IN = _rx(
 )
 
 
-def states_a_while(text: str) -> bool:
+def states_a_while(text: str, *, days: bool = False) -> bool:
     """Whether ``text`` says how long something lasts from now ("for the next five days", "for
-    6 weeks"), not only when ("this week")."""
-    return _TEMP_DURATION.search(text) is not None
+    6 weeks"), not only when ("this week"). ``days``: a day or longer (not "for 10 minutes")."""
+    found = _TEMP_DURATION.search(text)
+    if found is None or not days:
+        return found is not None
+    return not found["unit"].lower().startswith(("min", "h"))
 
 
 def while_stated_at(text: str) -> int | None:

@@ -1289,7 +1289,7 @@ _SOURCE_WORDS = 6  # a quotation's source is a name or a title, not a sentence o
 # creatine makes you bald", "Secondo mia zia, il basilico ..."): theirs, not the user's. What they
 # say about the user ("my doctor says I need less salt") or a deadline it gives is kept.
 _REPORTED = re.compile(
-    r"^(?:(?:my|our|a|an|the|his|her|their)\s+(?:\w+\s+){0,3}?|(?:someone|somebody|people|everyone|"
+    r"^(?:(?:my|our|a|an|the|his|her|their)\s+(?:[\w'-]+\s+){0,3}?|(?:someone|somebody|people|everyone|"
     r"everybody|he|she|they)\b(?:\s+\w+){0,4}?\s+|(?!(?:it|this|that|there|i)\b)[A-Z][a-z]+\s+)"
     r"(?:says|said|swears|swore|thinks|reckons|claims|insists|believes|keeps saying|always says)\b"
     r"|^(?:someone|somebody|people|everyone|everybody)\b(?:\s+\w+){0,4}?\s+(?:told|tell|tells)\s+(?:me|us)\b"
@@ -1338,8 +1338,9 @@ def _reported_opinion(st: _Statement, now: datetime) -> bool:
         return False
     # what someone tells the user to do for a stated while is the user's passing state ("Dentist
     # says liquid diet only for the next five days"): kept, it ends when it says (not "my
-    # horoscope says this week is great for money")
-    return not dates.states_a_while(st.text)
+    # horoscope says this week is great for money", nor "my dad insists you warm up the engine for
+    # ten minutes")
+    return not dates.states_a_while(st.text, days=True)
 
 
 def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) -> None:
