@@ -174,3 +174,24 @@ def test_tokens_around_a_scored_token_are_the_texts_own() -> None:
             assert tokens == every[whole - index : whole - index + len(tokens)]
             assert index >= learned._CONTEXT_WORDS or index == whole
             assert whole + 1 == len(every) or tokens[-1] == every[whole + 1]
+
+
+def test_readers_skipped_without_their_words_find_nothing() -> None:
+    # statements.detect skips the list, arrow-list and table readers where no word of a password's
+    # or a code's name occurs (and the table reader where no cell separator is): they find nothing
+    # there
+    from memopilot.write.redaction import keywords
+
+    rng = random.Random(5)
+    pieces = ["host", "user", "admin", "site", "Gmail", "x9Kq!27pLm", "Blue7#door", "me@x.org", "pass"]
+    pieces += ["login", "code", ":", " → ", " / ", "/", " | ", ",", "\n", "\n- ", " ", "1. ", "wifi", "token"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        lower = text.lower()
+        keywords.begin_message(lower)
+        if not statements._NAMES.occurs(lower):
+            assert not list(statements._credential_list(text, lower))
+            assert not list(statements._arrow_list(text, lower))
+            assert not list(statements._password_columns(text, lower))
+        if not any(separator in text for separator in statements._CELL_SEPARATORS):
+            assert not list(statements._password_columns(text, lower))

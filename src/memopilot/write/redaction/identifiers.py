@@ -97,6 +97,9 @@ _VALID: dict[str, Callable[[str], bool]] = {
 _NEEDS_CHARS = {
     "cpf": frozenset("."), "hetu": frozenset("-+A"), "rrn": frozenset("-"), "pnr": frozenset("-+"),
     "nie": frozenset("XYZxyz"), "ssn": frozenset("- "), "aadhaar": frozenset(" "),
+    # a NINO's last letter (technical text's windows are mostly lowercase hex); a card's groups'
+    # separator (its plain runs are rules.py's)
+    "nino": frozenset("ABCD"), "card": frozenset(" ./-\n"),
 }  # fmt: skip
 # The lengths of the runs of digits a shape is made of: each group names the lengths one run of it
 # may have (an SSN's "123-45-6789" is runs of 3, 2 and 4). Each shape's pattern bounds those runs

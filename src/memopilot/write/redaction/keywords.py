@@ -120,6 +120,11 @@ class KeywordIndex:
             self._automaton.add_word(word, (word, not _written_without_spaces(word)))
         self._automaton.make_automaton()
 
+    def occurs(self, lower: str) -> bool:
+        """Whether any keyword occurs in ``lower`` at all, as a whole word or inside one: where none
+        does, no part of ``lower`` holds one either (from the message's shared pass)."""
+        return next(matches(self._automaton, lower), None) is not None
+
     def find(self, lower: str) -> Iterator[tuple[int, int, str]]:
         """(start, end, keyword) of each whole-word occurrence, in order, ``end`` after any suffix;
         where whole-word occurrences overlap, the longest ("wifi password" rather than "password";

@@ -2085,6 +2085,8 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     letters and digits (paths and "km/h" do not) or a generator's joined words, and the message is
     about logins or Wi-Fi, or the user is an e-mail address."""
     about_logins = _LOGIN_CONTEXT.search(lower)
+    if not about_logins and "@" not in text:
+        return  # (a value is taken only in a message about logins, or after an e-mail address)
     about_wifi = _WIFI_TALK.search(lower)
     for m in _AFTER_SLASH.finditer(text):
         start, end = _core(text, m.start(1), m.end(1))
@@ -2470,9 +2472,13 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if "BEGIN LICENSE" in text:
         yield from _licence_blocks(text)
     if text.count("\n") >= 2:
-        yield from _credential_list(text, lower)
-        yield from _arrow_list(text, lower)
-        yield from _password_columns(text, lower)
+        # A list's, an arrow list's and a table's values are taken under a name of a password or a
+        # code (in a label, the header above, a column's name): none of those words, none of them.
+        if _NAMES.occurs(lower):
+            yield from _credential_list(text, lower)
+            yield from _arrow_list(text, lower)
+            if any(separator in text for separator in _CELL_SEPARATORS):
+                yield from _password_columns(text, lower)
         yield from _chat_answers(text, lower)
     if any(hint in lower for hint in _COMPOUND_HINTS):
         yield from _compound_code_names(text, lower)
