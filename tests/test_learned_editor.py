@@ -505,6 +505,17 @@ def test_what_others_insist_on_is_no_memory_of_the_users(message: str) -> None:
     assert typed(message) == []
 
 
+def test_a_learning_goal_with_a_far_horizon_stays_a_goal() -> None:
+    """ "before the end of next year" is the goal's horizon, not a deadline to keep in view."""
+    kept = typed("I want to get conversational in Portuguese before the end of next year, that's the dream")
+    assert [t for t, _ in kept] == ["learning_goal"]
+    # (a day near: still something due)
+    assert [t for t, _ in typed("I need to pass my driving theory test in ten days")] in (
+        ["deadline"],
+        ["task"],
+    )
+
+
 def test_what_others_say_about_the_user_or_a_day_ahead_is_kept() -> None:
     assert [t for t, _ in typed("My doctor says I need to cut down on salt.")]
     assert typed("My sister says her wedding is on June 14th.")  # (a fact or a deadline)

@@ -1070,7 +1070,8 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             continue
         kept.append((verdict.keep, st))
         if rule_type is not None and (
-            verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES or _due_by_rules(st)
+            verdict.types[LABELS.index(rule_type)] >= _RULE_TYPE_AGREES
+            or (_due_by_rules(st) and not _goal_with_a_horizon(st, verdict, now))
         ):
             ruled.add(id(st))
             continue  # their type is plausible: keep the rules' judgement (with its date, if any)
@@ -1137,6 +1138,23 @@ def _tells_own_condition(text: str) -> bool:
 # Whose a condition is beside the user's own words: "we", "our", "here" ("nut allergy here"), or
 # someone named ("Miso is diabetic")
 _THEIRS = re.compile(r"\b(?:im|we|we're|our|us|here)\b|(?-i:\b[A-Z][a-z]+\s+(?:is|has|gets|can't))", _F)
+
+
+# A deadline this far ahead that the type model reads as a learning goal is the goal's horizon
+_GOAL_HORIZON = timedelta(days=90)
+
+
+def _goal_with_a_horizon(st: _Statement, verdict: Judged, now: datetime) -> bool:
+    """A learning goal the rules read as a deadline for the far date it names ("I want to get
+    conversational in Korean before the end of next year"): the goal is what to keep, its date
+    only a horizon (kept as a deadline, it was a goal no question about learning found)."""
+    judgement = st.judgement
+    return (
+        judgement is not None
+        and judgement.expires_at is not None
+        and judgement.expires_at > now + _GOAL_HORIZON
+        and verdict.types[LABELS.index(MemoryType.LEARNING_GOAL.value)] >= _RULE_TYPE_AGREES
+    )
 
 
 def _due_by_rules(st: _Statement) -> bool:
