@@ -1109,8 +1109,8 @@ def _measure():
         # then read (97.2% / 0.0% after)
         ("tests/data/redaction_tune44", 0.97, 0.01),
         # redaction_check46 on arrival (2026-12-07, twenty-second session): 97.1% / 0.6%; its misses
-        # then read (97.9% / 0.0% after)
-        ("tests/data/redaction_tune46", 0.975, 0.01),
+        # then read (98.3% / 0.0% after)
+        ("tests/data/redaction_tune46", 0.98, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1583,6 +1583,18 @@ def test_user_agent_beside_a_secret_header_still_goes() -> None:
             "export CO_API_KEY to Xk29fQp4LmZt8RvBn3YwHs6JdKe1GcUo7TaVi5Ny then restart",
             ("Xk29fQp4LmZt8RvBn3Yw",),
         ),
+        # user / password pairs under a heading in Chinese or German
+        (
+            "密码整理一下：\n- 网盘: chen.wei / Tulpe8Regen!\n- 邮箱: li.na / Kiefer42Wolke",
+            ("Tulpe8Regen", "Kiefer42Wolke"),
+        ),
+        ("Anmeldedaten der Familie:\n- Musik: m.weber / walnut_ember_pixel_58", ("walnut_ember_pixel_58",)),
+        # a password manager's CSV export after a sentence that introduces it (with a comma)
+        (
+            "Exported this from Firefox, is it safe?\ntitle,url,login,password\n"
+            "Shop,https://shop.example,nina.k,Ravel7Birke\nMail,https://mail.example,nina.k,Sorbet_ahorn_91",
+            ("Ravel7Birke", "Sorbet_ahorn_91"),
+        ),
     ],
 )
 def test_tune46_families_go(text: str, values: tuple[str, ...]) -> None:
@@ -1616,3 +1628,11 @@ def test_wpa_supplicant_network_name_is_kept() -> None:
     # the network's name is public (every phone nearby lists it); its psk goes
     redacted = redact('network={\n    ssid="Gartenhaus"\n    psk="Q7v#mK2pLx9!"\n}').text
     assert 'ssid="Gartenhaus"' in redacted and "Q7v#mK2pLx9!" not in redacted
+
+
+def test_an_exports_rows_keep_their_sites_and_logins() -> None:
+    # the values under "password" go; the row's site, address and login stay (the header's last
+    # cell is no name of the next line)
+    text = "title,url,login,password\nShop,https://shop.example,nina.k,Ravel7Birke"
+    redacted = redact(text).text
+    assert "Ravel7Birke" not in redacted and "Shop,https://shop.example,nina.k," in redacted

@@ -650,6 +650,15 @@ _PW_USE_AS = re.compile(
     r"use\s+(?:[\"'`“]([^\"'`”\n]{1,200})[\"'`”]|(\S{1,200}))\s+as\s+(?:the\s+|my\s+|a\s+|our\s+)?"
     r"(?:[\w-]+\s+)?" + _PW_WORD + r"\b"
 )
+# A name that is the last cell of a table's or a CSV's header ("name,url,username,password",
+# "| site | pass"): its values are in the column under it (statements.py reads them).
+_CELL_BEFORE = re.compile(r"[,;|\t] *$")
+
+
+def _header_cell(lower: str, name_start: int) -> bool:
+    return _CELL_BEFORE.search(lower, lower.rfind("\n", 0, name_start) + 1, name_start) is not None
+
+
 # "with password Tr1cky#Pass": no operator, so the value must look like a password on its own.
 _PW_BARE = re.compile(_PW_WORD + r"\s+([^\s\"'`]{6,64})")
 _CREDS_PAIR = re.compile(
@@ -852,6 +861,8 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
         for m in _PW_BARE.finditer(lower):
             if not _word_start(lower, m.start()):
                 continue
+            if "\n" in lower[m.start() : m.start(1)] and _header_cell(lower, m.start()):
+                continue  # "name,url,username,password" then a row: the column's, not the next line
             s, e = m.start(1), _strip_trailing(text, m.start(1), m.end(1), _PW_TRAILING)
             value = text[s:e]
             if (

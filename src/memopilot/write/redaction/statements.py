@@ -2072,11 +2072,23 @@ def _spaced_out(text: str, pattern: re.Pattern[str] = _SPACED_OUT) -> Iterator[S
 _AFTER_SLASH = re.compile(r"/[ \t]?([^\s/]{6,64})")
 _USER_BEFORE = re.compile(r"(?<![\w/.@-])([\w.+-]+@[\w-]+(?:\.[\w-]+)+|[A-Za-z][\w.-]{1,30})[ \t]?$")
 # (a Wi-Fi network is given the same way, its name before the slash: "Guest Wi-Fi: Cafe-Guest / X")
+# (and a login's data named in other languages: "Zugangsdaten", "identifiants", "登录"; a password's
+# name in any language counts too, see _about_logins)
 _LOGIN_CONTEXT = Substrings(
-    word_list(
-        "login|log in|sign in|user|account|admin|credential|creds|password|wifi|wi-fi|wlan|ssid|hotspot"
-    )
+    word_list("""
+    login|log in|sign in|user|account|admin|credential|creds|password|wifi|wi-fi|wlan|ssid|hotspot|
+    zugangsdaten|anmeldedaten|identifiants|credenciales|credenziali|credenciais|inloggegevens|
+    dane logowania|учетные данные|учётные данные|登录|登入|ログイン|로그인
+    """)
 )
+
+
+def _about_logins(lower: str) -> bool:
+    """Whether a message speaks of logins: a login's word, or a password's name in any language
+    ("密码清单" heads a list of "site: user / password" lines)."""
+    if _LOGIN_CONTEXT.search(lower):
+        return True
+    return any(name in _PASSWORD_NAME_SET for _, _, name in _NAMES.find(lower))
 
 
 def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
@@ -2084,7 +2096,7 @@ def _credential_pairs(text: str, lower: str) -> Iterator[Span]:
     Cafe-Guest / maple-otter-42": the value after a user's or a network's slash, when it holds
     letters and digits (paths and "km/h" do not) or a generator's joined words, and the message is
     about logins or Wi-Fi, or the user is an e-mail address."""
-    about_logins = _LOGIN_CONTEXT.search(lower)
+    about_logins = _about_logins(lower)
     if not about_logins and "@" not in text:
         return  # (a value is taken only in a message about logins, or after an e-mail address)
     about_wifi = _WIFI_TALK.search(lower)
@@ -2430,7 +2442,9 @@ def _password_columns(text: str, lower: str) -> Iterator[Span]:
     offset = 0
     for index, line in enumerate(lines):
         column, separator = _secret_column(line)
-        if column is not None and not (index and separator in lines[index - 1]):  # a header is first
+        # A header is first: the line above is no row of the table (its cells are not as many; a
+        # sentence with a comma introduces a CSV export)
+        if column is not None and not (index and lines[index - 1].count(separator) == line.count(separator)):
             yield from _column_cells(text, offset + len(line) + 1, lines[index + 1 :], column, separator)
             return
         offset += len(line) + 1
@@ -2441,9 +2455,14 @@ def _secret_column(header: str) -> tuple[int | None, str]:
         cells = [cell.strip() for cell in header.strip().strip("|").split(separator)]
         if len(cells) < 2:
             continue
-        for column, cell in enumerate(cells):
-            if cell in _PASSWORD_NAME_SET or cell in _CODES or cell in ("pwd", "pass", "pw"):
-                return column, separator
+        named = [
+            column
+            for column, cell in enumerate(cells)
+            if cell in _PASSWORD_NAME_SET or cell in _CODES or cell in ("pwd", "pass", "pw")
+        ]
+        if named:
+            # ("title,url,login,password": a "login" column holds the user's name, beside a password's)
+            return next((column for column in named if cells[column] != "login"), named[0]), separator
     return None, ""
 
 
