@@ -1003,6 +1003,20 @@ def test_an_arrangement_in_the_progressive_is_dated() -> None:
     assert "Thursday (2026-03-05)" in memory.content  # said on Wednesday 4 March 2026
 
 
+def test_an_item_added_to_my_list_or_a_reminder_for_me_is_a_task() -> None:
+    for message in (
+        "pls add 'clear the gutters' to my list",
+        "Reminder for me: collect the dry cleaning on Friday",
+    ):
+        assert [m.type for m in learned_only_all(message)] == ["task"], message
+    # a list of something else is no to-do list
+    assert all(m.type != "task" for m in learned_only_all("Lisbon is high up on my list of places to visit"))
+
+
+def learned_only_all(message: str) -> list[NewMemory]:
+    return RuleEditor().edit(message, context()).output.new_memories
+
+
 def test_a_to_do_list_on_one_line_is_a_task_per_item() -> None:
     for message, tasks in (
         (

@@ -389,7 +389,8 @@ _TASK = _rx(
     r"(?!admit|say|agree|ask|wonder|laugh|apologi|be careful|avoid|stay away)",
     r"\bi(?:'ve| have) got to\b|\bi gotta\b|\bi should (?:probably |really )?(?:finish|write|call|email|fix|"
     r"update|review|check|book|buy|send|prepare|clean|refactor|add|move|test)\b",
-    r"\bon my (?:to-?do |todo )?list\b|\bmy (?:to-?do|todo) list\b",
+    r"\b(?:on|to|onto) my (?:to-?do |todo )?list\b(?!\s+of\b)|\bmy (?:to-?do|todo) list\b",
+    r"^(?:a\s+)?reminder(?:\s+for\s+(?:me|myself))?\s*[:\-–]",
     r"\b(?:don't|do not) (?:let me )?forget to\b",
     r"\b(?:my|our|the) next (?:step|task) is\b",
     r"\bnote to self\b",
