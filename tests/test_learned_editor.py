@@ -505,6 +505,18 @@ def test_what_others_insist_on_is_no_memory_of_the_users(message: str) -> None:
     assert typed(message) == []
 
 
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("pls stop giving me recipes with fennel, I can't stand the aniseed taste", "fennel"),
+        ("Honestly everyone calls me Bex, please use that", "Bex"),
+    ],
+)
+def test_how_the_user_wants_to_be_treated_from_now_on_is_a_preference(message: str, word: str) -> None:
+    kept = typed(message)
+    assert [t for t, _ in kept] == ["preference"] and word in kept[0][1]
+
+
 def test_a_learning_goal_with_a_far_horizon_stays_a_goal() -> None:
     """ "before the end of next year" is the goal's horizon, not a deadline to keep in view."""
     kept = typed("I want to get conversational in Portuguese before the end of next year, that's the dream")

@@ -188,7 +188,7 @@ _STYLE_DURABLE = re.compile(
     r"commit messages)\b",
     _F,
 )
-_STOP = re.compile(r"^(?:please\s+)?stop\s+\w+ing\b", _F)
+_STOP = re.compile(r"^(?:(?:please|pls|plz|can you|could you)\s+)?stop\s+\w+ing\b", _F)
 # "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
 _WITH_ME = re.compile(r"\bwith me\b", _F)
 # "No emojis in your replies please", "no bullet points": how to write to the user, from now on
@@ -460,8 +460,10 @@ _PREFERENCE = _rx(
     r"\bi (?:always )?want (?:my|your) (?:answers|responses|replies|code|explanations)\b",
     r"\bi(?:'m| am) (?:a )?(?:vegan|vegetarian|pescatarian|lactose intolerant|gluten intolerant|teetotal)\b",
     r"\b(?:from now on|going forward|moving forward|in (?:the )?future)\b",
-    r"^stop (?:using|adding|writing|putting|giving|being|saying|apologi[sz]ing|calling)\b",
+    r"^(?:(?:pls|plz|please|can you|could you|and|oh and)\s+)?stop (?:using|adding|writing|putting|giving|"
+    r"being|saying|apologi[sz]ing|calling|suggesting|recommending|sending)\b",
     r"\bcall me\b|\baddress me as\b|\bmy name is\b|\bmy pronouns are\b",
+    r"\b(?:every(?:one|body)|people|my friends|friends)\s+(?:just\s+)?calls?\s+me\b",
 )
 _PREFERENCE_VAGUE = frozenset(
     _words(
