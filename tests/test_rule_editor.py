@@ -786,6 +786,9 @@ def test_a_state_until_a_date_is_temporary_and_a_task_by_a_date_a_deadline() -> 
     stay = only("I'm working from my parents' place in Lyon until the end of the month.")
     assert stay.type == "temporary" and stay.expires_at == eod(2026, 3, 31)
     assert only("I need to submit the report by Friday.").type == "deadline"
+    # the day first, the deadline named after it
+    named_after = only("Thursday's the deadline for the allotment application.")
+    assert named_after.type == "deadline" and named_after.expires_at == eod(2026, 3, 5)
 
 
 def test_sentences_end_at_cjk_stops_and_not_at_a_middle_initial() -> None:

@@ -343,6 +343,11 @@ _CURRENT_STATE = re.compile(
 # "our release day is Tuesday", "standup days are Mondays": a schedule that repeats, not a due date
 _RECURRING_DAY = re.compile(r"\bdays?\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:on\s+)?$", _F)
 _CLOCK_ONLY = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?\W*$", _F)
+# The day named first, the deadline after it: "this Friday's the deadline for the grant report"
+_DEADLINE_NAMED_AFTER = re.compile(
+    r"(?:'s|’s|\s+is)\s+(?:the\s+|my\s+|our\s+|a\s+)?(?:hard\s+|final\s+)?(?:deadline|due\s+date|cut-?off)\b",
+    _F,
+)
 _DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)
 # A time of day that bounds a habit or what the user can do, every day: "i can only train before
 # 7am", "I never eat after 8pm", "calls only before 10am": no day is due.
@@ -706,6 +711,7 @@ def _deadline(s: str, now: datetime) -> datetime | None:
         return None
     if not (
         _DEADLINE_CUE.search(s[: found.end])
+        or _DEADLINE_NAMED_AFTER.match(s, found.end)
         or _DEADLINE_BY.search(s[: found.start])
         or _DEADLINE_PHRASE.match(found.phrase)
         # "remind me to water the plants on Saturday": due then ("... this year" names no day)
