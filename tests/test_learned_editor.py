@@ -517,6 +517,17 @@ def test_how_the_user_wants_to_be_treated_from_now_on_is_a_preference(message: s
     assert [t for t, _ in kept] == ["preference"] and word in kept[0][1]
 
 
+@pytest.mark.parametrize(
+    "message",
+    ["Kivi meyvesine karşı ciddi alerjim var, lütfen unutma.", "У меня аллергия на киви, это серьёзно."],
+)
+def test_an_allergy_told_in_another_language_is_kept(message: str) -> None:
+    """Whose allergy it is is read in English only; in another language the condition alone is
+    the rules' evidence (a Turkish peanut allergy was dropped by the type model alone)."""
+    kept = typed(message)
+    assert [t for t, _ in kept] in (["fact"], ["critical"], ["constraint"])
+
+
 def test_a_learning_goal_with_a_far_horizon_stays_a_goal() -> None:
     """ "before the end of next year" is the goal's horizon, not a deadline to keep in view."""
     kept = typed("I want to get conversational in Portuguese before the end of next year, that's the dream")

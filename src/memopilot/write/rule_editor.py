@@ -293,8 +293,9 @@ def _vital_flag(s: str) -> bool:
 
 # A condition of the body that binds what may be suggested (in several languages' common stems)
 _CONDITION_WORDS = (
-    r"\b(?:allerg|alerg|anaphyla|epipen|diab[eé]t|epilep|c[oe]?eliac|cel[ií]ac|asthma|intoleran)\w*"
-    r"|アレルギー|过敏|過敏|알레르기"
+    r"\b(?:allerg|alerg|alerj|anaphyla|epipen|diab[eé]t|epilep|c[oe]?eliac|cel[ií]ac|asthma|intoleran|"
+    r"аллерги|диабет|эпилеп)\w*"
+    r"|アレルギー|过敏|過敏|알레르기|एलर्जी|حساسية"
 )
 _CONDITION = re.compile(_CONDITION_WORDS, _F)
 # ... and what else about health or diet holds for the user everywhere, not in one project
@@ -1141,6 +1142,8 @@ def _tells_own_condition(text: str) -> bool:
     allergy here" and "I have type 1 diabetes" at 0.63, below its bar)."""
     if _CONDITION.search(text) is None:
         return False
+    if not in_english(text):
+        return True  # (whose it is is read in English only: "Fıstığa karşı ciddi alerjim var")
     return _FIRST_PERSON.search(text) is not None or _THEIRS.search(text) is not None
 
 
