@@ -415,3 +415,17 @@ def test_a_day_of_the_month_after_its_now() -> None:
     found = find_date("Launch slipped again, it's now the 17th.", NOW)
     assert found is not None and found.when.date() == date(2026, 3, 17)
     assert find_date("It's the 3rd time this happened.", NOW) is None
+
+
+def test_a_day_of_the_month_said_with_its_month_or_as_a_start() -> None:
+    """ "the 1st of next month", "moved to the 18th this month", "starting the 10th", "on the 5th
+    instead": one day each (said on Wednesday 4 March 2026)."""
+    for text, day in (
+        ("Rent goes up from the 1st of next month.", date(2026, 4, 1)),
+        ("Choir got moved to the 18th this month.", date(2026, 3, 18)),
+        ("Bins go fortnightly, starting the 10th.", date(2026, 3, 10)),
+        ("We now fly on the 5th instead.", date(2026, 3, 5)),
+        ("The exam is in exactly 6 weeks.", date(2026, 4, 15)),
+    ):
+        found = find_date(text, NOW)
+        assert found is not None and found.when.date() == day, text

@@ -159,13 +159,14 @@ _MONTH_ONLY = _rx(
 )
 # "by the 15th", "moving day is the 30th", "it's now the 17th", "Thursday the 14th", "until the
 # 28th (sprained ankle)", "Thursday the 18th 👍", "starting the 10th", "we leave on the 5th
-# instead", but not "the 2nd time" or "the 3rd floor": a cue before, nothing noun-like after.
+# instead", "moved to the 18th this month", but not "the 2nd time" or "the 3rd floor": a cue
+# before, nothing noun-like after.
 _ORDINAL_DAY = _rx(
     r"(?:\b(?:on|by|until|till|before|due|from|is|now|to|starting|beginning"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
     r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after"
-    r"|instead|now)\b))"
+    r"|instead|now|this\s+month|next\s+month)\b))"
 )
 # "the 1st of next month", "by the 15th of this month": a day of the month named by its period
 _DAY_OF_PERIOD = _rx(
