@@ -405,6 +405,9 @@ def test_days_of_every_week_are_no_span_that_ends() -> None:
 
 def test_a_stay_of_a_stated_length_ends_after_it() -> None:
     now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert temporary_expiry("I'm staying at my aunt's in Corrie for four nights", now) == now + timedelta(
+        days=4
+    )
     assert temporary_expiry("I'm in Sorvik for a two-week work trip", now) == now + timedelta(weeks=2)
     assert temporary_expiry("we're at my mum's for a 3-day visit", now) == now + timedelta(days=3)
     assert temporary_expiry("I'm in Lisbon for a two-week holiday in May", now, any_date=False) is None

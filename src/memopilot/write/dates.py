@@ -107,7 +107,8 @@ _YEAR = r"(?:19|20)\d\d"
 _NUM = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty" + (
     r"|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)"
 )
-_UNIT = r"(?P<unit>min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|fortnights?|months?|years?)"
+# (a stay counts nights: "at my brother's for five nights")
+_UNIT = r"(?P<unit>min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|nights?|weeks?|fortnights?|months?|years?)"
 _F = re.IGNORECASE
 
 
@@ -754,7 +755,7 @@ def _delta(n: int, unit: str, now: datetime) -> timedelta:
         return timedelta(minutes=n)
     if unit.startswith("h"):
         return timedelta(hours=n)
-    if unit.startswith("d"):
+    if unit.startswith(("d", "n")):
         return timedelta(days=n)
     if unit.startswith("w"):
         return timedelta(weeks=n)
