@@ -195,3 +195,44 @@ def test_readers_skipped_without_their_words_find_nothing() -> None:
             assert not list(statements._password_columns(text, lower))
         if not any(separator in text for separator in statements._CELL_SEPARATORS):
             assert not list(statements._password_columns(text, lower))
+
+
+def _top_level_alternatives(pattern: str) -> list[str]:
+    parts, depth, current, escaped = [], 0, "", False
+    for ch in pattern:
+        if escaped:
+            current, escaped = current + ch, False
+            continue
+        if ch == "\\":
+            current, escaped = current + ch, True
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == "|" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*parts, current]
+
+
+@pytest.mark.parametrize("pattern", [statements._SECRET_CUE, statements._KEY_TALK])
+def test_every_secret_cue_starts_with_one_of_its_words(pattern: re.Pattern[str]) -> None:
+    # _secret_cue and key_talk search only texts that hold one of these words: each alternative of
+    # the pattern starts with one (after a look-behind or a word boundary)
+    words = [w.replace(".", "\\.") for w in statements._SECRET_CUE_WORDS]
+    if pattern is statements._KEY_TALK:
+        words.append("key")
+    for alternative in _top_level_alternatives(pattern.pattern):
+        bare = re.sub(r"^(?:\(\?<![^)]*\)|\\b)+", "", alternative)
+        assert any(bare.startswith(word) for word in words), alternative
+
+
+def test_secret_cue_searches_are_the_patterns() -> None:
+    rng = random.Random(9)
+    pieces = ["api", "key", "token", "sess", "ion", "clé", "privée", " ", "-", "/", ".", "x", "auth", "or"]
+    pieces += ["2fa", "secret", "토큰", "비밀 키", "schlüssel", "keys", "credentials", "master", "_"]
+    for _ in range(4000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        assert statements._secret_cue(text) == bool(statements._SECRET_CUE.search(text))
+        assert statements.key_talk(text) == bool(statements._KEY_TALK.search(text))

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 
 from .rules import P_STRUCT, UUID, Span, count_digits, fixed_format, looks_random
-from .statements import KEY_TALK, PUBLIC_HASH_BEFORE
+from .statements import PUBLIC_HASH_BEFORE, key_talk
 
 __all__ = ["detect"]
 
@@ -121,7 +121,7 @@ def _grouped_key(text: str, lower: str, groups: list[tuple[int, int]]) -> tuple[
             continue  # (an IBAN's groups are identifiers.py's to check)
         if _both_cases(joined):
             return start, end
-        if _random(joined, least_digits=4) and KEY_TALK.search(lower) and not _hash_named(lower, start):
+        if _random(joined, least_digits=4) and key_talk(lower) and not _hash_named(lower, start):
             return start, end
     return None
 
@@ -239,4 +239,4 @@ def _key_named(text: str, lower: str, start: int) -> bool:
     before = lower[max(line_start, start - _CUE_WINDOW) : start]
     if line_start and not before.strip():
         before = lower[max(text.rfind("\n", 0, line_start - 1) + 1, start - _CUE_WINDOW) : start]
-    return KEY_TALK.search(before) is not None and PUBLIC_HASH_BEFORE.search(before) is None
+    return key_talk(before) and PUBLIC_HASH_BEFORE.search(before) is None
