@@ -1589,6 +1589,9 @@ def test_user_agent_beside_a_secret_header_still_goes() -> None:
             ("Tulpe8Regen", "Kiefer42Wolke"),
         ),
         ("Anmeldedaten der Familie:\n- Musik: m.weber / walnut_ember_pixel_58", ("walnut_ember_pixel_58",)),
+        # the old and the new value, each after its word
+        ("WLAN-Passwort geändert: alt Kastanie77, neu Birke88", ("Kastanie77", "Birke88")),
+        ("wifi password: old: Maple#2020 new: Cedar#2021", ("Maple#2020", "Cedar#2021")),
         # a password manager's CSV export after a sentence that introduces it (with a comma)
         (
             "Exported this from Firefox, is it safe?\ntitle,url,login,password\n"

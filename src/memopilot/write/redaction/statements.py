@@ -919,6 +919,7 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
         changed = (_CODE_CHANGED_FROM if name in _CODES else _CHANGED_FROM).match(text, name_end)
+        changed = changed or _OLD_THEN_NEW.match(text, name_end)
         values = list(_changed_values(text, changed, code=name in _CODES)) if changed else []
         if values:  # "changed my pw from RAVEN=bramble5 to FWKN=emcgq588": both go
             yield from values
@@ -1014,6 +1015,17 @@ _CHANGE = (
 _CHANGED_FROM = re.compile(rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,3}}?{_CHANGE}")
 # (a code's, right after its name: "the code moved from python3.9 to ..." speaks of a program)
 _CODE_CHANGED_FROM = re.compile(rf"(?i){_CHANGE}")
+# The old value and the new one, each after its word ("Passwort geändert: alt X, neu Y", "old: X
+# new: Y", "ancien X / nouveau Y"), in the languages of _FROM_WORDS's.
+_OLD_WORDS = (
+    "old|alt|altes|ancien|ancienne|antiguo|antigua|viejo|vieja|antigo|antiga|vecchio|vecchia|oud|oude"
+)
+_NEW_WORDS = "new|neu|neues|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo|nuova|nieuw|nieuwe"
+_OLD_THEN_NEW = re.compile(
+    rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,3}}?[ \t]*[:：]?[ \t]*(?:{_OLD_WORDS})[ \t]*[:=]?[ \t]+"
+    rf"{_CHANGE_VALUE}[ \t]*[,;/]?[ \t]+(?:(?:and|und|et|y|e|en)[ \t]+)?(?:{_NEW_WORDS})[ \t]*[:=]?[ \t]+"
+    rf"{_CHANGE_VALUE}"
+)
 # A program's version ("python3.12", "node-18.2"), which a "from ... to ..." changes as often.
 _PROGRAM_VERSION = re.compile(r"[A-Za-z]+[-_]?v?\d+(?:\.\d+)+")
 
