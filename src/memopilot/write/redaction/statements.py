@@ -919,7 +919,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
         changed = (_CODE_CHANGED_FROM if name in _CODES else _CHANGED_FROM).match(text, name_end)
-        changed = changed or _OLD_THEN_NEW.match(text, name_end)
+        if changed is None and _OLD_HINTS.search(lower) and _NEW_HINTS.search(lower):
+            changed = _OLD_THEN_NEW.match(text, name_end)  # (both words somewhere: from the shared pass)
         values = list(_changed_values(text, changed, code=name in _CODES)) if changed else []
         if values:  # "changed my pw from RAVEN=bramble5 to FWKN=emcgq588": both go
             yield from values
@@ -1021,6 +1022,7 @@ _OLD_WORDS = (
     "old|alt|altes|ancien|ancienne|antiguo|antigua|viejo|vieja|antigo|antiga|vecchio|vecchia|oud|oude"
 )
 _NEW_WORDS = "new|neu|neues|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo|nuova|nieuw|nieuwe"
+_OLD_HINTS, _NEW_HINTS = Substrings(_OLD_WORDS.split("|")), Substrings(_NEW_WORDS.split("|"))
 _OLD_THEN_NEW = re.compile(
     rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,3}}?[ \t]*[:：]?[ \t]*(?:{_OLD_WORDS})[ \t]*[:=]?[ \t]+"
     rf"{_CHANGE_VALUE}[ \t]*[,;/]?[ \t]+(?:(?:and|und|et|y|e|en)[ \t]+)?(?:{_NEW_WORDS})[ \t]*[:=]?[ \t]+"
