@@ -375,6 +375,7 @@ def starts_then(text: str, found: DateMatch) -> bool:
     """Whether the day ``found`` in ``text`` is when something begins ("Rent goes up from the 1st
     of next month", "bin collection every other Tuesday, starting the 10th"): a lasting change
     that starts then, not an event of that day."""
+    # (the cue is before the phrase, or its first word: "starting the 10th" is one phrase)
     return _STARTS_AT.search(text, max(0, found.start - 16), found.start) is not None or (
         _STARTS_AT.match(found.phrase.split(" ", 1)[0] + " ") is not None
     )
