@@ -1173,9 +1173,13 @@ def _measure():
         # (the code the session started from: 96.8% / 1.7%)
         ("tests/data/redaction_check43", 0.97, 0.02),
         # redaction_check45 (2026-12-07, twenty-first session): 97.5% / 6.3% measured once at the end
-        # (the code the session started from: the same): its look-alikes altered are far over the
-        # target (2%), left unread for the next session
-        ("tests/data/redaction_check45", 0.97, 0.07),
+        # (the code the session started from: the same): its look-alikes altered were far over the
+        # target (2%); read as validation in the twenty-second session, its families fixed: 99.2% /
+        # 0.6%
+        ("tests/data/redaction_check45", 0.985, 0.015),
+        # redaction_check47 (2026-12-07, twenty-second session): 97.7% / 1.7% measured once at the end
+        # (the code the session started from: 97.5% / 1.7%)
+        ("tests/data/redaction_check47", 0.97, 0.02),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
