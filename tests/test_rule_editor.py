@@ -1007,11 +1007,12 @@ def test_an_arrangement_in_the_progressive_is_dated() -> None:
 
 
 def test_an_item_added_to_my_list_or_a_reminder_for_me_is_a_task() -> None:
-    for message in (
-        "pls add 'clear the gutters' to my list",
-        "Reminder for me: collect the dry cleaning on Friday",
-    ):
+    for message in ("pls add 'clear the gutters' to my list", "Reminder for me: collect the dry cleaning"):
         assert [m.type for m in learned_only_all(message)] == ["task"], message
+    # a reminder with its day is due then (a task kept no end and stayed in every context)
+    (dated,) = learned_only_all("Reminder for me: collect the dry cleaning on Friday")
+    assert dated.type == "deadline" and dated.expires_at is not None
+    assert dated.expires_at.date().isoformat() == "2026-03-06"
     # a list of something else is no to-do list
     assert all(m.type != "task" for m in learned_only_all("Lisbon is high up on my list of places to visit"))
 

@@ -730,7 +730,8 @@ def _deadline(s: str, now: datetime) -> datetime | None:
     return found.when
 
 
-_REMIND = re.compile(r"\bremind me\b", _F)
+# ("Reminder for me: RSVP to the christening within 9 days": due then, not a task kept forever)
+_REMIND = re.compile(r"\bremind me\b|^(?:a\s+)?reminder(?:\s+for\s+(?:me|myself))?\s*[:\-–]", _F)
 
 
 def _span_of_dates(s: str, now: datetime) -> bool:
