@@ -376,14 +376,18 @@ def starts_then(text: str, found: DateMatch) -> bool:
     of next month", "bin collection every other Tuesday, starting the 10th"): a lasting change
     that starts then, not an event of that day."""
     # (the cue is before the phrase, or its first word: "starting the 10th" is one phrase)
-    return _STARTS_AT.search(text, max(0, found.start - 16), found.start) is not None or (
-        _STARTS_AT.match(found.phrase.split(" ", 1)[0] + " ") is not None
-    )
+    first_word = found.phrase.split(" ", 1)[0]
+    return _start_cue_before(text, found.start) or _STARTS_AT.match(first_word + " ") is not None
+
+
+def _start_cue_before(text: str, position: int) -> bool:
+    """Whether "from", "starting", "as of" ... ends ``text`` just before ``position``."""
+    return _STARTS_AT.search(text, max(0, position - 16), position) is not None
 
 
 def _starts_at(text: str, position: int) -> bool:
     return (
-        _STARTS_AT.search(text, max(0, position - 16), position) is not None
+        _start_cue_before(text, position)
         or _CHANGED_IN.search(text, max(0, position - 60), position) is not None
     )
 

@@ -188,7 +188,9 @@ _STYLE_DURABLE = re.compile(
     r"commit messages)\b",
     _F,
 )
-_STOP = re.compile(r"^(?:(?:please|pls|plz|can you|could you)\s+)?stop\s+\w+ing\b", _F)
+# A polite lead-in before a request ("pls stop ...", "could you stop ...")
+_POLITE = r"(?:(?:please|pls|plz|can you|could you)\s+)?"
+_STOP = re.compile(rf"^{_POLITE}stop\s+\w+ing\b", _F)
 # "Use metric units with me", "be blunt with me": how to talk to the user, from now on.
 _WITH_ME = re.compile(r"\bwith me\b", _F)
 # "No emojis in your replies please", "no bullet points": how to write to the user, from now on
@@ -386,6 +388,8 @@ _TASK_WE_EXCEPT = (
     r"(?!(?:support|use|stay|keep|remain|be|comply|follow|avoid|run on|work (?:on|with)|target|maintain|"
     r"pass|match|respect|meet|handle|store|ensure|never|always)\b)"
 )
+# "Reminder for me: ...", "Reminder: ...": a task (due on the day it names, see _deadline)
+_REMINDER_LABEL = r"^(?:a\s+)?reminder(?:\s+for\s+(?:me|myself))?\s*[:\-–]"
 _TASK = _rx(
     r"^(?:todo|to-do|to do|task|action item)\s*[:\-–]|^(?:still\s+)?(?:need|have|got|gotta)\s+to\s+\w+",
     r"\bremind me (?:to|about|that|of)\b|^(?:please\s+)?remember to\b",
@@ -396,7 +400,7 @@ _TASK = _rx(
     r"\bi(?:'ve| have) got to\b|\bi gotta\b|\bi should (?:probably |really )?(?:finish|write|call|email|fix|"
     r"update|review|check|book|buy|send|prepare|clean|refactor|add|move|test)\b",
     r"\b(?:on|to|onto) my (?:to-?do |todo )?list\b(?!\s+of\b)|\bmy (?:to-?do|todo) list\b",
-    r"^(?:a\s+)?reminder(?:\s+for\s+(?:me|myself))?\s*[:\-–]",
+    _REMINDER_LABEL,
     r"\b(?:don't|do not) (?:let me )?forget to\b",
     r"\b(?:my|our|the) next (?:step|task) is\b",
     r"\bnote to self\b",
@@ -466,7 +470,7 @@ _PREFERENCE = _rx(
     r"\bi (?:always )?want (?:my|your) (?:answers|responses|replies|code|explanations)\b",
     r"\bi(?:'m| am) (?:a )?(?:vegan|vegetarian|pescatarian|lactose intolerant|gluten intolerant|teetotal)\b",
     r"\b(?:from now on|going forward|moving forward|in (?:the )?future)\b",
-    r"^(?:(?:pls|plz|please|can you|could you|and|oh and)\s+)?stop (?:using|adding|writing|putting|giving|"
+    rf"^(?:(?:and|oh and)\s+)?{_POLITE}stop (?:using|adding|writing|putting|giving|"
     r"being|saying|apologi[sz]ing|calling|suggesting|recommending|sending)\b",
     r"\bcall me\b|\baddress me as\b|\bmy name is\b|\bmy pronouns are\b",
     r"\b(?:every(?:one|body)|people|my friends|friends)\s+(?:just\s+)?calls?\s+me\b",
@@ -731,7 +735,7 @@ def _deadline(s: str, now: datetime) -> datetime | None:
 
 
 # ("Reminder for me: RSVP to the christening within 9 days": due then, not a task kept forever)
-_REMIND = re.compile(r"\bremind me\b|^(?:a\s+)?reminder(?:\s+for\s+(?:me|myself))?\s*[:\-–]", _F)
+_REMIND = re.compile(rf"\bremind me\b|{_REMINDER_LABEL}", _F)
 
 
 def _span_of_dates(s: str, now: datetime) -> bool:
