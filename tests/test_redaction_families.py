@@ -1111,6 +1111,9 @@ def _measure():
         # redaction_check46 on arrival (2026-12-07, twenty-second session): 97.1% / 0.6%; its misses
         # then read (98.3% / 0.0% after)
         ("tests/data/redaction_tune46", 0.98, 0.01),
+        # redaction_check48 on arrival (2026-12-07, twenty-third session): 96.8% / 1.1%; its misses
+        # then read (98.5% / 0.0% after)
+        ("tests/data/redaction_tune48", 0.98, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1643,3 +1646,67 @@ def test_an_exports_rows_keep_their_sites_and_logins() -> None:
     text = "title,url,login,password\nShop,https://shop.example,nina.k,Ravel7Birke"
     redacted = redact(text).text
     assert "Ravel7Birke" not in redacted and "Shop,https://shop.example,nina.k," in redacted
+
+
+# Twenty-third session (redaction_tune48's and redaction_check47's families).
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a value broken by a line break that the message says its app put in, or to type together
+        ("Router login (the line break is only my mail app):\nLanter\nn7731#", ("Lanter", "n7731#")),
+        ("two halves, type them together:\nWolken\nkratzer!58", ("Wolkenkratzer!58",)),
+        # a value read out in the phonetic alphabet, with its symbols said as words
+        (
+            "ready? here goes: capital kilo echo lima papa india echo underscore capital mike"
+            " oscar oscar november two seven four four",
+            ("kilo echo lima papa", "capital mike oscar oscar november"),
+        ),
+        (
+            "spelling the password: capital T, r, e, e, s, six, one, two, question mark. ok?",
+            ("question mark",),
+        ),
+        # a PIN's or a PUK's name right before Chinese or Japanese ("PIN码", "PUKコード")
+        ("银行卡PIN码：40918273", ("40918273",)),
+        ("SIMのPUKコード：2291 7356", ("2291 7356",)),
+        # a 2FA seed in base32 with only two digits, named by its TOTP or 2FA secret
+        ("TOTP seed for the backup admin: KQWERHNMZ2XPLAT7 — scan it in the app", ("KQWERHNMZ2XPLAT7",)),
+        ("二要素認証のシークレット: MZXW6YTBOI4DQNQA", ("MZXW6YTBOI4DQNQA",)),
+        # a random value alone in a mail's paragraph, named by the sentence that ends the one before
+        (
+            "Hello Sam,\n\nthe signing secret for the webhook is:\n\n"
+            "3f9c2a7e51b04d6a8e2c9f71d0b3a5e6\n\nThanks",
+            ("3f9c2a7e51b04d6a8e2c9f71d0b3a5e6",),
+        ),
+    ],
+)
+def test_tune48_families_go(text: str, values: tuple[str, ...]) -> None:
+    redacted = redact(text).text
+    for value in values:
+        assert not _left(value, redacted), redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a checksum listing as sha256sum prints it: the digests of released files are public
+        "release checksums:\n\n"
+        "9a1f3c5e7b2d4f6081a3c5e7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5f7  tool-2.4.1.tar.gz\n"
+        "0b2d4f6a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c  tool-2.4.1.zip",
+        "md5sum says:\n5d41402abc4b2a76b9719d911017c592 *setup.exe",
+        # an age recipient (the public half of an age key), as .sops.yaml lists them
+        "age: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+        # a merge commit's hash under its title: a branch's name holds "password"
+        "Merge pull request #88 from team/fix/password-hint\n\n4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    ],
+)
+def test_tune48_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_a_network_named_in_chinese_keeps_its_name() -> None:
+    # "WiFi名称" is the network's name, and "Wi-Fi连上" a verb: only the password after 密码 goes
+    for text in ("WiFi名称：Home-5G_77，密码：Birke#Tal42", "先连Wi-Fi连上：Home-5G_77，密码 Birke#Tal42"):
+        redacted = redact(text).text
+        assert "Home-5G_77" in redacted and "Birke#Tal42" not in redacted

@@ -390,6 +390,14 @@ _OPENPGP_FINGERPRINT = re.compile(r"(?<![0-9A-Fa-f])[0-9A-F]{4}(?: {1,2}[0-9A-F]
 #   whitespace, which every delivered message carries in its headers.
 _MAIL_SIGNATURE_HEADER = re.compile(r"(?i)\b(?:dkim-signature|arc-message-signature|arc-seal):")
 _MAIL_SIGNATURE_TAG = re.compile(r"(?<![\w-])bh?=[A-Za-z0-9+/\s]*={0,2}")
+# * a line of a checksum listing as sha256sum, sha1sum and md5sum print it (a release's SHA256SUMS):
+#   the file's digest at the line's start, two spaces (or " *", binary mode) and the file's name;
+_CHECKSUM_LINE = re.compile(
+    r"(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128})(?= [ *][^\s/]*[\w.-]+$)", re.M
+)
+# * an age encryption recipient ("age1" and 58 characters of bech32): the public half, which a
+#   .sops.yaml lists (its secret is written "AGE-SECRET-KEY-1...").
+_AGE_RECIPIENT = re.compile(r"age1[02-9ac-hj-np-z]{58}")
 
 
 # * a public key in base64 DER (X.509's SubjectPublicKeyInfo: a DKIM record's "p=", a JWT issuer's
@@ -499,10 +507,19 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
         return True
     if _inside(_OPENPGP_FINGERPRINT, text, start, end, 60) or _in_mail_signature(text, start, end):
         return True
+    if (start == 0 or text[start - 1] == "\n") and _checksum_line(text, start, end):
+        return True
+    if "age1" in text and _inside(_AGE_RECIPIENT, text, start, end, 62):
+        return True
     board = _FEN_BOARD.fullmatch(text, start, end)
     return board is not None and all(
         sum(map(int, rank.translate(_FEN_SQUARES))) == 8 for rank in board.group().split("/")
     )
+
+
+def _checksum_line(text: str, start: int, end: int) -> bool:
+    listed = _CHECKSUM_LINE.match(text, start)
+    return listed is not None and listed.end() == end
 
 
 def _in_user_agent(text: str, start: int) -> bool:

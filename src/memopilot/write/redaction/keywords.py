@@ -144,8 +144,9 @@ class KeywordIndex:
                 yield start, stop, word
 
     def _whole_word_end(self, lower: str, start: int, end: int) -> int:
-        """Where the word holding the keyword at ``start:end`` ends (with a suffix), or 0."""
-        if start > 0 and _is_word_char(lower[start - 1]):
+        """Where the word holding the keyword at ``start:end`` ends (with a suffix), or 0. A
+        character of a script written without spaces next to it is another word ("PIN码", "的PIN")."""
+        if start > 0 and _is_word_char(lower[start - 1]) and not _written_without_spaces(lower[start - 1]):
             return 0
         stop = end
         if end - start >= 4:
@@ -156,7 +157,7 @@ class KeywordIndex:
                 and not _written_without_spaces(lower[stop])  # "wifi密码" is two words
             ):
                 stop += 1
-        if stop < len(lower) and _is_word_char(lower[stop]):
+        if stop < len(lower) and _is_word_char(lower[stop]) and not _written_without_spaces(lower[stop]):
             return 0
         return stop
 

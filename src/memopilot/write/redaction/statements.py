@@ -206,6 +206,7 @@ _TOKEN = re.compile(
     rf"|[{_NO_SPACE_UNQUOTED}]+|[^\s{_NO_SPACE_SCRIPTS}]+"
 )
 _NO_SPACE_RUN = re.compile(rf"[{_NO_SPACE_SCRIPTS}]+")
+_CJK_WORD = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")  # (not a full-width colon)
 _EDGE = ".,;:!?)]}>(['\"`’‘”“»«」』。，、；：！？=*—–→-"
 _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 # A name inside code (`$password`, `user.password`, `get_password(`) names a variable, not a value.
@@ -286,10 +287,14 @@ _NUMBER_WORDS = frozenset(
 _SPOKEN = _NUMBER_WORDS | frozenset(
     word_list("""
     big|upper|lower|case|großes|großer|kleines|mayúscula|minúscula|majuscule|minuscule|
-    dollar|sign|at|underscore|hash|hashtag|pound|dash|hyphen|dot|period|exclamation|mark|star|
+    dollar|sign|at|underscore|hash|hashtag|pound|dash|hyphen|dot|period|exclamation|question|mark|star|
     asterisk|percent|ampersand|plus|equals|slash|unterstrich|punkt|bindestrich|ausrufezeichen|
     almohadilla|guion|guión|bajo|arroba|punto|signo|tiret|arobase|dièse|point
 """)
+)
+# The words that say a symbol (a run of spelled characters goes on through them).
+_SYMBOL_WORDS = frozenset(
+    word_list("dollar|sign|underscore|hash|dash|hyphen|exclamation|question|mark|asterisk|ampersand|percent")
 )
 # Number words that are also a language's article: a spoken run whose only numbers are these is a
 # password's rule ("una mayúscula y un número"), not a value read out.
@@ -870,6 +875,8 @@ def _spelled_run(text: str, start: int, least: int = 4, *, spoken: bool = False)
         if word in _NUMBER_WORDS or (spoken and word.isdigit()):
             said += 1
             numbers += word not in _ARTICLES
+        elif count and word in _SYMBOL_WORDS:
+            pass  # a symbol said inside a run ("... india alpha question mark capital sierra ...")
         elif not (spoken and ((len(word) == 1 and word.isascii()) or word in _SPOKEN)):
             break
         count, end, pos = count + 1, m.end(), m.end()
@@ -918,6 +925,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # "migrating our login to OAuth2", "login via SSO": where one signs in
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
+        if name in _WEAK and _CJK_WORD.match(lower, name_end):
+            continue  # "WiFi名称", "Wi-Fi连上": the network's name, a verb ("WiFi密码" is named by 密码)
         changed = (_CODE_CHANGED_FROM if name in _CODES else _CHANGED_FROM).match(text, name_end)
         if changed is None and _OLD_HINTS.search(lower) and _NEW_HINTS.search(lower):
             changed = _OLD_THEN_NEW.match(text, name_end)  # (both words somewhere: from the shared pass)
@@ -1071,12 +1080,18 @@ _JOIN_CUES = Substrings(
     word_list("""
     chunk|no space|without the space|without a space|without space|halves|two parts|two pieces|join them|
     three parts|in parts|ignore the space|spaces added|
-    two lines|2 lines|zwei zeilen|deux lignes|dos líneas|due righe|две строки|行に分かれ|2行|两行|兩行
+    two lines|2 lines|zwei zeilen|deux lignes|dos líneas|due righe|две строки|行に分かれ|2行|两行|兩行|
+    line break|linebreak|zeilenumbruch|saut de ligne|salto de línea|type them together|put them together
     """)
 )
 _PIECE_LEAST = 3
-# Where a message says its value was split over lines, a line break joins two pieces as a space does.
-_LINE_CUES = Substrings(word_list("lines|zeilen|lignes|líneas|righe|строки|行"))
+# Where a message says its value was split over lines (or broken by a line break its app put in, or
+# to be typed together), a line break joins two pieces as a space does.
+_LINE_CUES = Substrings(
+    word_list(
+        "lines|zeilen|lignes|líneas|righe|строки|行|line break|linebreak|zeilenumbruch|saut de ligne|together"
+    )
+)
 
 
 def _pieces(text: str) -> Iterator[Span]:
@@ -2230,7 +2245,7 @@ def key_talk(lower: str) -> bool:
     return _KEY_TALK_HINTS.search(lower) and _KEY_TALK.search(lower) is not None
 
 
-_HEX_VALUE_DIGITS = 3  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few
+_HEX_VALUE_DIGITS = 2  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few (2 of 16 often)
 
 
 # The fewest characters a match of _UUID_OR_HEX holds (base32's 16; hex 32, a UUID 36, "0x" 18).
@@ -2247,13 +2262,20 @@ def _random_values(text: str, long_tokens: list[re.Match[str]]) -> Iterator[re.M
             yield from _UUID_OR_HEX.finditer(text, token.start(), token.end() + 1)
 
 
+_INTRODUCING_ENDS = (":", "：", ".", "。", "!")
+
+
 def _named_random_values(text: str, lower: str, long_tokens: list[re.Match[str]]) -> Iterator[Span]:
     for m in _random_values(text, long_tokens):
         line_start = text.rfind("\n", 0, m.start()) + 1
         before = lower[max(line_start, m.start() - _CUE_WINDOW) : m.start()]
         if line_start and not before.strip():
-            # a value alone on its line is named by the line before: "cat config/master.key\n..."
-            before = lower[max(text.rfind("\n", 0, line_start - 1) + 1, m.start() - _CUE_WINDOW) : m.start()]
+            # a value alone on its line is named by the line before: "cat config/master.key\n...",
+            # or by the sentence that ends the paragraph before, in a mail ("the auth token is:\n\n<value>")
+            above = lower[:line_start].rstrip()
+            if not above.endswith(_INTRODUCING_ENDS):
+                above = lower[: line_start - 1]
+            before = lower[max(above.rfind("\n") + 1, len(above) - _CUE_WINDOW) : m.start()]
         named = _secret_cue(before) or _KEY_ASKED.search(before) or _named_private_key(m, before)
         if not named or _PUBLIC_ID_BEFORE.search(text, max(0, m.start() - 24), m.start()):
             continue
