@@ -14,7 +14,7 @@ from memopilot import MemoPilot, MemoryState
 from memopilot.embedding import StaticEmbedder
 from memopilot.evaluation.scenarios import load_scenarios
 from memopilot.evaluation.strategies import run_scenarios
-from memopilot.write.update_judge import default_judge
+from memopilot.write.update_judge import _change_sentences, default_judge, names_a_term_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = ROOT / "eval" / "supersession"
@@ -380,3 +380,30 @@ def _skip_without(variant: str, why: str) -> None:
     assert judge is not None
     if getattr(judge, variant) is None:
         pytest.skip(why)
+
+
+def test_the_function_words_of_another_language_name_nothing() -> None:
+    """A pair told in German shares "ich" and "mein" whatever it is about; they name nothing of the
+    memory, and a noun both name still does."""
+    job = "Ich arbeite als Gärtner im Stadtpark Ostheim, meine Schicht beginnt um sechs."
+    assert not names_a_term_of("Meine Schwester und ich waren gestern im Kino, ein toller Film.", job)
+    assert names_a_term_of("Im Stadtpark Ostheim gibt es jetzt einen neuen Chef.", job)
+    # (in English the short list of the terms stands: "mine" is no topic, a shared noun is)
+    assert names_a_term_of("The garden shed finally has a roof.", "I built a garden shed in May.")
+
+
+def test_a_change_said_in_one_sentence_of_several_is_as_close_as_that_sentence() -> None:
+    """The sentence of a longer message that says the change sets how close the message is to a
+    short memory: read whole, the rest of the message (the bakery, the commute) pulls it away."""
+    _skip_without("_e5", "closeness is e5's cosine")
+    judge = default_judge()
+    assert judge is not None
+    old = "We've lived in Pellbrook for about six years now."
+    new = "Big news, we moved to Orrisford last month! The kids love the park at the end of our road."
+    change = "Big news, we moved to Orrisford last month!"
+    assert _change_sentences(new) == [change]
+    whole, alone = judge.judge(new, [old])[0], judge.judge(change, [old])[0]
+    assert whole.closeness == pytest.approx(alone.closeness, abs=1e-4)
+    # a message of one sentence is its own change sentence; unmarked sentences add nothing
+    assert _change_sentences(change) == []
+    assert _change_sentences("The park is lovely. The kids play there every day.") == []
