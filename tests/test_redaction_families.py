@@ -1181,8 +1181,12 @@ def _measure():
         # 0.6%
         ("tests/data/redaction_check45", 0.985, 0.015),
         # redaction_check47 (2026-12-07, twenty-second session): 97.7% / 1.7% measured once at the end
-        # (the code the session started from: 97.5% / 1.7%)
-        ("tests/data/redaction_check47", 0.97, 0.02),
+        # (the code the session started from: 97.5% / 1.7%); read as validation in the twenty-third
+        # session, its families fixed: 98.5% / 1.1%
+        ("tests/data/redaction_check47", 0.98, 0.015),
+        # redaction_check49 (2026-12-07, twenty-third session): 97.0% / 1.7% measured once at the end
+        # (the code the session started from: 96.6% / 1.7%)
+        ("tests/data/redaction_check49", 0.97, 0.02),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
