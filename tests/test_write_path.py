@@ -407,6 +407,48 @@ def test_a_reversal_replaces_the_choice_between_that_never_names_the_value(mp: M
     assert "Brindle" not in mp.build_context("Make a shopping list for the rabbit.").text
 
 
+def test_a_return_to_a_place_is_read_as_going_back() -> None:
+    """ "We're back at X" after a verb of being goes back to X; "Back in 2019" tells of then."""
+    from memopilot.write.contradictions import points_back, returned_to
+
+    assert returned_to("Good news, the choir is back at St Aldhelm's hall again") == "St Aldhelm's hall again"
+    assert returned_to("We're back with Meridian Energy after all") == "Meridian Energy after all"
+    assert returned_to("Back in 2019 I lived in Harrowgate") is None
+    assert returned_to("My cousin's back in town next week, dinner on Friday?") is None  # (from elsewhere)
+    assert points_back("the original seating plan") and points_back("my old dentist")
+    assert not points_back("Harrowgate Dental")
+
+
+def test_a_reversal_to_a_place_replaces_the_one_between(mp: MemoPilot, clock) -> None:
+    """A, then B, then back to A: "back at" the first place named it and no change word, and the
+    place in between stayed current."""
+    mp.remember("We've booked Ravenscourt Manor for the wedding reception, so happy!")
+    clock.advance(timedelta(days=50))
+    (barn,) = mp.remember(
+        "Change of plans - we're moving the reception to the Millpond Barn, it's half the price."
+    ).created
+    clock.advance(timedelta(days=50))
+    mp.remember("And we're back at Ravenscourt Manor after all. The other venue double-booked us, typical.")
+    mp.settle()
+    assert mp.get(barn.id).state is MemoryState.SUPERSEDED
+    assert "Millpond" not in mp.build_context("Write the directions paragraph for our invitations.").text
+
+
+def test_a_reversal_to_the_original_choice_replaces_the_one_between(mp: MemoPilot, clock) -> None:
+    """ "Back to the original plan" points back at the value before the change: its words ("plan")
+    name what changed, so the choice in between, which names them as often, is what goes."""
+    mp.remember("Summer holiday plan: two weeks camping at Glenrothy with the kids in August.")
+    clock.advance(timedelta(days=40))
+    (villa,) = mp.remember(
+        "Change of holiday plan: we're renting a villa near Castelmare for the summer instead."
+    ).created
+    clock.advance(timedelta(days=30))
+    mp.remember("The villa fell through, so we're back to the original holiday plan: camping at Glenrothy.")
+    mp.settle()
+    assert mp.get(villa.id).state is MemoryState.SUPERSEDED
+    assert "Castelmare" not in mp.build_context("Help me pack for our summer holiday.").text
+
+
 def test_a_reversal_leaves_a_memory_that_replaced_something_else(mp: MemoPilot, clock) -> None:
     """Going back to a value only undoes the choice that replaced that value."""
     mp.remember("I work out at Quayside Gym three mornings a week.")

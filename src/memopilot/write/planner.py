@@ -33,6 +33,7 @@ from .contradictions import (
     announces_change,
     find_supersessions,
     marks_change,
+    points_back,
     returned_to,
     settles_a_choice,
     stale_episodes,
@@ -345,20 +346,18 @@ class WritePath:
         the choice in between, and leaves. Read from the chain of supersessions, not from how close
         the words are: the learned judgement reads "I'm back on oat milk after all" as no change of
         "Switched to soy milk for a while" (0.42), since the message never names soy."""
-        values = _restored_values(text)
-        if not values:
+        named, pointed_at = _restored_values(text), _values_pointed_back_at(text)
+        if not (named or pointed_at):
             return
         successor = next((m for m in created if m is not None), None)
         for memory in plan.untouched_earlier():
             replaced = plan.inputs.replaced.get(memory.supersedes or "")
             if replaced is None or memory.is_critical:
                 continue
-            # ("Switched to soy milk" shares "milk" with "back on oat milk": the memory it replaced
-            # must hold more of the value, and at least half of it)
-            if not any(
-                2 * (held := _value_held(replaced, plan.inputs.replaced, value)) >= len(value)
-                and held > _value_held(memory, {}, value)
-                for value in values
+            episodes = plan.inputs.replaced
+            if not (
+                any(_restores(replaced, memory, episodes, v, tie=False) for v in named)
+                or any(_restores(replaced, memory, episodes, v, tie=True) for v in pointed_at)
             ):
                 continue
             reason = "the message goes back to what this memory replaced"
@@ -673,9 +672,24 @@ def _sure_updates(judge: UpdateJudge, text: str, candidates: list[Memory]) -> li
 
 
 def _restored_values(text: str) -> list[set[str]]:
-    """The terms of each value ``text`` goes back to ("Back to plain black coffee")."""
+    """The terms of each value ``text`` goes back to ("Back to plain black coffee"), not of one
+    it points back at (:func:`_values_pointed_back_at`), which names no value."""
     values = (returned_to(clean_statement(s)) for s in split_sentences(text))
-    return [terms for value in values if value and (terms := content_terms(value))]
+    return [terms for value in values if value and not points_back(value) and (terms := content_terms(value))]
+
+
+def _values_pointed_back_at(text: str) -> list[set[str]]:
+    """The terms of what each value ``text`` points back at names ("the original Christmas plan":
+    christmas, plan), without the word that points ("original", "old")."""
+    values = (returned_to(clean_statement(s)) for s in split_sentences(text))
+    return [
+        terms
+        for value in values
+        if value and points_back(value) and (terms := content_terms(value) - _POINTING_WORDS)
+    ]
+
+
+_POINTING_WORDS = content_terms("original old previous former usual")
 
 
 def _holders(candidates: list[Memory], values: list[set[str]]) -> set[str]:
@@ -696,6 +710,17 @@ def _stating(texts: list[str], values: list[set[str]]) -> set[int]:
         most = max(shared, default=0)
         stating |= {i for i, n in enumerate(shared) if n == most and n * 2 >= len(value)}
     return stating
+
+
+def _restores(
+    replaced: Memory, between: Memory, episodes: dict[str, Memory], value: set[str], *, tie: bool
+) -> bool:
+    """Whether a message going back to ``value`` restores ``replaced`` over ``between``, the choice
+    that replaced it. "Switched to soy milk" shares "milk" with "back on oat milk": the memory
+    replaced must hold more of the value, and at least half of it; of a value pointed back at ("back
+    to the original Christmas plan"), as much (``tie``): the change named the plan too."""
+    held, other = _value_held(replaced, episodes, value), _value_held(between, {}, value)
+    return 2 * held >= len(value) and (held > other or (tie and held == other))
 
 
 def _value_held(memory: Memory, episodes: dict[str, Memory], value: set[str]) -> int:

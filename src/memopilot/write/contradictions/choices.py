@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["returned_to", "settles_a_choice", "weighs_a_choice"]
+__all__ = ["points_back", "returned_to", "settles_a_choice", "weighs_a_choice"]
 
 # Options still open: leaning, torn, on the fence, weighing, thinking about, not sure whether ...
 _WEIGHING = re.compile(
@@ -57,8 +57,28 @@ _BACK_TO = re.compile(
 )
 
 
+# "Back at X", "back in X" or "back with X" after a verb of being, X named: a place or a provider
+# returned to ("the club is back at Sorrel Park for the Sunday runs again", "we're back at Thornbury
+# Hall after all"). Not at a sentence's start ("Back in 2019, I lived in Leeds" tells of then), nor
+# a return from elsewhere ("Priya's back in town next week", "back at work"), which names no value.
+_BACK_AT = re.compile(
+    r"\b(?:am|'m|are|'re|is|'s)\s+back\s+(?:at|in|with)\s+(?P<value>(?:the\s+)?(?-i:[A-Z])[^.,;:!?\n]*)",
+    re.IGNORECASE,
+)
+
+
 def returned_to(sentence: str) -> str | None:
     """The value a sentence goes back to ("plain black coffee" in "Back to plain black coffee,
     like the old days"); None when it goes back to nothing."""
-    found = _BACK_TO.search(sentence.strip())
+    found = _BACK_TO.search(sentence.strip()) or _BACK_AT.search(sentence.strip())
     return found.group("value").strip() if found else None
+
+
+# A value returned to by pointing back at it ("back to the original Christmas plan", "back to my
+# old barber"): its other words name what changed, not the value, which is the one before the change
+_POINTS_BACK = re.compile(r"^(?:the|my|our|his|her|their)\s+(?:original|old|previous|former|usual)\b", re.I)
+
+
+def points_back(value: str) -> bool:
+    """Whether a value returned to (:func:`returned_to`) is named by pointing back at it."""
+    return _POINTS_BACK.match(value) is not None
