@@ -419,34 +419,40 @@ def test_a_return_to_a_place_is_read_as_going_back() -> None:
     assert not points_back("Harrowgate Dental")
 
 
-def test_a_reversal_to_a_place_replaces_the_one_between(mp: MemoPilot, clock) -> None:
-    """A, then B, then back to A: "back at" the first place named it and no change word, and the
-    place in between stayed current."""
-    mp.remember("We've booked Ravenscourt Manor for the wedding reception, so happy!")
-    clock.advance(timedelta(days=50))
-    (barn,) = mp.remember(
-        "Change of plans - we're moving the reception to the Millpond Barn, it's half the price."
-    ).created
-    clock.advance(timedelta(days=50))
-    mp.remember("And we're back at Ravenscourt Manor after all. The other venue double-booked us, typical.")
-    mp.settle()
-    assert mp.get(barn.id).state is MemoryState.SUPERSEDED
-    assert "Millpond" not in mp.build_context("Write the directions paragraph for our invitations.").text
+# A, then B, then back to A, in words the reversal did not read: "back at" a named place (with no
+# change word, the place in between stayed current), and "back to the original plan", which points
+# back at the value before the change (its words, "plan", name what changed, so the choice in
+# between, which names them as often, is what goes).
+RETURNS = [
+    (
+        "We've booked Ravenscourt Manor for the wedding reception, so happy!",
+        "Change of plans - we're moving the reception to the Millpond Barn, it's half the price.",
+        "And we're back at Ravenscourt Manor after all. The other venue double-booked us, typical.",
+        "Write the directions paragraph for our invitations.",
+        "Millpond",
+    ),
+    (
+        "Summer holiday plan: two weeks camping at Glenrothy with the kids in August.",
+        "Change of holiday plan: we're renting a villa near Castelmare for the summer instead.",
+        "The villa fell through, so we're back to the original holiday plan: camping at Glenrothy.",
+        "Help me pack for our summer holiday.",
+        "Castelmare",
+    ),
+]
 
 
-def test_a_reversal_to_the_original_choice_replaces_the_one_between(mp: MemoPilot, clock) -> None:
-    """ "Back to the original plan" points back at the value before the change: its words ("plan")
-    name what changed, so the choice in between, which names them as often, is what goes."""
-    mp.remember("Summer holiday plan: two weeks camping at Glenrothy with the kids in August.")
-    clock.advance(timedelta(days=40))
-    (villa,) = mp.remember(
-        "Change of holiday plan: we're renting a villa near Castelmare for the summer instead."
-    ).created
-    clock.advance(timedelta(days=30))
-    mp.remember("The villa fell through, so we're back to the original holiday plan: camping at Glenrothy.")
+@pytest.mark.parametrize(("first", "between", "back", "question", "gone"), RETURNS)
+def test_a_return_replaces_the_choice_between(
+    mp: MemoPilot, clock, first: str, between: str, back: str, question: str, gone: str
+) -> None:
+    mp.remember(first)
+    clock.advance(timedelta(days=45))
+    (choice,) = mp.remember(between).created
+    clock.advance(timedelta(days=45))
+    mp.remember(back)
     mp.settle()
-    assert mp.get(villa.id).state is MemoryState.SUPERSEDED
-    assert "Castelmare" not in mp.build_context("Help me pack for our summer holiday.").text
+    assert mp.get(choice.id).state is MemoryState.SUPERSEDED
+    assert gone not in mp.build_context(question).text
 
 
 def test_a_reversal_leaves_a_memory_that_replaced_something_else(mp: MemoPilot, clock) -> None:
