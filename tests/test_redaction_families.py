@@ -1268,6 +1268,13 @@ def _left(value: str, text: str) -> bool:
     return any(joined[i : i + 8] in kept for i in range(len(joined) - 7))
 
 
+def _assert_gone(text: str, values: tuple[str, ...]) -> None:
+    """Every one of ``values`` is taken out of ``text`` by redaction (no 8-character run left)."""
+    redacted = redact(text).text
+    for value in values:
+        assert not _left(value, redacted), redacted
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
@@ -1373,9 +1380,7 @@ def test_groups_that_are_ids_or_hashes_are_kept(text: str) -> None:
     ],
 )
 def test_nineteenth_session_families_go(text: str, values: tuple[str, ...]) -> None:
-    redacted = redact(text).text
-    for value in values:
-        assert not _left(value, redacted), redacted
+    _assert_gone(text, values)
 
 
 @pytest.mark.parametrize(
@@ -1434,9 +1439,7 @@ def test_nineteenth_session_look_alikes_are_kept(text: str) -> None:
     ],
 )
 def test_tune40_families_go(text: str, values: tuple[str, ...]) -> None:
-    redacted = redact(text).text
-    for value in values:
-        assert not _left(value, redacted), redacted
+    _assert_gone(text, values)
 
 
 @pytest.mark.parametrize(
@@ -1485,9 +1488,7 @@ def test_tune40_look_alikes_are_kept(text: str) -> None:
     ],
 )
 def test_tune42_families_go(text: str, values: tuple[str, ...]) -> None:
-    redacted = redact(text).text
-    for value in values:
-        assert not _left(value, redacted), redacted
+    _assert_gone(text, values)
 
 
 @pytest.mark.parametrize(
@@ -1534,9 +1535,7 @@ def test_tune42_look_alikes_are_kept(text: str) -> None:
     ],
 )
 def test_tune44_families_go(text: str, values: tuple[str, ...]) -> None:
-    redacted = redact(text).text
-    for value in values:
-        assert not _left(value, redacted), redacted
+    _assert_gone(text, values)
 
 
 @pytest.mark.parametrize(
@@ -1612,9 +1611,7 @@ def test_user_agent_beside_a_secret_header_still_goes() -> None:
     ],
 )
 def test_tune46_families_go(text: str, values: tuple[str, ...]) -> None:
-    redacted = redact(text).text
-    for value in values:
-        assert not _left(value, redacted), redacted
+    _assert_gone(text, values)
 
 
 @pytest.mark.parametrize(
@@ -1686,9 +1683,7 @@ def test_an_exports_rows_keep_their_sites_and_logins() -> None:
     ],
 )
 def test_tune48_families_go(text: str, values: tuple[str, ...]) -> None:
-    redacted = redact(text).text
-    for value in values:
-        assert not _left(value, redacted), redacted
+    _assert_gone(text, values)
 
 
 @pytest.mark.parametrize(

@@ -409,14 +409,15 @@ def test_a_reversal_replaces_the_choice_between_that_never_names_the_value(mp: M
 
 def test_a_return_to_a_place_is_read_as_going_back() -> None:
     """ "We're back at X" after a verb of being goes back to X; "Back in 2019" tells of then."""
-    from memopilot.write.contradictions import points_back, returned_to
+    from memopilot.write.contradictions import pointed_back_at, returned_to
 
     assert returned_to("Good news, the choir is back at St Aldhelm's hall again") == "St Aldhelm's hall again"
     assert returned_to("We're back with Meridian Energy after all") == "Meridian Energy after all"
     assert returned_to("Back in 2019 I lived in Harrowgate") is None
     assert returned_to("My cousin's back in town next week, dinner on Friday?") is None  # (from elsewhere)
-    assert points_back("the original seating plan") and points_back("my old dentist")
-    assert not points_back("Harrowgate Dental")
+    assert pointed_back_at("the original seating plan") == "seating plan"
+    assert pointed_back_at("my old dentist") == "dentist"
+    assert pointed_back_at("Harrowgate Dental") is None
 
 
 # A, then B, then back to A, in words the reversal did not read: "back at" a named place (with no

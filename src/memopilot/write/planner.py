@@ -33,7 +33,7 @@ from .contradictions import (
     announces_change,
     find_supersessions,
     marks_change,
-    points_back,
+    pointed_back_at,
     returned_to,
     settles_a_choice,
     stale_episodes,
@@ -350,14 +350,14 @@ class WritePath:
         if not (named or pointed_at):
             return
         successor = next((m for m in created if m is not None), None)
+        replaced_by_id = plan.inputs.replaced  # (the superseded memories and their episodes)
         for memory in plan.untouched_earlier():
-            replaced = plan.inputs.replaced.get(memory.supersedes or "")
+            replaced = replaced_by_id.get(memory.supersedes or "")
             if replaced is None or memory.is_critical:
                 continue
-            episodes = plan.inputs.replaced
             if not (
-                any(_restores(replaced, memory, episodes, v, tie=False) for v in named)
-                or any(_restores(replaced, memory, episodes, v, tie=True) for v in pointed_at)
+                any(_restores(replaced, memory, replaced_by_id, v, tie=False) for v in named)
+                or any(_restores(replaced, memory, replaced_by_id, v, tie=True) for v in pointed_at)
             ):
                 continue
             reason = "the message goes back to what this memory replaced"
@@ -674,22 +674,25 @@ def _sure_updates(judge: UpdateJudge, text: str, candidates: list[Memory]) -> li
 def _restored_values(text: str) -> list[set[str]]:
     """The terms of each value ``text`` goes back to ("Back to plain black coffee"), not of one
     it points back at (:func:`_values_pointed_back_at`), which names no value."""
-    values = (returned_to(clean_statement(s)) for s in split_sentences(text))
-    return [terms for value in values if value and not points_back(value) and (terms := content_terms(value))]
+    return [
+        terms
+        for value in _values_returned_to(text)
+        if pointed_back_at(value) is None and (terms := content_terms(value))
+    ]
 
 
 def _values_pointed_back_at(text: str) -> list[set[str]]:
     """The terms of what each value ``text`` points back at names ("the original Christmas plan":
-    christmas, plan), without the word that points ("original", "old")."""
-    values = (returned_to(clean_statement(s)) for s in split_sentences(text))
+    christmas, plan)."""
     return [
         terms
-        for value in values
-        if value and points_back(value) and (terms := content_terms(value) - _POINTING_WORDS)
+        for value in _values_returned_to(text)
+        if (named := pointed_back_at(value)) and (terms := content_terms(named))
     ]
 
 
-_POINTING_WORDS = content_terms("original old previous former usual")
+def _values_returned_to(text: str) -> list[str]:
+    return [value for s in split_sentences(text) if (value := returned_to(clean_statement(s)))]
 
 
 def _holders(candidates: list[Memory], values: list[set[str]]) -> set[str]:

@@ -370,7 +370,7 @@ def names_a_term_of(new: str, old: str) -> bool:
     words (the stopwords-iso lists of every language but English, whose own short list the terms
     already leave out) do not count there."""
     shared = content_terms(new) & content_terms(old)
-    if not (_english(new) and _english(old)):
+    if shared and not (_english(new) and _english(old)):
         shared -= _function_words_elsewhere()
     return any(_topic(term) for term in shared)
 
@@ -399,7 +399,9 @@ def _told_across(new: str, olds: Sequence[str]) -> list[bool]:
     return [_english(old) != english for old in olds]
 
 
+@functools.lru_cache(maxsize=4096)
 def _english(text: str) -> bool:
+    # (cached: a message is judged against many memories, and the language reading costs ~2 ms)
     return (
         not mostly_cjk(text)
         and _LATIN.search(text) is not None

@@ -56,7 +56,7 @@ nothing: it is a verbatim turn, not an interpretation. Critical memories are ret
 Everything here is a pure function of its arguments; sentence analyses are cached by text.
 """
 
-from .choices import points_back, returned_to, settles_a_choice, weighs_a_choice
+from .choices import pointed_back_at, returned_to, settles_a_choice, weighs_a_choice
 from .compare import (
     Supersession,
     announces_change,
@@ -72,7 +72,7 @@ __all__ = [
     "announces_change",
     "find_supersessions",
     "marks_change",
-    "points_back",
+    "pointed_back_at",
     "returned_to",
     "settles_a_choice",
     "slot_of",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["points_back", "returned_to", "settles_a_choice", "weighs_a_choice"]
+__all__ = ["pointed_back_at", "returned_to", "settles_a_choice", "weighs_a_choice"]
 
 # Options still open: leaning, torn, on the fence, weighing, thinking about, not sure whether ...
 _WEIGHING = re.compile(
@@ -76,9 +76,13 @@ def returned_to(sentence: str) -> str | None:
 
 # A value returned to by pointing back at it ("back to the original Christmas plan", "back to my
 # old barber"): its other words name what changed, not the value, which is the one before the change
-_POINTS_BACK = re.compile(r"^(?:the|my|our|his|her|their)\s+(?:original|old|previous|former|usual)\b", re.I)
+_POINTS_BACK = re.compile(
+    r"^(?:the|my|our|his|her|their)\s+(?:original|old|previous|former|usual)\b\s*", re.I
+)
 
 
-def points_back(value: str) -> bool:
-    """Whether a value returned to (:func:`returned_to`) is named by pointing back at it."""
-    return _POINTS_BACK.match(value) is not None
+def pointed_back_at(value: str) -> str | None:
+    """What a value returned to (:func:`returned_to`) names when it points back at the value before
+    the change ("Christmas plan" of "the original Christmas plan"); None when it names the value."""
+    found = _POINTS_BACK.match(value)
+    return value[found.end() :] if found else None
