@@ -490,6 +490,13 @@ def test_the_users_work_stays_in_its_project_and_their_life_does_not() -> None:
     assert scopes("My daughter Ines turns seven in May and she's completely obsessed with horses.") == [
         "user"
     ]
+    # a creative work and its people, and a note headed by the work, are work too
+    assert scopes("For my Quarrymoor campaign, the party's healer is an elderly gnome named Ottilie.") == [
+        "project"
+    ]
+    assert scopes("Script notes: my narrator is Wendel Pike, a retired ferryman.") == ["project"]
+    assert set(scopes("My podcast co-host is Imre, and we record on alternate Sundays.")) == {"project"}
+    assert scopes("Note: I'm severely allergic to sesame, it's serious.") == ["user"]
 
 
 @pytest.mark.parametrize(

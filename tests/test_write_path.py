@@ -314,6 +314,34 @@ def test_an_event_ahead_the_editor_kept_is_no_passing_state() -> None:
     assert _states_a_passing_state(today, [tooth], now)
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the minutes of a walk read as a state's end; the move is a change that lasts
+        "Guess what, I moved to Pellingham last week! I can cycle to the office in twenty minutes.",
+        # a story whose heating was out until Friday, and whose son saw his new dentist
+        "Long week. The heating died on Monday so it was fleece jumpers until Friday. On Thursday "
+        "Arlo met his new dentist, Dr. Okafor at Lindqvist Dental, and we'll stick with her from now on.",
+    ],
+)
+def test_a_passing_state_beside_a_lasting_change_is_not_all_the_message_says(said: str) -> None:
+    """A passing state replaces nothing, but a clause beside it that says something changed for
+    good may: the move and the new dentist were left beside the old town and the old dentist."""
+    from memopilot.write.planner import _states_a_passing_state
+
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert not _states_a_passing_state(said, [], now)
+    # a change said to hold only for now is the passing state itself
+    assert _states_a_passing_state("Knee's swollen, so I'm cycling instead for now, till Friday.", [], now)
+
+
+def test_a_move_told_beside_a_walking_time_replaces_the_old_home(mp: MemoPilot) -> None:
+    (old,) = mp.remember("Our cottage is in Whitmore, right by the mill pond.").created
+    mp.remember("Guess what, I moved to Pellingham last week! I can cycle to the office in twenty minutes.")
+    mp.settle()
+    assert mp.get(old.id).state is MemoryState.SUPERSEDED
+
+
 def test_a_change_told_in_another_language_is_judged_as_marked() -> None:
     """ "ya no ... ahora ..." says the old value is gone as "no longer ... now" does: the judgement
     holds it to the marked bar, not the unmarked one for news (a change told in Spanish read 0.86
@@ -414,6 +442,9 @@ def test_a_return_to_a_place_is_read_as_going_back() -> None:
     assert returned_to("Good news, the choir is back at St Aldhelm's hall again") == "St Aldhelm's hall again"
     assert returned_to("We're back with Meridian Energy after all") == "Meridian Energy after all"
     assert returned_to("Back in 2019 I lived in Harrowgate") is None
+    # at a sentence's start, "again" says it is a return ("Back at X again.")
+    assert returned_to("Back at Quillon Baths again, the other gym was heaving") == "Quillon Baths"
+    assert returned_to("Back at work after the flu") is None
     assert returned_to("My cousin's back in town next week, dinner on Friday?") is None  # (from elsewhere)
     assert pointed_back_at("the original seating plan") == "seating plan"
     assert pointed_back_at("my old dentist") == "dentist"

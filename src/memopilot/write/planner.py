@@ -798,9 +798,27 @@ def _states_a_passing_state(text: str, created: list[Memory | None], now: dateti
     if not _tells_a_passing_state(clauses, created, now):
         return False
     return not any(
-        settles_a_choice(part) and dates.temporary_expiry(part, now, any_date=False) is None
+        (settles_a_choice(part) or _announces_a_lasting_change(part))
+        and dates.temporary_expiry(part, now, any_date=False) is None
         for part in clauses
     )
+
+
+def _announces_a_lasting_change(clause: str) -> bool:
+    """A clause beside the passing state that says something changed for good: "Guess what, I
+    moved to Pellingham last week! I can cycle to the office in twenty minutes" (the minutes read
+    as a state's end), or a story whose heating was out until Friday and whose son met "his new
+    dentist ... from now on" on Thursday. The passing state replaces nothing; this clause may. A
+    "now" alone says nothing changed for good ("noor lost her first tooth today!! tooth fairy
+    rates are wild now" replaces nothing)."""
+    return announces_change(_NOW.sub("", clause)) and not _STATE_FOR_NOW.search(clause)
+
+
+_NOW = re.compile(r"(?<!from )\bnow\b(?! on\b)", re.IGNORECASE)  # (not "from now on")
+# a change said to last only a while ("so I'm on the stationary bike for now")
+_STATE_FOR_NOW = re.compile(
+    r"\b(?:for now|for the time being|for the moment|in the meantime|meanwhile|until)\b", re.IGNORECASE
+)
 
 
 def _tells_a_passing_state(clauses: list[str], created: list[Memory | None], now: datetime) -> bool:

@@ -1020,11 +1020,17 @@ _FIRST_PERSON = re.compile(
     r"|我(?!们)|私|僕|俺|저(?:는|의|가|도)|제가|나(?:는|의|도)|내가",  # I / my in Chinese, Japanese, Korean
     _F,
 )
-# "My supervisor", "my editor", "my book": the user's work, which belongs to the project it is said in.
+# The user's work, which belongs to the project it is said in: "my supervisor", "my editor", "my
+# book", a creative work and its people ("my podcast co-host", "my narrator", "for my Quarrymoor
+# campaign"), and a note headed by the work it is about ("Script notes: ...", "Screenplay: ...").
+_WORK_NOUN = (
+    r"(?:supervisor|advisor|adviser|manager|boss|colleagues?|co-?workers?|client|clients|editor|agent|"
+    r"publisher|reviewers?|thesis|dissertation|manuscript|novel|book|paper|chapter|draft|podcast|"
+    r"co-?hosts?|protagonist|antagonist|characters?|campaign|screenplay|script|episodes?|album|"
+    rf"{_PROJECT_NOUN})"
+)
 _MY_WORK = re.compile(
-    r"\b(?:my|our)\s+(?:\w+\s+)?(?:supervisor|advisor|adviser|manager|boss|colleagues?|co-?workers?|"
-    r"client|clients|editor|agent|publisher|reviewers?|thesis|dissertation|manuscript|novel|book|paper|"
-    rf"chapter|draft|{_PROJECT_NOUN})\b",
+    rf"\b(?:my|our)\s+(?:\w+\s+)?{_WORK_NOUN}\b|^\s*(?:\w+\s+)?{_WORK_NOUN}(?:\s+notes)?\s*:",
     _F,
 )
 

@@ -59,10 +59,12 @@ _BACK_TO = re.compile(
 
 # "Back at X", "back in X" or "back with X" after a verb of being, X named: a place or a provider
 # returned to ("the club is back at Sorrel Park for the Sunday runs again", "we're back at Thornbury
-# Hall after all"). Not at a sentence's start ("Back in 2019, I lived in Leeds" tells of then), nor
-# a return from elsewhere ("Priya's back in town next week", "back at work"), which names no value.
+# Hall after all"). At a sentence's start only with "again" ("Back at Quillon Baths again"): "Back in
+# 2019, I lived in Leeds" tells of then. Not a return from elsewhere ("Priya's back in town next
+# week", "back at work"), which names no value.
 _BACK_AT = re.compile(
-    r"\b(?:am|'m|are|'re|is|'s)\s+back\s+(?:at|in|with)\s+(?P<value>(?:the\s+)?(?-i:[A-Z])[^.,;:!?\n]*)",
+    r"\b(?:am|'m|are|'re|is|'s)\s+back\s+(?:at|in|with)\s+(?P<value>(?:the\s+)?(?-i:[A-Z])[^.,;:!?\n]*)"
+    r"|^back\s+(?:at|in|with)\s+(?P<again>(?:the\s+)?(?-i:[A-Z])[^.,;:!?\n]*?)\s+again\b",
     re.IGNORECASE,
 )
 
@@ -71,7 +73,7 @@ def returned_to(sentence: str) -> str | None:
     """The value a sentence goes back to ("plain black coffee" in "Back to plain black coffee,
     like the old days"); None when it goes back to nothing."""
     found = _BACK_TO.search(sentence.strip()) or _BACK_AT.search(sentence.strip())
-    return found.group("value").strip() if found else None
+    return next(value.strip() for value in found.groups() if value) if found else None
 
 
 # A value returned to by pointing back at it ("back to the original Christmas plan", "back to my
