@@ -352,6 +352,13 @@ def _documented_test_value(text: str, start: int, end: int) -> bool:
 #   ("h1:" and base64 of SHA-256), a subresource-integrity or npm "integrity" value ("sha512-...");
 # * a chess position in Forsyth-Edwards notation: eight ranks of pieces and empty squares.
 _SSH_PUBLIC_BLOB = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "AAAAG3NrLW", "AAAAInNrLW")
+# * an SSH key's algorithm name, which opens each line of authorized_keys and known_hosts
+#   ("ecdsa-sha2-nistp256 AAAAE2Vj...", "sk-ssh-ed25519@openssh.com"): a standard's name (RFC 4253,
+#   RFC 5656, OpenSSH's PROTOCOL.u2f), which its digits make look random;
+_SSH_KEY_TYPE = re.compile(
+    r"(?:sk-)?(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521))"
+    r"(?:@openssh\.com)?(?:-cert-v01@openssh\.com)?"
+)
 _DIGEST_PREFIX = re.compile(r"(?:\bh1:|\bsha(?:256|384|512)-)$")
 _DIGEST = re.compile(r"[A-Za-z0-9+/]{43,86}={0,2}")
 _PREFIXED_DIGEST = re.compile(r"(?:h1:|sha(?:256|384|512)-)[A-Za-z0-9+/]{43,86}={0,2}")  # (taken with it)
@@ -384,8 +391,13 @@ _EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,108}")
 _USER_AGENT_BEFORE = re.compile(r"(?i)\buser[ _-]?agent[\"']?[ \t]*[:=]")
 _S3_HOST_ID_BEFORE = re.compile(r"(?i)(?:x-amz-id-2|\bhost[ _-]?id)[\"'>]?[ \t]*[:=]?[ \t]*[\"']?$")
 # * an OpenPGP key's fingerprint as gpg prints it: ten groups of four hex digits (two spaces in the
-#   middle), which key servers and release pages publish;
-_OPENPGP_FINGERPRINT = re.compile(r"(?<![0-9A-Fa-f])[0-9A-F]{4}(?: {1,2}[0-9A-F]{4}){9}(?![0-9A-Fa-f])")
+#   middle), which key servers and release pages publish. Two spaces elsewhere, or digits alone (40
+#   hex digits without a letter: one in a hundred million), are a 2FA site's backup codes printed in
+#   pairs ("5031 7748  2290 6615  ..."), which are secrets;
+_OPENPGP_FINGERPRINT = re.compile(
+    r"(?<![0-9A-Fa-f])(?=[0-9 ]{0,48}[A-F])[0-9A-F]{4}(?: [0-9A-F]{4}){4} {1,2}[0-9A-F]{4}(?: [0-9A-F]{4}){4}"
+    r"(?![0-9A-Fa-f])"
+)
 # * a mail signature's tags (DKIM-Signature's and ARC's "b=" and "bh="): base64 with folding
 #   whitespace, which every delivered message carries in its headers.
 _MAIL_SIGNATURE_HEADER = re.compile(r"(?i)\b(?:dkim-signature|arc-message-signature|arc-seal):")
@@ -479,7 +491,7 @@ def _in_creditor_reference(text: str, start: int, end: int) -> bool:
 
 
 def _public_by_format(text: str, start: int, end: int) -> bool:
-    if text.startswith(_SSH_PUBLIC_BLOB, start):
+    if text.startswith(_SSH_PUBLIC_BLOB, start) or _SSH_KEY_TYPE.fullmatch(text, start, end):
         return True
     if end - start in (8, 11) and _BIC_TALK.search(text) and _bic_valid()(text[start:end]):
         return True

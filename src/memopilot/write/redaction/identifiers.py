@@ -60,8 +60,10 @@ _IBAN_SHAPE = (
 # message would cost ~10 µs per 300 characters each).
 _SHAPES = {
     "iban": _IBAN_SHAPE,  # (on two lines too; see above)
-    # 13-19 digits in groups separated by one space, dash, dot or line break (plain runs: rules.py)
-    "card": r"(?<![\d.])\d{4}(?:(?:[ ./\-]|\r?\n)\d{2,4}){2,4}(?!\d)",
+    # 13-19 digits in groups separated by one space, dash, dot or line break (plain runs: rules.py),
+    # or in Amex's and Diners' groups of 4, 6 and 5 or 4, a line break between two of them
+    "card": r"(?<![\d.])\d{4}(?:(?:(?:[ ./\-]|\r?\n)\d{2,4}){2,4}"
+    r"|(?:[ ./\-]|\r?\n)\d{6}(?:[ ./\-]|\r?\n)\d{4,5})(?!\d)",
     "ssn": r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)|(?<!\d)\d{3} \d{2} \d{4}(?!\d)",
     "nino": r"\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
     "cpf": r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)",
@@ -660,9 +662,10 @@ def _id_code(code: str, passport: bool) -> bool:
     return 8 <= len(code) <= 20 and digits >= 3 and (letters >= 2 or (letters == 1 and digits >= 6))
 
 
-# A field of a form or a record: the name, a colon, and the number filling the rest of its line.
+# A field of a form or a record: the name, a colon, and the number filling the rest of its line or
+# of its clause ("身份证号码：…，请帮我订票": the number, then what to do with it).
 _FIELD_BEFORE = re.compile(r"[:：][ \t]*$")
-_FIELD_AFTER = re.compile(r"[ \t]*(?:\r?\n|$)")
+_FIELD_AFTER = re.compile(r"[ \t]*(?:\r?\n|$|[,;.，；。、](?!\d))")
 
 
 def _form_field(text: str, number: re.Match[str], word: str) -> bool:

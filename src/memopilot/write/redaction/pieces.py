@@ -11,9 +11,12 @@ the result is judged as one token.
   a key, a token or a secret (in any of the languages statements.py knows), and not of a hash or
   a fingerprint just before.
 * A vendor's token of a fixed format (an AWS key id, "ghp_", "sk-proj-") once its spaces are
-  taken out, however it was cut.
+  taken out, however it was cut (after its prefix it needs no digit: "hf_" and letters alone).
+* Groups of any lengths, none a word, that join into a key of both cases and digits, where the
+  message speaks of a key or a token.
 * Hex cut anywhere (dashes at random, a line wrapped) that joins into a key's length, 32, 40 or
   64 digits, where a key is named just before on its line (or on the line before).
+* Short lines of one token each right under a label ("PagerDuty:"), that join into a key.
 
 Digits alone (a card, an account, an IBAN's groups) are left to the detectors that check them.
 """
@@ -24,7 +27,8 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from .rules import P_STRUCT, UUID, Span, count_digits, fixed_format, looks_random
+from .keywords import Substrings
+from .rules import P_STRUCT, TOKEN_PREFIXES, UUID, Span, count_digits, fixed_format, looks_random
 from .statements import PUBLIC_HASH_BEFORE, key_talk
 
 __all__ = ["detect"]
@@ -38,6 +42,12 @@ _CHARS = r"[A-Za-z0-9_.$+/=]"
 # that starts with a character class is skipped through in C.
 _NEAR_GAP = r"(?:[ \t-]{1,3}|[ \t]*\n[ \t]*)"
 _TRIGGER = re.compile(rf"\d[A-Za-z]{{1,8}}{_NEAR_GAP}[A-Za-z]{{0,8}}\d|\d{_NEAR_GAP}[A-Za-z]{{1,8}}\d")
+# Or a vendor's prefix, and a gap within a few characters: a token of letters alone ("hf_" and 34
+# letters of both cases) cut into pieces has no digit to trigger on. Looked for where one of the
+# prefixes occurs (the message's shared pass of the keyword automata).
+_PREFIX_HINTS = Substrings(prefix.lower() for prefix in TOKEN_PREFIXES)
+_PREFIXES = frozenset(TOKEN_PREFIXES)
+_AFTER_PREFIX = re.compile(rf"[A-Za-z0-9_]{{0,12}}{_NEAR_GAP}[A-Za-z0-9]")
 _RUN = re.compile(rf"(?<![\w.$+/=-]){_CHARS}+(?:{_GAP}{_CHARS}+)+", re.ASCII)
 # The groups of a run: cut at its spaces, or at its dashes when it has no space.
 _SPACED_GROUP = re.compile(r"\S+")
@@ -50,6 +60,7 @@ _LEAST = 20  # letters and digits once joined: a short code is the other detecto
 _GROUP_LENGTHS = range(3, 9)
 _LEAST_LETTERS = 4
 _LEAST_GROUPS = 3
+_LEAST_UNEVEN_GROUPS = 4  # groups of different lengths: one more, as a sentence's tokens may differ so
 _SHORTEST_FIXED = 20  # (an AWS key id; every other fixed format is longer)
 _MOST_GROUPS = 24  # groups joined at most into one fixed-format token
 _HEX_KEY_LENGTHS = frozenset((32, 40, 64))
@@ -57,10 +68,23 @@ _CUE_WINDOW = 80  # characters before a value, on its line, read for its name
 
 
 def detect(text: str, lower: str) -> Iterator[Span]:
-    if count_digits(text) < 2:
-        return  # (the trigger needs two; most chat holds none, and this costs a tenth of a scan)
-    done = 0  # where the last run read ended: a run is read once, for its first trigger
-    for hit in _TRIGGER.finditer(text):
+    # (the digits' trigger needs two; most chat holds none, and its scan costs a tenth of a message's)
+    digits = count_digits(text) >= 2
+    prefixed = _PREFIX_HINTS.search(lower)
+    if digits or prefixed:
+        yield from _runs(text, lower, digits=digits, prefixed=prefixed)
+    if "\n" in text and (":\n" in text or ":\r\n" in text):  # ("\n" alone is found in C at once)
+        yield from _lines_under_label(text)
+
+
+def _runs(text: str, lower: str, *, digits: bool, prefixed: bool) -> Iterator[Span]:
+    """Each run of groups around a trigger, judged once (for its first trigger)."""
+    hits = list(_TRIGGER.finditer(text)) if digits else []
+    if prefixed:
+        hits.extend(_prefix_triggers(text, lower))
+        hits.sort(key=lambda hit: hit.start())
+    done = 0  # where the last run read ended
+    for hit in hits:
         if hit.start() < done:
             continue
         run = _run_around(text, hit.start())
@@ -68,6 +92,15 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             continue
         done = run.end()
         yield from _judge_run(text, lower, run)
+
+
+def _prefix_triggers(text: str, lower: str) -> Iterator[re.Match[str]]:
+    """Where a vendor's prefix (in its own case) has a gap within a few characters after it."""
+    for start, end in _PREFIX_HINTS.spans(lower):
+        if text[start:end] in _PREFIXES:
+            hit = _AFTER_PREFIX.match(text, end)
+            if hit is not None:
+                yield hit
 
 
 # The reach of a run around its trigger: a key cut into pieces is 200 characters at most, and a
@@ -97,6 +130,8 @@ def _judge_run(text: str, lower: str, run: re.Match[str]) -> Iterator[Span]:
     if fixed is not None:
         yield fixed[0], fixed[1], fixed[2], P_STRUCT
     span = _grouped_key(text, lower, groups) or _cut_hex_key(text, lower, groups)
+    if span is None and group is _SPACED_GROUP:
+        span = _unevenly_spaced_key(text, lower, groups)
     if span is not None:
         yield span[0], span[1], "api_key", P_STRUCT
 
@@ -124,6 +159,48 @@ def _grouped_key(text: str, lower: str, groups: list[tuple[int, int]]) -> tuple[
         if _random(joined, least_digits=4) and key_talk(lower) and not _hash_named(lower, start):
             return start, end
     return None
+
+
+def _unevenly_spaced_key(text: str, lower: str, groups: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """Groups of any lengths, none a word, that join into a generated key (letters of both cases
+    and digits): spaces put in at random so that a filter misses the key ("Zk8w Qm3 Rt7vNp ..."),
+    in a message that speaks of a key or a token (ids and hashes are not written so)."""
+    if len(groups) < _LEAST_UNEVEN_GROUPS:
+        return None
+    run = text[groups[0][0] : groups[-1][1]]
+    if run.islower() or run.isupper():
+        return None  # (one case: most runs of prose and numbers, skipped before their groups are read)
+    first = 0
+    for i in range(len(groups) + 1):
+        if (
+            i < len(groups)
+            and _key_piece(text, groups[i])
+            and (i == first or _one_line(text, groups[i - 1 : i + 1]))
+        ):
+            continue
+        if i - first >= _LEAST_UNEVEN_GROUPS:
+            start, end = groups[first][0], groups[i - 1][1]
+            joined = _NOT_ALNUM.sub("", text[start:end])
+            if (
+                _both_cases(joined)
+                and _random(joined, least_digits=2)
+                and key_talk(lower)
+                and not _hash_named(lower, start)
+            ):
+                return start, end
+        first = i + 1
+    return None
+
+
+def _key_piece(text: str, group: tuple[int, int]) -> bool:
+    """Letters and digits alone (a log's fields hold "=", ".", "-"), two at least, not a word."""
+    piece = text[group[0] : group[1]]
+    return len(piece) >= 2 and piece.isascii() and piece.isalnum() and not _word(text, group)
+
+
+def _one_line(text: str, pair: list[tuple[int, int]]) -> bool:
+    """Whether two neighbouring groups are on one line."""
+    return "\n" not in text[pair[0][1] : pair[1][0]]
 
 
 def _iban_shaped(text: str, groups: list[tuple[int, int]]) -> bool:
@@ -207,6 +284,28 @@ def _cut_hex_key(text: str, lower: str, groups: list[tuple[int, int]]) -> tuple[
                 return start, end
         first = i + 1
     return None
+
+
+# A value wrapped onto short lines of its own right under its label ("PagerDuty:\nu+gRJwAeKG\n
+# 1gBIpHNypn"): lines of one token each, too short alone to be judged a key (a longer first line is
+# found alone and its continuation taken with it, see _wrapped_end in __init__.py).
+_LINES_UNDER_LABEL = re.compile(r":[ \t]*\r?\n((?:[ \t]*[A-Za-z0-9+/=_.-]{6,19}[ \t]*(?:\r?\n|$)){2,6})")
+_LEAST_WRAPPED = 16
+_CLASSES = str.maketrans(
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", "9" * 10 + "A" * 26 + "a" * 26
+)
+
+
+def _lines_under_label(text: str) -> Iterator[Span]:
+    for m in _LINES_UNDER_LABEL.finditer(text):
+        value = m.group(1).rstrip()
+        lines = value.split()
+        joined = "".join(lines)
+        if len({line.translate(_CLASSES) for line in lines}) == 1:
+            continue  # items of one format, a list of ids ("AB12cd34EF", "GH56ij78KL"), not one key's lines
+        if _both_cases(joined) and any(c.isdigit() for c in joined) and looks_random(joined, _LEAST_WRAPPED):
+            start = m.start(1) + len(value) - len(value.lstrip())
+            yield start, m.start(1) + len(value), "secret", P_STRUCT
 
 
 def _word(text: str, group: tuple[int, int]) -> bool:

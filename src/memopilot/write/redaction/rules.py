@@ -68,6 +68,7 @@ __all__ = [
     "P_ENTROPY",
     "P_FORMAT",
     "P_STRUCT",
+    "TOKEN_PREFIXES",
     "Span",
     "companions",
     "fixed_format",
@@ -325,8 +326,19 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         least_digits=48,  # (its "-" is in most texts: the scan cost ~4 us on 300 characters)
     ),
     _TokenRule("pypi_token", re.compile(r"pypi-AgE[A-Za-z0-9_-]{50,}" + _E), ("pypi-AgE",)),
-    _TokenRule("huggingface_token", re.compile(r"hf_[A-Za-z0-9]{30,}" + _E), ("hf_",), _mixed),
+    # (a Hugging Face token is "hf_" and 34 letters, digits perhaps among them: gitleaks' rule reads
+    # letters alone, which a random token of both cases needs no digit for)
+    _TokenRule(
+        "huggingface_token",
+        re.compile(r"hf_[A-Za-z0-9]{30,}" + _E),
+        ("hf_",),
+        lambda token: _mixed(token) or looks_random(token[3:], 30),  # (letters of both cases, no words)
+    ),
     _TokenRule("google_api_key", re.compile(r"AIza[0-9A-Za-z_-]{35}" + _E), ("AIza",)),
+    # A Meta (Facebook, Instagram, WhatsApp Cloud API) access token: "EAA", a capital that says which
+    # kind of app asked for it ("EAAB", "EAAG", "EAAJ" ...), and a hundred characters or more (gitleaks'
+    # rule reads "EAAM" and "EAAC" alone)
+    _TokenRule("meta_access_token", re.compile(r"EAA[A-Z][A-Za-z0-9]{90,}" + _E), ("EAA",), _mixed),
     _TokenRule("gcp_oauth_secret", re.compile(r"GOCSPX-[A-Za-z0-9_-]{20,}" + _E), ("GOCSPX-",)),
     _TokenRule(
         "alibaba_access_key",
@@ -449,6 +461,14 @@ def _token_rules(text: str, lower: str) -> Iterator[Span]:
                 rule.check is None or rule.check(m.group())
             ):
                 yield m.start(), m.end(), rule.kind, P_FORMAT
+
+
+# The prefixes that open a vendor's token of a fixed format ("hf_", "glpat-", "hvs.", "sk-"): a
+# key cut into pieces after one needs no digit to be found (pieces.py).
+TOKEN_PREFIXES = (
+    *sorted({h for r in _TOKEN_RULES for h in r.hints if len(h) >= 3 and h[-1] in "_-." and h[0].isalpha()}),
+    "sk-",
+)
 
 
 def fixed_format(value: str) -> tuple[str, int] | None:
@@ -628,7 +648,7 @@ def _url_passwords(text: str, lower: str) -> Iterator[Span]:
 _PW_WORD = r"(?:password|passwd|passphrase|passcode|pswd|pwd|pw)"
 _PW_ASSIGN = re.compile(
     r"(password|passwd|passphrase|passcode|pswd|pwd|pw|pass)(?![a-z0-9])"
-    r"[\"']?[ \t]*(?::=|=>|=(?!=)|:(?!:))[ \t]*"
+    r"[\"']?[ \t]*(?::=|=>|\?\?=|\|\|=|\?=|=(?!=)|:(?!:))[ \t]*"  # ("??=" ...: see _AFTER_ASSIGN)
     r"(?:\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|`([^`\n]{1,200})`|([^\s\"'`,;]{1,200}))"
 )
 _PW_FLAG = re.compile(r"--?(?:[a-z]+-)*(?:password|passwd|pass)(?:=|[ \t]+)([\"']?)([^\s\"']+)\1")
@@ -1081,7 +1101,11 @@ _AFTER_NAME = re.compile(
 # An assignment takes any non-space value (Django keys hold symbols); a query string ends at `&x=`.
 # The name may be a map's key in brackets: `os.environ["X_TOKEN"] = "..."`, `cfg['api_key'] = ...`.
 # (Values run to 4096 characters: a 1Password service-account token is base64 JSON of ~800.)
-_AFTER_ASSIGN = re.compile(r"[\"']?\]?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([^\s\"'`,;<>]{16,4096})")
+# (Also a compound assignment that sets a value only when none is set: JavaScript's and PHP's "??=",
+# Ruby's "||=", a Makefile's "?=".)
+_AFTER_ASSIGN = re.compile(
+    r"[\"']?\]?[ \t]*(?:=>|:=|\?\?=|\|\|=|\?=|=|:)[ \t]*[\"'`]?([^\s\"'`,;<>]{16,4096})"
+)
 # A value shorter than 16 after a name ending in "secret": letters of both cases and digits only.
 _SHORT_SECRET = re.compile(r"[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"'`]?([A-Za-z0-9]{8,15})(?![\w-])")
 

@@ -81,7 +81,15 @@ _PASSWORD_NAMES = (
     pasahitza|contrasinal|cyfrinair|wagwoord|лозинка|құпия сөз|şifrə|parol|нууц үг|პაროლი|գաղտնաբառ|
     පාස්වර්ඩ්|මුරපදය|ಪಾಸ್‌ವರ್ಡ್|പാസ്‌വേഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|পাসওয়ার্ড|diceware|emergency kit|
     wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi|
-    የይለፍ ቃል|የይለፍ ቃሌ|ይለፍ ቃል|መግቢያ ቃል
+    የይለፍ ቃል|የይለፍ ቃሌ|ይለፍ ቃል|መግቢያ ቃል|
+    frase de paso|frase de contraseña|frase de contrasena|frase secreta|frase de acceso|frase-senha|
+    frase de senha|phrase secrète|phrase secrete|phrase de passe|passwortsatz|kennwortsatz|
+    wachtwoordzin|frase d'accesso|frase segreta|lösenfras|losenfras|passordfrase|adgangssætning|
+    fraza hasła|fraza hasla|hasło-fraza|парольная фраза|кодовая фраза|секретная фраза|パスフレーズ|
+    密码短语|口令短语|암호 문구|암호문구|
+    frase semilla|frase de recuperación|frase de recuperacion|frase de recuperação|
+    phrase de récupération|wiederherstellungsphrase|herstelzin|frase di recupero|fraza odzyskiwania|
+    сид-фраза|мнемоническая фраза|助记词|シードフレーズ|복구 구문
 """)
     + _WORD_VALUE_NAME_LIST
 )
@@ -159,7 +167,16 @@ _ADVERBS = frozenset(
     word_list(
         "literally|simply|just|actually|basically|really|exactly|still|now|einfach|genau|juste|solo|só"
         "|jetzt|ahora|maintenant|agora|adesso|teraz"  # "now" ("das Passwort ist jetzt ...")
+        # "by the way", said between the link and the value ("das Passwort ist übrigens ...")
+        "|btw|fyi|übrigens|uebrigens|nämlich|trouwens|overigens|förresten|forresten|forøvrigt|comunque"
+        "|aliás|кстати|zresztą|mellesleg"
     )
+)
+# The same said in several words ("is by the way", "c'est d'ailleurs", "es por cierto"): the value
+# follows it as it follows the link.
+_BY_THE_WAY = re.compile(
+    r"(?i)(?:by the way|for the record|au fait|d['’]ailleurs|en passant|por cierto|a propósito|de paso"
+    r"|tra l['’]altro|przy okazji|между прочим|à propos)(?!\w),?"
 )
 # Russian, Ukrainian and Belarusian say no "is" in the present: the value follows the name and what
 # it is the password of ("Пароль от вайфая X", "пароль для почты X", "пароль до роутера X").
@@ -570,7 +587,10 @@ def _value_after(
     if aside is not None:
         pos = aside.end()  # "passphrase (keep offline!): ...", "(BIP39 25th word) to ..."
     inert_before = False  # the token before was an inert word, and left the value unlinked
+    aside_end = 0  # the end of a "by the way" after the link
     for token in _TOKEN.finditer(text, pos, stop):
+        if token.start() < aside_end:
+            continue  # (its words link nothing and end no link)
         raw = token.group()
         if inert_before and _inert_word(raw) and token.start() < answered:
             # What the steps below make of an inert word after another: one more word, still
@@ -618,6 +638,10 @@ def _value_after(
             if phrase:
                 return start, phrase  # "password was mosaic saffron umber 65 or ...", "c'est hazel ... 44,"
         if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
+            by_the_way = _BY_THE_WAY.match(text, start) if linked else None
+            if by_the_way is not None:
+                aside_end = by_the_way.end()
+                continue
             if linked and not code and previous not in _PLACE_LINKS and joined_word_passphrase(value):
                 return start, end  # "senha pixel-amber-otter": hyphenated, yet no word of a language
             words += 1
@@ -1115,23 +1139,54 @@ def _pieces(text: str) -> Iterator[Span]:
             and not _not_a_password(joined)
         ):
             yield s1, e2, "password", P_PROSE
-    # each piece named as one ("first half 7rKd9", "part 2: Qm4xZ"), on its own line or not
-    for m in _NAMED_PIECE.finditer(text):
-        start, end = _core(text, m.start(1), m.end(1))
-        value = text[start:end]
-        if len(value) >= 4 and _kinds(value) >= 3 and not _not_a_password(value):
-            yield start, end, "password", P_PROSE
 
 
 def _whole_line(text: str, start: int, end: int) -> bool:
     return (start == 0 or text[start - 1] == "\n") and (end == len(text) or text[end] == "\n")
 
 
-# (2026-12-06: a VPN password sent as "first half X" and "second half Y", a line each)
-_NAMED_PIECE = re.compile(
-    r"(?i)\b(?:(?:first|second|third|last|other|1st|2nd|3rd)\s+(?:half|part|piece|chunk)"
-    r"|(?:half|part|piece|chunk)\s+(?:one|two|three|[1-3]))\b\s*(?:is\s+)?[:=—–-]?\s*(\S{4,64})"
+# Each piece of a value sent in pieces, named as one ("first half 7rKd9", "part 2: Qm4xZ", "Segunda
+# parte: <hex>", "zweiter Teil: ...", "后半部分：..."), on its own line or not: the piece looks like a
+# password (three kinds of character) or a key's random part. (2026-12-06: a VPN password sent as
+# "first half X" and "second half Y", a line each; 2026-12-07: a CI token's two parts, in Spanish.)
+_PIECE_ORDINALS = (
+    "first|second|third|last|other|1st|2nd|3rd|final|primera|segunda|tercera|última|ultima|otra|primeira|"
+    "terceira|outra|prima|seconda|terza|altra|première|premiere|deuxième|deuxieme|seconde|troisième|"
+    "troisieme|dernière|derniere|autre|erste[rns]?|zweite[rns]?|dritte[rns]?|letzte[rns]?|andere[rns]?|"
+    "eerste|tweede|derde|laatste|pierwsza|druga|trzecia|ostatnia|första|forsta|andra|tredje|sista|"
+    "первая|вторая|третья|последняя"
 )
+_PIECE_NOUNS = (
+    "half|part|piece|chunk|parte|mitad|metade|metà|partie|moitié|moitie|teil|hälfte|haelfte|stück|deel|"
+    "helft|część|czesc|połowa|polowa|delen|halvan|часть|половина"
+)
+# The pieces' nouns are found in the message's shared pass; an ordinal before one, or a number after
+# it, names a piece (a regular expression of the ordinals and nouns cost ~40 us a message). Chinese's
+# and Japanese's names of a piece hold their ordinal.
+_PIECES_NAMED_ALONE = word_list(
+    "第一部分|第二部分|第三部分|前半部分|后半部分|後半部分|前半|後半|パート1|パート2|パート3"
+)
+_PIECE_NAMES = KeywordIndex(word_list(_PIECE_NOUNS) + _PIECES_NAMED_ALONE)
+_ORDINAL_BEFORE = re.compile(rf"(?<![^\W\d_])(?:{_PIECE_ORDINALS})\s+$")
+_NUMBER_AFTER = re.compile(r"\s+(?:one|two|three|[1-4])(?![^\W\d_])")
+_PIECE_VALUE = re.compile(r"\s*(?:(?:is|es|est|ist|è|é|är|jest|это)\s+)?[:=—–：-]?\s*(\S{4,128})")
+
+
+def _named_pieces(text: str, lower: str) -> Iterator[Span]:
+    for start, end, noun in _PIECE_NAMES.find(lower):
+        if noun not in _PIECES_NAMED_ALONE:
+            number = _NUMBER_AFTER.match(lower, end)
+            if number is not None:
+                end = number.end()  # "part 2"
+            elif _ORDINAL_BEFORE.search(lower, max(0, start - 16), start) is None:
+                continue  # a part of something else ("the hard part is ...")
+        piece = _PIECE_VALUE.match(text, end)
+        if piece is None:
+            continue
+        value_start, value_end = _core(text, piece.start(1), piece.end(1))
+        value = text[value_start:value_end]
+        if len(value) >= 4 and not _not_a_password(value) and (_kinds(value) >= 3 or looks_random(value, 10)):
+            yield value_start, value_end, "password", P_PROSE
 
 
 # Two values offered as alternatives, "if X doesn't work try Y": passwords where a login or a
@@ -2190,13 +2245,14 @@ _RANDOM_SHAPES = (  # each as its first character and the rest
 # A whole word, "0x" perhaps first, in one of the shapes: the matches of
 # "(?<![\w-])(?:0x)?(?:shape|...)(?![\w-])", written to start with a character that can start one,
 # which `re` skips to in C, and to look behind only there (that it starts a word, and which shapes
-# it can start): a look-behind first is tried at every position.
+# it can start): a look-behind first is tried at every position. (A word of ASCII: Chinese and
+# Japanese write a value against its particles, "Linodeは<64 hex digits>です".)
 _UUID_OR_HEX = re.compile(
-    r"[0-9A-Za-f](?<![\w-][0-9A-Za-f])(?:(?<=0)x(?:"
+    r"[0-9A-Za-f](?<![A-Za-z0-9_-][0-9A-Za-f])(?:(?<=0)x(?:"
     + "|".join(first + rest for first, rest in _RANDOM_SHAPES)
     + ")|"
     + "|".join(f"(?<={first}){rest}" for first, rest in _RANDOM_SHAPES)
-    + r")(?![\w-])"
+    + r")(?![A-Za-z0-9_-])"
 )
 # ("api" inside a path or a name, "/api/v1/items/", "billing-api-7f9c", names no key.)
 _SECRET_CUE = re.compile(
@@ -2577,6 +2633,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _session_ids(text, lower)
     if _JOIN_CUES.search(lower):
         yield from _pieces(text)
+    if _PIECE_NAMES.occurs(lower):
+        yield from _named_pieces(text, lower)
     if digits:  # every shaped token holds a digit
         yield from _shaped_tokens(text, long_tokens)
     yield from _read_out(text, lower)
