@@ -236,3 +236,41 @@ def test_secret_cue_searches_are_the_patterns() -> None:
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
         assert statements._secret_cue(text) == bool(statements._SECRET_CUE.search(text))
         assert statements.key_talk(text) == bool(statements._KEY_TALK.search(text))
+
+
+def test_gates_say_what_substring_tests_said() -> None:
+    # rules.py's detectors ask keywords.Gates (the message's shared pass, once) whether "pw", "sk-",
+    # "://" ... occur, where they tested `word in lower`: the same answer, for the message and for
+    # another text, message after message
+    from memopilot.write.redaction import keywords, rules
+
+    words = sorted(rules._GATES.words)
+    assert words and all(word == word.lower() for word in words)
+    rng = random.Random(24)
+    pieces = [*words, "p", "w", "s", "k", "-", ":", "/", " ", "x", "é", "Pw", "SK-", "EyJ"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        lower = text.lower()
+        if rng.random() < 0.7:
+            keywords.begin_message(lower)
+        assert rules._GATES.present(lower) == {word for word in words if word in lower}
+
+
+def test_unevenly_spaced_keys_are_found_past_their_prefilter(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pieces._unevenly_spaced_key reads a run's groups one by one only where _PIECES_IN_A_ROW finds
+    # four pieces in a row: the same keys as reading every run
+    from memopilot.write.redaction import keywords, pieces
+
+    rng = random.Random(50)
+    parts = ["Zk8w", "Qm3", "Rt7vNp", "key", "token", "the", "Word", "ab", "x9", "HK", "a_b", ":", ",", "-"]
+    parts += [" ", " ", " ", " ", "  ", "\n", "\t", "7", "Ü", "q"]
+    texts = ["token " + "".join(rng.choice(parts) for _ in range(rng.randint(4, 24))) for _ in range(3000)]
+
+    def found(text: str) -> list[rules.Span]:
+        lower = text.lower()
+        keywords.begin_message(lower)
+        return list(pieces.detect(text, lower))
+
+    with_prefilter = [found(text) for text in texts]
+    monkeypatch.setattr(pieces, "_PIECES_IN_A_ROW", re.compile(""))
+    assert [found(text) for text in texts] == with_prefilter

@@ -165,11 +165,8 @@ def _unevenly_spaced_key(text: str, lower: str, groups: list[tuple[int, int]]) -
     """Groups of any lengths, none a word, that join into a generated key (letters of both cases
     and digits): spaces put in at random so that a filter misses the key ("Zk8w Qm3 Rt7vNp ..."),
     in a message that speaks of a key or a token (ids and hashes are not written so)."""
-    if len(groups) < _LEAST_UNEVEN_GROUPS:
-        return None
-    run = text[groups[0][0] : groups[-1][1]]
-    if run.islower() or run.isupper():
-        return None  # (one case: most runs of prose and numbers, skipped before their groups are read)
+    if len(groups) < _LEAST_UNEVEN_GROUPS or not _PIECES_IN_A_ROW.search(text, groups[0][0], groups[-1][1]):
+        return None  # (most runs of prose: skipped before their groups are read one by one)
     first = 0
     for i in range(len(groups) + 1):
         if (
@@ -190,6 +187,14 @@ def _unevenly_spaced_key(text: str, lower: str, groups: list[tuple[int, int]]) -
                 return start, end
         first = i + 1
     return None
+
+
+# Four groups in a row of letters and digits with a capital or a digit in each: what a run must hold
+# for _unevenly_spaced_key to find a key in it (words of prose are small letters).
+_PIECES_IN_A_ROW = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?=[a-z]*[A-Z0-9])[A-Za-z0-9]{2,}[ \t]{1,2}){3}(?=[a-z]*[A-Z0-9])[A-Za-z0-9]{2,}"
+    r"(?![A-Za-z0-9])"
+)
 
 
 def _key_piece(text: str, group: tuple[int, int]) -> bool:
