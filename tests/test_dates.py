@@ -80,6 +80,8 @@ DEADLINES = [
     ("next month", eod(2026, 4, 30)),
     ("this week", eod(2026, 3, 6)),
     ("by the weekend", eod(2026, 3, 6)),
+    ("looking after my sister's cat over the weekend", eod(2026, 3, 8)),  # a stay: to its Sunday
+    ("the flat is ours all weekend", eod(2026, 3, 8)),
     ("by March", eod(2026, 3, 31)),
     ("before April", eod(2026, 3, 31)),
     ("in May", eod(2026, 5, 31)),

@@ -602,6 +602,9 @@ def test_a_rule_or_state_held_a_stated_while_is_temporary() -> None:
     ]:
         kept = typed(message)
         assert [(t, f"(until {day})" in c) for t, c in kept] == [("temporary", True)], (message, kept)
+    # a state through the weekend it is said in ends with it, on its Sunday (Thursday 3 December)
+    kept = typed("We're minding my brother's two ferrets over the weekend, the house smells.")
+    assert [(t, "(until 2026-12-06)" in c) for t, c in kept] == [("temporary", True)], kept
     # a state held so far, and one held longer than a passing while, stay lasting
     assert [t for t, _ in typed("I've been teetotal for 6 years.")] != ["temporary"]
     assert [t for t, _ in typed("Our lease on the flat is for 18 months.")] != ["temporary"]

@@ -593,3 +593,34 @@ def test_how_long_a_state_has_held_is_no_passing_state(mp: MemoPilot, clock) -> 
     )
     mp.settle()
     assert "Ardmore" not in mp.build_context("Any good bakeries near where I live?").text
+
+
+def test_news_builds_on_a_project_rather_than_replacing_it(mp: MemoPilot) -> None:
+    """Progress on a project adds to it: "I've bumped the monthly canoe savings up" replaced the
+    saving goal itself (0.99), and the canoe's price was gone from every context."""
+    (kept,) = mp.remember(
+        "I'm saving up for a touring canoe, the one I want costs 1,900.", session_id="s1"
+    ).created
+    assert kept.type == "project"
+    mp.remember("Got a bonus! I've bumped the monthly canoe savings up to 150.", session_id="s2")
+    mp.settle()
+    assert mp.get(kept.id).state is MemoryState.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("kind", "news", "builds_on"),
+    [
+        ("project", "Ordered the timber for the shed, it arrives Thursday.", True),
+        ("project", "The shed is on hold now, we're doing the fence instead.", False),  # a change
+        ("learning_goal", "My commute is 35 minutes each way on the bus now.", True),  # "now" alone
+        ("learning_goal", "I've switched from Welsh to Irish, the classes suit me better.", False),
+        ("mistake", "Thinking of going back to Verrano in June with my brother.", True),
+        ("fact", "Ordered the timber for the shed, it arrives Thursday.", False),  # facts are judged
+    ],
+)
+def test_what_news_builds_on(kind: str, news: str, builds_on: bool) -> None:
+    from memopilot.write.contradictions import announces_change
+    from memopilot.write.planner import _builds_on
+
+    memory = _memory("an earlier memory", MemoryType(kind), datetime(2026, 3, 2, 12, tzinfo=UTC))
+    assert _builds_on(memory, news, announces_change(news)) is builds_on

@@ -41,8 +41,8 @@ from typing import Any
 from ..read.tokens import cjk_language, has_cjk
 
 __all__ = [
-    "DateMatch", "deadline_from", "find_date", "names_cjk_date", "starts_then", "states_a_while",
-    "temporary_expiry",
+    "DateMatch", "deadline_from", "find_date", "names_cjk_date", "spans_a_period", "starts_then",
+    "states_a_while", "temporary_expiry",
 ]  # fmt: skip
 
 # "for now" / "temporarily": a provisional note should outlive the current stretch of work but not
@@ -152,7 +152,7 @@ _WEEKDAY_ABBR_CUED = _rx(
 _NAMED_DAY = _rx(r"\b(?P<word>the\s+day\s+after\s+tomorrow|tomorrow|tmrw|tmr|today|tonight|yesterday)\b")
 _PERIOD = _rx(
     r"\b(?P<mod>next|this|the\s+coming|coming|last|past|previous|every|each)\s+(?P<period>week|month|year|"
-    r"weekend)\b|\b(?P<weekend>(?:the\s+)?weekend)\b"
+    r"weekend)\b|\b(?P<weekend>(?:(?P<through>over|all)\s+)?(?:the\s+)?weekend)\b"
 )
 _MONTH_ONLY = _rx(
     rf"\b(?:in|by|until|till|before|during|due|for)\s+(?:early\s+|mid\s+|late\s+)?(?P<mon>{_MONTH})"
@@ -365,6 +365,12 @@ def states_a_while(text: str, *, days: bool = False) -> bool:
     return not found["unit"].lower().startswith(("min", "h"))
 
 
+def spans_a_period(text: str) -> bool:
+    """Whether ``text`` says a state lasts through the week or weekend it is said in
+    ("dog-sitting over the weekend", "on call all week"), which ends with it."""
+    return _THROUGH_PERIOD.search(text) is not None
+
+
 def while_stated_at(text: str) -> int | None:
     """Where ``text`` says how long something lasts (:func:`states_a_while`), if it does."""
     found = _TEMP_DURATION.search(text)
@@ -449,7 +455,13 @@ _TEMP_TOMORROW = _rx(
     r"\b(?:tomorrow\s+only|only\s+(?:for\s+)?tomorrow|just\s+(?:for\s+)?tomorrow|for\s+tomorrow)\b"
 )
 _TEMP_SESSION = _rx(r"\b(?:this|the\s+current|for\s+the)\s+(?:session|conversation|chat)\b")
-_TEMP_WEEK = _rx(r"\b(?:this\s+week(?:end)?|for\s+the\s+(?:rest\s+of\s+the\s+)?week)\b")
+# A state through the week or weekend it is said in ("dog-sitting over the weekend", "all week");
+# not "during the week" or "throughout the week", which say when, every week ("I work in IT
+# support during the week")
+_THROUGH_PERIOD = _rx(r"\b(?:over\s+(?:the|this)\s+weekend|all\s+(?:this\s+)?week(?:end)?)\b")
+_TEMP_WEEK = _rx(
+    rf"\b(?:this\s+week(?:end)?|for\s+the\s+(?:rest\s+of\s+the\s+)?week)\b|{_THROUGH_PERIOD.pattern}"
+)
 _TEMP_MONTH = _rx(r"\b(?:this\s+month|for\s+the\s+(?:rest\s+of\s+the\s+)?month)\b")
 _TEMP_FOR_NOW = _rx(
     r"\b(?:for\s+now|temporar(?:y|ily)|for\s+the\s+time\s+being|for\s+the\s+moment|at\s+the\s+moment"
@@ -586,6 +598,9 @@ def _named_day(m: re.Match[str], now: datetime, today: date) -> Any:
 
 
 def _period(m: re.Match[str], now: datetime, today: date) -> Any:
+    if m["weekend"] and m["through"]:
+        # "dog-sitting over the weekend", "all weekend": a state that lasts to its Sunday
+        return today + timedelta(days=6 - today.weekday())
     if m["weekend"]:
         # "by the weekend": before it starts, i.e. Friday (the working week's end).
         return _week_deadline(today, today)

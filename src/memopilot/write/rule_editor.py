@@ -1104,7 +1104,7 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             memory_type in _LASTING_UNLESS_TIMED
             and ends is not None
             and ends >= now + _A_DAY
-            and dates.states_a_while(st.dated)
+            and (dates.states_a_while(st.dated) or dates.spans_a_period(st.dated))
         ):
             # a rule or a state said to hold this long from now, soon over ("the dentist says soft
             # foods only for 5 days", "I'm off sugar for three weeks"): a passing state (not a
