@@ -623,4 +623,6 @@ def test_what_news_builds_on(kind: str, news: str, builds_on: bool) -> None:
     from memopilot.write.planner import _builds_on
 
     memory = _memory("an earlier memory", MemoryType(kind), datetime(2026, 3, 2, 12, tzinfo=UTC))
-    assert _builds_on(memory, news, announces_change(news)) is builds_on
+    marked = announces_change(news)
+    firmly = marked and announces_change(news.replace(" now", ""))
+    assert _builds_on(memory, marked=marked, firmly=firmly) is builds_on

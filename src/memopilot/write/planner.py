@@ -417,7 +417,8 @@ class WritePath:
             # everything" (on the scenario suites, 0 of 4 such replacements were right).
             candidates = [m for m in candidates if m.session_id != plan.session_id]
         if not settles_a_choice(text):
-            candidates = [m for m in candidates if not _builds_on(m, text, marked)]
+            firmly = marked and announces_change(_NOW.sub("", text))  # (more than a bare "now")
+            candidates = [m for m in candidates if not _builds_on(m, marked=marked, firmly=firmly)]
         # a marked change may also make an earlier turn stale
         turns = _earlier_turns(plan) if (marked or settled_only) and not passing else []
         if settled_only:
@@ -816,17 +817,18 @@ def _announces_a_lasting_change(clause: str) -> bool:
     return announces_change(_NOW.sub("", clause)) and not _STATE_FOR_NOW.search(clause)
 
 
-def _builds_on(memory: Memory, text: str, marked: bool) -> bool:
-    """Whether news that says no change builds on ``memory`` rather than replacing it: progress
-    on a project ("Got a bonus! I've bumped the monthly canoe savings up to 150" had replaced the
-    saving goal and its price), a choice made within it ("Ordered the timber for the shed"); a
-    lesson or a goal, which "now" alone does not end either ("My commute is 35 minutes on the bus
-    now" is no end to learning Welsh). A project's fact that "now" changes ("Our data lives in
-    PostgreSQL now") is still replaced. On the 41 read scenario suites: five scenarios fixed (a
-    saving target, a thesis, a half marathon, a language goal, a lesson), none broken."""
+def _builds_on(memory: Memory, *, marked: bool, firmly: bool) -> bool:
+    """Whether news that says no change (``marked``: a change at all; ``firmly``: more than a bare
+    "now") builds on ``memory`` rather than replacing it: progress on a project ("Got a bonus!
+    I've bumped the monthly canoe savings up to 150" had replaced the saving goal and its price), a
+    choice made within it ("Ordered the timber for the shed"); a lesson or a goal, which "now" alone
+    does not end either ("My commute is 35 minutes on the bus now" is no end to learning Welsh).
+    A project's fact that "now" changes ("Our data lives in PostgreSQL now") is still replaced. On
+    the 41 read scenario suites: five scenarios fixed (a saving target, a thesis, a half marathon, a
+    language goal, a lesson), none broken."""
     if memory.type is MemoryType.PROJECT:
         return not marked
-    return memory.type in _KEPT_UP and not announces_change(_NOW.sub("", text))
+    return memory.type in _KEPT_UP and not firmly
 
 
 # A lesson learned and a goal pursued: kept up, not replaced, by news.
