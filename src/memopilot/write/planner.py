@@ -417,7 +417,7 @@ class WritePath:
             # everything" (on the scenario suites, 0 of 4 such replacements were right).
             candidates = [m for m in candidates if m.session_id != plan.session_id]
         if not settles_a_choice(text):
-            firmly = marked and announces_change(_NOW.sub("", text))  # (more than a bare "now")
+            firmly = marked and _announces_firmly(text)
             candidates = [m for m in candidates if not _builds_on(m, marked=marked, firmly=firmly)]
         # a marked change may also make an earlier turn stale
         turns = _earlier_turns(plan) if (marked or settled_only) and not passing else []
@@ -814,7 +814,12 @@ def _announces_a_lasting_change(clause: str) -> bool:
     dentist ... from now on" on Thursday. The passing state replaces nothing; this clause may. A
     "now" alone says nothing changed for good ("noor lost her first tooth today!! tooth fairy
     rates are wild now" replaces nothing)."""
-    return announces_change(_NOW.sub("", clause)) and not _STATE_FOR_NOW.search(clause)
+    return _announces_firmly(clause) and not _STATE_FOR_NOW.search(clause)
+
+
+def _announces_firmly(text: str) -> bool:
+    """Whether ``text`` announces a change in more than a bare "now"."""
+    return announces_change(_NOW.sub("", text))
 
 
 def _builds_on(memory: Memory, *, marked: bool, firmly: bool) -> bool:

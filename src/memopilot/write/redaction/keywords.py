@@ -205,12 +205,15 @@ class Gates:
     def __init__(self, words: Iterable[str]) -> None:
         self.words = frozenset(words)
         self._substrings = Substrings(self.words)
-        self._lower: str | None = None  # the text last read (kept: its identity stays its own)
-        self._present: frozenset[str] = frozenset()
+        # (the text last read, the words in it): one attribute, read and replaced whole, so that a
+        # thread redacting another message at the same time never gets this text's words for its
+        # own (the text is kept: its identity stays its own)
+        self._last: tuple[str, frozenset[str]] | None = None
 
     def present(self, lower: str) -> frozenset[str]:
         """The words that occur in ``lower``."""
-        if lower is not self._lower:
-            self._present = frozenset(self._substrings.found(lower))
-            self._lower = lower
-        return self._present
+        last = self._last
+        if last is None or last[0] is not lower:
+            last = (lower, frozenset(self._substrings.found(lower)))
+            self._last = last
+        return last[1]
