@@ -52,6 +52,10 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("htpasswd", re.compile(rf"\bhtpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s+(?:-c\s+)?\S+\s+\S+\s+{_V}")),
     ("chpasswd", re.compile(r"['\"]?[\w.-]+:([^\s'\":|]{4,128})['\"]?\s*\|\s*(?:sudo\s+)?chpasswd")),
     ("net user", re.compile(rf"\bnet\s+user\s+\S+\s+{_V}\s+/add")),
+    # net use [drive:] \\server\share [password] /user:[domain\]name [password]: the password is the
+    # one argument that is no switch ("/persistent:no"), before the user's switch or after it
+    ("net use", re.compile(rf"\bnet\s+use\b[^\n|;&]{{0,160}}?\s/user:\S+\s+(?![/*])(?:{_V})")),
+    ("net use", re.compile(rf"\bnet\s+use\s+(?:[A-Za-z]:\s+)?\\\\\S+\s+(?![/*])(?:{_V})\s+/user:")),
     ("ldap", re.compile(rf"\bldap\w+\b[^\n|;&]{{0,200}}?\s-w\s+{_V}")),
     ("keytool", re.compile(rf"\s-(?:src|dest)?(?:store|key)pass\s+{_V}")),
     ("smbclient", re.compile(r"\bsmbclient\b[^\n|;&]{0,160}?\s-U\s+['\"]?[\w.\\-]+%([^\s'\"]{4,128})")),

@@ -23,7 +23,7 @@ from types import ModuleType
 from stdnum import iban, luhn, numdb
 from stdnum.br import cpf
 from stdnum.es import dni, nie
-from stdnum.exceptions import InvalidLength, ValidationError
+from stdnum.exceptions import InvalidChecksum, InvalidLength, ValidationError
 from stdnum.fi import hetu
 from stdnum.in_ import aadhaar
 from stdnum.it import codicefiscale
@@ -35,7 +35,7 @@ from stdnum.us import ssn
 from .keywords import KeywordIndex, Substrings, word_list
 from .rules import P_CONTEXT, P_STRUCT, Span, codes_after_cards, count_digits
 
-__all__ = ["checked_identity_word", "detect", "passes_checksum"]
+__all__ = ["checked_identity_word", "detect", "opens_iban_shape", "passes_checksum"]
 
 
 def _iban_group(budget: int) -> str:
@@ -90,11 +90,27 @@ _NEEDS = {
 }  # fmt: skip
 _NAMED_KIND = {"iban": "iban", "card": "credit_card", "ssn": "us_ssn", "nino": "uk_nino"}
 _VALID: dict[str, Callable[[str], bool]] = {
-    "ssn": ssn.is_valid, "nino": lambda _: True, "cpf": cpf.is_valid, "dni": dni.is_valid,
-    "nie": nie.is_valid, "codice": codicefiscale.is_valid, "hetu": hetu.is_valid, "rrn": rrn.is_valid,
-    "pnr": personnummer.is_valid, "aadhaar": aadhaar.is_valid,
+    "ssn": ssn.is_valid, "nino": lambda value: _issued_nino_prefix(value[:2]), "cpf": cpf.is_valid,
+    "dni": dni.is_valid, "nie": nie.is_valid, "codice": codicefiscale.is_valid, "hetu": hetu.is_valid,
+    "rrn": rrn.is_valid, "pnr": personnummer.is_valid, "aadhaar": aadhaar.is_valid,
     "emirates": lambda value: luhn.is_valid(value.replace("-", "")), "pt_cc": pt_cc.is_valid,
 }  # fmt: skip
+# A UK National Insurance number's prefix that HMRC issues (its manual, NIM39110): neither letter is
+# D, F, I, Q, U or V, the second is not O, and BG, GB, KN, NK, NT, TN and ZZ are never used. "QQ
+# 12 34 56 C" is the number HMRC's own forms print as an example.
+_NINO_NEVER_ISSUED = frozenset(("BG", "GB", "KN", "NK", "NT", "TN", "ZZ"))
+
+
+def _issued_nino_prefix(prefix: str) -> bool:
+    return (
+        len(prefix) == 2
+        and prefix.isalpha()
+        and prefix[0] not in "DFIQUV"
+        and prefix[1] not in "DFIQUVO"
+        and prefix.upper() not in _NINO_NEVER_ISSUED
+    )
+
+
 # A character the shape cannot do without (a CPF's dot, a HETU's or personnummer's sign ...).
 _NEEDS_CHARS = {
     "cpf": frozenset("."), "hetu": frozenset("-+A"), "rrn": frozenset("-"), "pnr": frozenset("-+"),
@@ -253,7 +269,7 @@ _ID_WORDS = KeywordIndex(
     social insurance number|personnummer|henkilötunnus|hetu|fødselsnummer|tc kimlik|kimlik|tckn|rrn|
     rijksregisternummer|ahv|avs|account number|routing number|bank account|sort code|kontonummer|
     acct|acct#|acc no|routing|rtg|aba|aba routing|checking account|savings account|account|
-    card number|номер карты|acc|a/c|a/c no|account no|clabe|cbu|口座番号|conta corrente|numer konta|
+    card number|номер карты|acc|a/c|a/c no|account no|clabe|cbu|口座番号|conta corrente|c/c|numer konta|
     nr konta|número de cuenta|numéro de compte|rekeningnummer|nric|ppsn|hkid|身分證|身分證字號|身份證|
     身份證號碼|rut|registre national|numéro national|rijksregister|
     número de tarjeta|numéro de carte|kartennummer|nomor kartu|卡号|инн|снилс|рнокпп|іпн|cccd|nik|
@@ -374,6 +390,40 @@ def _iban_of_its_length(candidate: str) -> int:
     return _longest_start(candidate, lambda start: len(iban.compact(start)) == length)
 
 
+def _iban_shaped_runs(text: str) -> list[tuple[int, int]]:
+    """Where the text holds a run in an IBAN's shape and of its country's length, its check digits
+    right or not: what its digits are is the IBAN checks' to say (``_lettered_ibans``,
+    ``_labelled_ibans``). One that fails them is a mistyped account number, never a card whose
+    sixteen digits pass Luhn by chance ("IBAN DE02 4911 8625 2760 1895 55 ist ungültig")."""
+    shape = _SHAPE_PATTERNS["iban"]
+    runs = []
+    for m in _IBAN_START.finditer(text):
+        run = shape.match(text, m.start())
+        length = _iban_of_its_length(run.group()) if run else 0
+        if length:
+            runs.append((m.start(), m.start() + length))
+    return runs
+
+
+def _no_cards_inside(spans: list[Span], runs: list[tuple[int, int]]) -> list[Span]:
+    """``spans`` less the cards that lie inside one of ``runs`` (IBAN-shaped runs)."""
+    if not runs:
+        return spans
+    return [
+        span
+        for span in spans
+        if span[2] != "credit_card" or not any(start <= span[0] and span[1] <= end for start, end in runs)
+    ]
+
+
+def opens_iban_shape(text: str, start: int) -> bool:
+    """Whether an IBAN-shaped run of its country's length starts at ``start`` (its country code and
+    check digits: a token the learned net would read alone)."""
+    m = _IBAN_START.match(text, start)
+    run = _SHAPE_PATTERNS["iban"].match(text, start) if m else None
+    return run is not None and _iban_of_its_length(run.group()) > 0
+
+
 def _labelled_ibans(text: str) -> Iterator[Span]:
     labels = (m.end() for m in _IBAN_LABEL.finditer(text))
     for span in _ibans_from(text, labels, _iban_of_its_length, P_CONTEXT):
@@ -468,10 +518,23 @@ def _named(text: str, lower: str) -> Iterator[Span]:
             yield before
         owned = _OWNER_BEFORE.search(lower, max(0, word_start - 12), word_start) is not None
         found = _number_after(text, word_end, word, owned=owned)
+        if found is not None and word in _NINO_WORDS and _unissued_prefix_before(text, found[0]):
+            continue  # "the sample NINO is QQ 98 76 54 B": a prefix never issued, an example's
         if found is not None:
             yield found
             if word in _ROUTING_WORDS and _checksum_module(word).is_valid(text[found[0] : found[1]]):
                 yield from _account_beside(text, word_start, found)
+
+
+# The words that name a UK National Insurance number, whose digits follow its two-letter prefix.
+_NINO_WORDS = frozenset(("nino", "ni number", "national insurance", "national insurance number"))
+_NINO_PREFIX_BEFORE = re.compile(r"(?<![A-Za-z])([A-Za-z]{2}) ?$")
+
+
+def _unissued_prefix_before(text: str, start: int) -> bool:
+    """Whether the digits at ``start`` follow a NINO prefix that HMRC never issues."""
+    prefix = _NINO_PREFIX_BEFORE.search(text, max(0, start - 3), start)
+    return prefix is not None and not _issued_nino_prefix(prefix.group(1).upper())
 
 
 # The speaker's own number ("my SSN is ...", "我的身份证号是..."), given right after its name, is theirs
@@ -551,6 +614,8 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
         at += 1  # "：E42692959", "#019", "是330106..."
     number = _ID_NUMBER.match(text, at)
     if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
+        if word in _CARD_WORDS and _failed_card_number(number.group()):
+            return None  # "card number 5322 ... is invalid": a mistyped card, and no identity number
         if (
             not _passes_its_checksum(word, number.group())
             and not _form_field(text, number, word)
@@ -564,8 +629,46 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
     if code and _id_code(code.group(), word in _PASSPORT_WORDS):
         if word in _CHECKSUM_REQUIRED and not _checksum_module(word).is_valid(code.group()):
             return None  # a word that names other things too: its number must pass
+        if _wrong_check_character(word, code.group()) and not owned and not _form_field(text, code, word):
+            return None  # "el DNI 47382915K sale como incorrecto": its letter is not the number's
         return code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
     return None
+
+
+# Words that name a payment card's number: a number of a card's length under one that fails the Luhn
+# check is a card mistyped (the shop said so), not an identity number, and no card either.
+_CARD_WORDS = frozenset(
+    word_list("card number|номер карты|número de tarjeta|numéro de carte|kartennummer|nomor kartu|卡号")
+)
+_CARD_LENGTHS = range(13, 20)
+
+
+def _failed_card_number(number: str) -> bool:
+    digits = "".join(c for c in number if c.isdigit())
+    return len(digits) in _CARD_LENGTHS and not luhn.is_valid(digits)
+
+
+# Identity words whose code of digits and letters ends in a check character python-stdnum computes
+# (Spain's DNI, NIE and NIF, Italy's codice fiscale, Mexico's CURP): a code in the format whose
+# check character is wrong is no one's number ("el DNI 47382915K ... la letra no corresponde"),
+# unless the speaker gives it as their own or a form files it (see _number_at).
+_CHECK_CHARACTER_OF = {
+    "dni": "es.nif", "nie": "es.nif", "nif": "es.nif", "codice fiscale": "it.codicefiscale",
+    "curp": "mx.curp",
+}  # fmt: skip
+
+
+def _wrong_check_character(word: str, code: str) -> bool:
+    name = _CHECK_CHARACTER_OF.get(word)
+    if name is None:
+        return False
+    try:
+        importlib.import_module(f"stdnum.{name}").validate(code)
+    except InvalidChecksum:
+        return True
+    except ValidationError:
+        return False  # another format (a passport's number under "DNI"): not for this check to judge
+    return False
 
 
 # Identity words whose number has a checksum python-stdnum knows (module under stdnum).
@@ -970,7 +1073,8 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
     digits = _digits(text)
     if digits < 1:  # every identifier here holds a digit at least (most hold six)
         return
-    shaped = list(_shaped(text))
+    ibans = _iban_shaped_runs(text)
+    shaped = _no_cards_inside(list(_shaped(text)), ibans)
     yield from shaped
     if digits >= 14 and "-" in text:
         yield from _uk_bank_details(text)
@@ -980,7 +1084,7 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
     if "iban" in lower:
         yield from _labelled_ibans(text)
     if digits >= 16:
-        yield from _card_halves(text)
+        yield from _no_cards_inside(list(_card_halves(text)), ibans)
     yield from _named(text, lower)
     cards = [span for span in shaped if span[2] == "credit_card"]
     yield from _card_codes(text, lower, cards, digits)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from stdnum import luhn
 
+from .identifiers import opens_iban_shape
 from .keywords import KeywordIndex
 from .rules import P_PROSE, Span
 from .statements import public_field_before, public_shape
@@ -457,6 +458,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             and not public_shape(value)
             and not _failed_card(value)
             and not _ZEROED.fullmatch(value)
+            and not opens_iban_shape(text, start)  # (an IBAN's country and check digits: its own checks')
         ):
             yield start, end, KIND, PRIORITY
 

@@ -228,6 +228,8 @@ class _TokenRule:
     check: Callable[[str], bool] | None = None
     not_after: frozenset[str] = _WORD_CHARS
     least_digits: int = 0  # and only if the text holds that many digits (a hint found in most texts)
+    # for an identifier that is a credential's half in one place only: what must stand right before it
+    place: re.Pattern[str] | None = None
 
 
 _TOKEN_RULES: tuple[_TokenRule, ...] = (
@@ -292,12 +294,17 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         re.compile(r"AAAA[A-Za-z0-9_-]{7}:APA91[A-Za-z0-9_-]{100,}" + _E),
         (":APA91",),
     ),
+    # A Twilio account SID names an account, as an AWS account id does: Twilio's console shows it,
+    # and most of the corpora keep it in prose ("the account SID is AC..., the token is in the vault").
+    # Written as a literal in code or config (TWILIO_ACCOUNT_SID=AC..., Client("AC...", ...)), it is
+    # the user name of the API's basic auth, beside its password: the first corpus counts it so.
     _TokenRule(
         "twilio_account_sid",
         re.compile(r"AC[0-9a-fA-F]{32}(?![A-Za-z0-9])"),
         ("AC",),
         _mixed,
         not_after=_ALNUM_CHARS,
+        place=re.compile(r"""(?:=[ \t]*["'`]?|["'`]|(?:[A-Za-z]+_\w*|[a-z]+[A-Z]\w*)["']?[ \t]*:[ \t]*)$"""),
     ),
     _TokenRule(
         "twilio_api_key",
@@ -443,6 +450,9 @@ _HINT_RULES: dict[str, tuple[_TokenRule, ...]] = {
 _HINTS = Substrings(_HINT_RULES)
 
 
+_PLACE_REACH = 40  # characters before a token that its rule's ``place`` reads
+
+
 def _token_rules(text: str, lower: str) -> Iterator[Span]:
     hints = _HINTS.found(text)
     if not hints:
@@ -457,10 +467,16 @@ def _token_rules(text: str, lower: str) -> Iterator[Span]:
             if digits < rule.least_digits:
                 continue
         for m in rule.pattern.finditer(text):
-            if _starts_token(text, m.start(), rule.not_after) and (
-                rule.check is None or rule.check(m.group())
+            if (
+                _starts_token(text, m.start(), rule.not_after)
+                and (rule.check is None or rule.check(m.group()))
+                and (rule.place is None or _in_place(rule.place, text, m.start()))
             ):
                 yield m.start(), m.end(), rule.kind, P_FORMAT
+
+
+def _in_place(place: re.Pattern[str], text: str, start: int) -> bool:
+    return place.search(text, max(0, start - _PLACE_REACH), start) is not None
 
 
 # The prefixes that open a vendor's token of a fixed format ("hf_", "glpat-", "hvs.", "sk-"): a

@@ -154,7 +154,8 @@ _LIST_NAMES = word_list("""
     codes de récupération|codes de secours|códigos de recuperación|códigos de respaldo|códigos de backup|
     códigos de recuperação|
     codici di backup|codici di recupero|kody zapasowe|kody odzyskiwania|reservkoder|återställningskoder|
-    резервные коды|коды восстановления|バックアップコード|リカバリーコード|备用码|恢复码|백업 코드|복구 코드
+    резервные коды|коды восстановления|バックアップコード|リカバリーコード|备用码|恢复码|백업 코드|복구 코드|
+    yedek kod|yedek kodlar|yedek kodları|kurtarma kodu|kurtarma kodları
 """)
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
 # them must look random (three kinds of character), unless ":" or "=" stands between.
@@ -245,9 +246,10 @@ _NAMING_WORDS = frozenset(
     )
 )
 # Values that are something else: dates, times, versions, amounts, sizes, ordinals, placeholders.
+# (Names joined by "$", "Outer$Inner$1" or a hash's fields, hold no "$$": "3$pre$$021_" is a password.)
 _NOT_A_SECRET = re.compile(
     r"(?i)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?|v?\d+(?:\.\d+){1,3}[a-z]?"
-    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}\S*|[a-z]+(?:[_-][a-z]+)+|[0-9a-f]{7,12}|[\w.+-]+@(?:\d{1,3}\.){3}\d{1,3}"
+    r"|0x[0-9a-f]+|[\w.-]+:\d{2,5}|(?:\w+\$){2,}(?!\$)\S*|[a-z]+(?:[_-][a-z]+)+|[0-9a-f]{7,12}|[\w.+-]+@(?:\d{1,3}\.){3}\d{1,3}"
     r"|[$€£¥]?\d[\d,.]*(?:%|€|\$|£|k|m|gb|mb|kb|tb|ms|s|h|min|px|em|rem|x|st|nd|rd|th|kg|km|cm|mm)?"
     r"|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%\w+%|\{\{.*\}\}|x{3,}|\*{3,}|\.{3,}"
     # a kind of value, not one ("P@ssw0rd-style substitutions"); a path of three names or more
@@ -669,7 +671,7 @@ def _value_after(
         if previous in _IDENTIFIER_WORDS:
             return None  # "the recovery key for Key ID 7A3F09C1": what names the key, not the key
         spelled = _spelled_run(text, start, spoken=True)
-        if spelled:
+        if spelled >= end:  # (one that stops inside the token, "h7t8-t0|ls-36qv", spells nothing)
             return start, spelled
         spaced_end = _spaced_run(text, start, end)
         next_to = words == 0 and not weak
@@ -685,11 +687,22 @@ def _value_after(
             elif pair and words <= _WORDS_BEFORE_CODE and len(value) == len(pair.group(1)) == 4:
                 return start, pair.end()  # "lockbox by the gate 5521 0934": two groups of four digits
         candidate = text[start:spaced_end]
+        # "für Gaeste_Netz:": what the value is for, as a label
+        label = spaced_end == end and previous in _FOR_WORDS and raw.endswith((":", "："))
+        if weak and not linked and not label and _NETWORK_NAME.fullmatch(candidate):
+            return None  # "El wifi Linksys_9F4k va fatal": the network's name, its key unsaid
         if previous in _PLACE_LINKS and (joined_word_passphrase(candidate) or "pass" in candidate.lower()):
             # "stored in keychain_access_group", "it's in 1Password": a place's name, not the value
             linked = False
         if _secret_value(candidate, quoted=False, code=code, linked=linked, next_to=next_to, near=near):
             return start, _last_star(text, start, spaced_end)
+        if label and not value.isdigit():
+            # "WLAN-Schlüssel für Gaeste_Netz: PQRZ...": the name of what the value is for, as a
+            # label; the value follows its colon
+            words, linked, previous = words + 1, True, value.lower()
+            if words > _WORDS_BEFORE_VALUE:
+                return None
+            continue
         if spaced_end > end or not value.isdigit():
             return None
         words, linked = words + 1, False  # a number on the way ("lockbox on 1418 Birch St is set to ...")
@@ -699,6 +712,11 @@ def _value_after(
 
 
 _ALNUM = re.compile(r"[^\W_]")  # a character that str.isalnum() takes (one search, in C)
+# After a weak name ("wifi", "network") with no link to a value, a name's shape: letters first, then
+# letters and digits joined by "-", "_" or "." and no other symbol ("TP-Link_16A7", "Casa-Lopez_5G"),
+# is the network the sentence speaks of ("the wifi Linksys-7C2b keeps dropping", "renamed the guest
+# network to ..."); a key said so has a symbol of a password's rule or none ("guest wifi B279838F37").
+_NETWORK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+")
 
 
 def _label_with_its_name(value: str) -> bool:
@@ -707,6 +725,10 @@ def _label_with_its_name(value: str) -> bool:
     if any(c.isascii() and c.isalnum() for c in value):
         return False
     return next(_NAMES.find(value.lower()), None) is not None
+
+
+# "for" in the languages of the names: "WLAN-Schlüssel für Gaeste_Netz: ...", "password for db_ro: ...".
+_FOR_WORDS = frozenset(word_list("for|für|fuer|pour|para|per|voor|för|dla|для|için"))
 
 
 # Links that say where a password is rather than what it is ("stored in", "kept at", "saved on"):
@@ -986,9 +1008,26 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # a Polish company's tax number (NIP, ten digits), not a Quebec PIN (NIP)
         if found is not None and approval and _APPROVAL_CODE.fullmatch(text, found[0], found[1]):
             continue  # a card payment's approval code, printed on the receipt (not a login's code)
+        if found is not None and name in _CODES and _promotion_code(text, lower, found):
+            continue  # "use code VERANO25 at checkout": a shop's discount, printed for everyone
         if found is not None:
             yield found[0], found[1], "password", P_PROSE
             yield from _other_value(text, found[1], code=name in _CODES)
+
+
+# A shop's discount code: capitals, perhaps a number after them ("SPRING30", "WELCOME10"), in a
+# message about a purchase's discount; a login's or a door's code is digits, or random characters.
+_PROMOTION_CODE = re.compile(r"[A-Z]{3,16}\d{0,3}")
+_DISCOUNT_TALK = Substrings(
+    word_list("""
+    checkout|discount|coupon|promo|voucher|% off|descuento|cupón|cupon|rabatt|gutschein|réduction|
+    remise|sconto|desconto|cupom|korting|kortingscode|rabat|indirim|скидк|промокод
+    """)
+)
+
+
+def _promotion_code(text: str, lower: str, found: tuple[int, int]) -> bool:
+    return _PROMOTION_CODE.fullmatch(text, found[0], found[1]) is not None and _DISCOUNT_TALK.search(lower)
 
 
 # A second value offered beside the first ("my password is Ember1947. or gullsandhollyberries?",
@@ -1604,6 +1643,8 @@ def _shaped_tokens(text: str, long_tokens: list[re.Match[str]]) -> Iterator[Span
             end += 1  # "... so Nacho9331!.": the "!" is the password's, the "." the sentence's
         elif text.startswith("!", end) and _DASH_AFTER.match(text, end + 1):
             end += 1  # "It's Nacho9331! — with a capital N": a dash goes on with the sentence
+        elif text[end : end + 1] in ("!", "?") and _table_cell(text, start, end + 1):
+            end += 1  # "lucia.m<TAB>Otter.77!": a cell of a table ends no sentence
         value = text[start:end]
         kinds = _kinds(value)
         shaped = (
@@ -1618,6 +1659,12 @@ def _shaped_tokens(text: str, long_tokens: list[re.Match[str]]) -> Iterator[Span
             yield start, end, "secret", P_PROSE
         elif _prefixed_key(text, start, value) or _prefixed_plain_key(text, start, value):
             yield start, end, "api_key", P_PROSE
+
+
+def _table_cell(text: str, start: int, end: int) -> bool:
+    """Whether ``start:end`` fills a cell of a tab-separated table: a tab before it, and a tab, the
+    line's end or the text's after it."""
+    return text[start - 1 : start] == "\t" and (end == len(text) or text[end] in "\t\r\n")
 
 
 # A dash after a token's "!": the sentence goes on, so the "!" ended the token, not the sentence (a
@@ -1832,14 +1879,35 @@ _PREFIXED_HEX = re.compile(r"(?:0x|[A-Za-z]{1,4})(?:[0-9a-f]{16,40}|[0-9A-F]{16,
 _PEM_ARMOUR = re.compile(r"-{5}(?:BEGIN|END)|[A-Z]+-{5}")
 
 
+# A Stripe object's id: its type's prefix and 14-32 random characters ("evt_1Pq8...", "cus_Nff...",
+# "ch_3Mt..."), which webhooks, logs and the dashboard show; Stripe's keys start otherwise ("sk_live_",
+# "rk_", "whsec_"), and a payment intent's client secret goes on after its id ("pi_..._secret_...").
+_STRIPE_OBJECT_ID = re.compile(
+    r"(?:evt|ch|cus|pi|pm|py|po|tr|in|ii|il|src|seti|si|sub|prod|price|plan|du|ba|card|txn|acct|req)"
+    r"_[A-Za-z0-9]{14,32}"
+)
+# A Wi-Fi network's name as a router or an internet provider sets it: the maker's or the provider's
+# name, a dash or an underscore, and a few letters and digits from the device's address, perhaps a
+# band ("TP-Link_2541", "Vodafone-O9RB", "Livebox-7F3A_5GHz"): shown to everyone in range.
+_ROUTER_NETWORK = re.compile(
+    r"(?i:tp-?link|netgear|linksys|asus|d-?link|fritz!?box|vodafone|movistar|livebox|freebox|bbox|sfr"
+    r"|bt-?hub|virginmedia|talktalk|orange|huawei|zte|xiaomi|tenda|belkin|telekom|magentaspot|plusnet"
+    r"|xfinity|spectrum|ziggo|kpn|proximus|telenet|swisscom|upc|digi|jazztel|fastweb|totalplay|infinitum"
+    r"|telstra|optus|mikrotik|keenetic|zyxel|mercusys|sagemcom|technicolor|hitron|arris|ubnt)"
+    r"[-_](?=[0-9A-Za-z]{0,5}\d)[0-9A-Za-z]{2,6}(?i:[-_](?:2\.4|5|6)g(?:hz)?|[-_]ext|[-_]guest)?"
+)
+
+
 def public_shape(value: str) -> bool:
     """Whether a token found by its looks alone (a shaped token, the learned net) is public by its
     format: a wallet's address, hex with a prefix, a program's release, a PEM block's armour, base64
-    of a sentence."""
+    of a sentence, a Stripe object's id, a router's network name."""
     return (
         _ETHEREUM_ADDRESS.fullmatch(value) is not None
         or _PEM_ARMOUR.fullmatch(value) is not None
         or _PREFIXED_HEX.fullmatch(value) is not None
+        or _STRIPE_OBJECT_ID.fullmatch(value) is not None
+        or _ROUTER_NETWORK.fullmatch(value) is not None
         or _bitcoin_address(value)
         or _release_name(value)
         or _base64_of_prose(value)
@@ -1964,19 +2032,29 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
         token = m.group().strip(_EDGE + "0123456789")
         if not token:
             continue  # "1." between numbered words
-        if token not in words and not run:
-            token = _CJK_LABEL.sub("", token)  # "助记词：badge": a label glued to the first word
-        if token in words:
-            run_start = m.start() + m.group().find(token) if not run else run_start
-            run.append(token)
-            run_end = m.end()
-            commas += m.group().endswith(",")
-            continue
-        if len(run) >= least and _drawn_at_random(run) and (named or not _word_list(run, commas)):
-            yield run_start, run_end, "seed_phrase", P_STRUCT
-        run, commas = [], 0
-    if len(run) >= least and _drawn_at_random(run) and (named or not _word_list(run, commas)):
+        if token not in words:
+            if run:  # the run ends here
+                if _phrase_of(run, least, commas, named=named):
+                    yield run_start, run_end, "seed_phrase", P_STRUCT
+                run, commas = [], 0
+            # a label glued to the first word: "助记词：badge", 'MNEMONIC="badge' (after "export", a word
+            # of a list too)
+            token = _CJK_LABEL.sub("", token)
+            if token not in words:
+                continue
+        if not run:
+            run_start = m.start() + m.group().find(token)
+        run.append(token)
+        run_end = m.end()
+        commas += m.group().endswith(",")
+    if _phrase_of(run, least, commas, named=named):
         yield run_start, run_end, "seed_phrase", P_STRUCT
+
+
+def _phrase_of(run: list[str], least: int, commas: int, *, named: bool) -> bool:
+    """Whether a run of list words is a wallet's phrase (long enough, drawn at random, and not a
+    list of words written as one unless the message names a phrase)."""
+    return len(run) >= least and _drawn_at_random(run) and (named or not _word_list(run, commas))
 
 
 def _word_list(run: list[str], commas: int) -> bool:
@@ -2000,7 +2078,9 @@ _SEED_CUE = Substrings(
     frase|wörter|mots
     """)
 )
-_CJK_LABEL = re.compile(rf"^[{_NO_SPACE_SCRIPTS}]+(?=[a-z])|^[^:：]+[:：](?=\S)")
+# (a label glued to the first word: "助记词：badge", "seed:badge", or an assignment's name and its
+# quote, 'MNEMONIC="badge')
+_CJK_LABEL = re.compile(rf"^[{_NO_SPACE_SCRIPTS}]+(?=[a-z])|^[^:：]+[:：](?=\S)|^[\w.-]+=[\"'`]?(?=[a-z])")
 
 
 _WHITESPACE_TOKEN = re.compile(r"\S+")
