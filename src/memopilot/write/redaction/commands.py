@@ -359,6 +359,11 @@ _HINTS = ahocorasick.Automaton()
 for _hint in {hint for hint, _ in _PLACES if len(hint) > 1} | {"insert"}:
     _HINTS.add_word(_hint, _hint)
 _HINTS.make_automaton()
+# The places of each hint, by their index in _PLACES: a message runs the places of the hints it holds,
+# in _PLACES's order, where a test of each of the 70-odd places' hints cost ~10 µs a message.
+_PLACE_INDEXES: dict[str, tuple[int, ...]] = {}
+for _index, (_hint, _) in enumerate(_PLACES):
+    _PLACE_INDEXES[_hint] = (*_PLACE_INDEXES.get(_hint, ()), _index)
 
 
 # A wallet's private key where code keeps one: a Hardhat or Truffle network's `accounts: ["0x..."]`,
@@ -405,8 +410,9 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     present = {hint for _, hint in matches(_HINTS, lower)} | {c for c in _CHAR_HINTS if c in lower}
     if not present:
         return
-    for hint, pattern in _PLACES:
-        if hint not in present or (hint in _COUNTED_HINTS and lower.count(hint) < _COUNTED_HINTS[hint]):
+    for index in sorted(i for hint in present for i in _PLACE_INDEXES.get(hint, ())):
+        hint, pattern = _PLACES[index]
+        if hint in _COUNTED_HINTS and lower.count(hint) < _COUNTED_HINTS[hint]:
             continue
         if pattern in _PLACE_NEEDS and not _PLACE_NEEDS[pattern](text):
             continue

@@ -361,8 +361,9 @@ def _ibans_from(
             yield m.start(), m.start() + length, "iban", priority
 
 
-def _lettered_ibans(text: str) -> Iterator[Span]:
-    yield from _ibans_from(text, (m.start() for m in _IBAN_START.finditer(text)), _iban, P_STRUCT)
+def _lettered_ibans(text: str, starts: list[int]) -> Iterator[Span]:
+    """The valid IBANs at ``starts`` (where _IBAN_START matches)."""
+    yield from _ibans_from(text, iter(starts), _iban, P_STRUCT)
 
 
 # An IBAN under its name whose check digits fail (a slip in copying it, or a made-up one): still the
@@ -390,18 +391,19 @@ def _iban_of_its_length(candidate: str) -> int:
     return _longest_start(candidate, lambda start: len(iban.compact(start)) == length)
 
 
-def _iban_shaped_runs(text: str) -> list[tuple[int, int]]:
+def _iban_shaped_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
     """Where the text holds a run in an IBAN's shape and of its country's length, its check digits
     right or not: what its digits are is the IBAN checks' to say (``_lettered_ibans``,
     ``_labelled_ibans``). One that fails them is a mistyped account number, never a card whose
-    sixteen digits pass Luhn by chance ("IBAN DE02 4911 8625 2760 1895 55 ist ungültig")."""
+    sixteen digits pass Luhn by chance ("IBAN DE02 4911 8625 2760 1895 55 ist ungültig"). ``starts``:
+    where _IBAN_START matches."""
     shape = _SHAPE_PATTERNS["iban"]
     runs = []
-    for m in _IBAN_START.finditer(text):
-        run = shape.match(text, m.start())
+    for start in starts:
+        run = shape.match(text, start)
         length = _iban_of_its_length(run.group()) if run else 0
         if length:
-            runs.append((m.start(), m.start() + length))
+            runs.append((start, start + length))
     return runs
 
 
@@ -1073,14 +1075,15 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
     digits = _digits(text)
     if digits < 1:  # every identifier here holds a digit at least (most hold six)
         return
-    ibans = _iban_shaped_runs(text)
+    iban_starts = [m.start() for m in _IBAN_START.finditer(text)]  # (one scan for both uses)
+    ibans = _iban_shaped_runs(text, iban_starts)
     shaped = _no_cards_inside(list(_shaped(text)), ibans)
     yield from shaped
     if digits >= 14 and "-" in text:
         yield from _uk_bank_details(text)
     if digits >= 9 and _BRANCH_HINTS.search(lower):
         yield from _branch_codes(text, lower)
-    yield from _lettered_ibans(text)
+    yield from _lettered_ibans(text, iban_starts)
     if "iban" in lower:
         yield from _labelled_ibans(text)
     if digits >= 16:

@@ -17,9 +17,9 @@ class _SharedPass:
     one pass of an automaton of all their words. Each pass costs 2-8 µs on 300 characters, about as
     much for 10 words as for 300 (the cost is per character); a message met a dozen of them.
 
-    An automaton is added the first time it is asked about (that time it runs alone), and the
-    combined automaton is rebuilt before the next message. A text other than the message's (a
-    slice, the original case) is scanned by the asked automaton alone. Matches come in the order
+    An automaton is added the first time it is asked about a message's text (that time it runs
+    alone), and the combined automaton is rebuilt before the next message. A text other than the
+    message's (a slice, the original case) is scanned by the asked automaton alone. Matches come in the order
     of the automaton's own ``iter``: by end, the longest first at one end.
     """
 
@@ -47,10 +47,22 @@ class _SharedPass:
     def matches(self, automaton: Any, lower: str) -> Iterator[tuple[int, Any]]:
         current = self._current
         key = id(automaton)
-        if current is not None and current[0] is lower and key in current[1]:
-            return iter(current[2].get(key, ()))
-        self._members.setdefault(key, automaton)
+        if current is not None and current[0] is lower:
+            if key in current[1]:
+                return iter(current[2].get(key, ()))
+            # (joins the combined pass only when asked about a message: an automaton only ever run
+            # over other texts, a slice or the original case, would make every pass longer for nothing)
+            self._members.setdefault(key, automaton)
         return automaton.iter(lower)
+
+    def occurs(self, automaton: Any, lower: str) -> bool:
+        """Whether any of the automaton's words occurs in ``lower``: ``matches`` without an iterator
+        made and read (a message asks a dozen times)."""
+        current = self._current
+        key = id(automaton)
+        if current is not None and current[0] is lower and key in current[1]:
+            return key in current[2]
+        return next(self.matches(automaton, lower), None) is not None
 
     def _build(self) -> None:
         members = dict(self._members)
@@ -82,9 +94,9 @@ def begin_message(lower: str) -> None:
     _SHARED.begin(lower)
 
 
-def matches(automaton: Any, lower: str) -> Iterator[tuple[int, Any]]:
-    """``automaton.iter(lower)``, from the message's shared pass when ``lower`` is its text."""
-    return _SHARED.matches(automaton, lower)
+# ``matches(automaton, lower)``: ``automaton.iter(lower)``, from the message's shared pass when
+# ``lower`` is its text (the bound method itself: a wrapper's call cost as much as the lookup).
+matches = _SHARED.matches
 
 
 def word_list(text: str) -> list[str]:
@@ -123,7 +135,7 @@ class KeywordIndex:
     def occurs(self, lower: str) -> bool:
         """Whether any keyword occurs in ``lower`` at all, as a whole word or inside one: where none
         does, no part of ``lower`` holds one either (from the message's shared pass)."""
-        return next(matches(self._automaton, lower), None) is not None
+        return _SHARED.occurs(self._automaton, lower)
 
     def find(self, lower: str) -> Iterator[tuple[int, int, str]]:
         """(start, end, keyword) of each whole-word occurrence, in order, ``end`` after any suffix;
@@ -175,7 +187,7 @@ class Substrings:
 
     def search(self, text: str) -> bool:
         """Whether any of the words occurs in ``text``."""
-        return next(matches(self._automaton, text), None) is not None
+        return _SHARED.occurs(self._automaton, text)
 
     def found(self, text: str) -> set[str]:
         """Every word that occurs in ``text`` (overlapping occurrences included)."""

@@ -2024,8 +2024,8 @@ def _seed_phrases(lower: str, found: list[str]) -> Iterator[Span]:
     words = _seed_words()
     named = _SEED_CUE.search(lower)
     least = _SEED_RUN_NAMED if named else _SEED_RUN
-    if not _has_run(found, words, least) or len(words.intersection(found)) < least - 1:
-        return  # a phrase of 12 words has 11 different ones at least, one after another
+    if len(words.intersection(found)) < least - 1 or not _has_run(found, words, least):
+        return  # a phrase of 12 words has 11 different ones at least (one C call: first), in a row
     run: list[str] = []
     run_start, run_end, commas = 0, 0, 0
     for m in _WHITESPACE_TOKEN.finditer(lower):
