@@ -296,6 +296,14 @@ def _table_secret(value: str) -> bool:
     )
 
 
+def _separator(header: str) -> str | None:
+    """The first of _TABLE_SEPARATORS a header's cells can be split at: "|" twice, any other once."""
+    for separator in _TABLE_SEPARATORS:
+        if separator in header and (separator != "|" or header.count(separator) >= 2):
+            return separator
+    return None
+
+
 def _table_columns(text: str) -> Iterator[Span]:
     """The cells under a header such as ``password``, ``pin`` or ``api key`` in a table."""
     lines, offsets, pos = text.split("\n"), [], 0
@@ -303,7 +311,7 @@ def _table_columns(text: str) -> Iterator[Span]:
         offsets.append(pos)
         pos += len(line) + 1
     for i, header in enumerate(lines[:-1]):
-        sep = next((c for c in _TABLE_SEPARATORS if header.count(c) >= 2 or (c != "|" and c in header)), None)
+        sep = _separator(header)
         if sep is None or (i and sep in lines[i - 1]):
             continue  # a header is a table's first row
         if sep == "|" and not _SEPARATOR_ROW.match(lines[i + 1]):

@@ -651,7 +651,15 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
     yield from _cards_digit_by_digit(text)
 
 
+# Twelve spaced digits, which every such card holds, written out: a pattern that starts with a
+# literal space is skipped through in C (0.7 µs on 300 characters), where the card's own tries its
+# look-behinds at every digit (3 µs; and a group repeated, "(?: [0-9]){12}", 5 µs).
+_SPACED_DIGITS = re.compile(" [0-9]" * 12)
+
+
 def _cards_digit_by_digit(text: str) -> Iterator[Span]:
+    if _SPACED_DIGITS.search(text) is None:
+        return
     for m in _CARD_DIGIT_BY_DIGIT.finditer(text):
         digits = m.group().replace(" ", "")
         if _card_network(digits) and _luhn(digits):
