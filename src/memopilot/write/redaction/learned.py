@@ -182,8 +182,8 @@ def _tokens_around(text: str, start: int) -> tuple[list[tuple[int, int]], int] |
     reach = _CONTEXT_REACH
     while True:
         begin = max(0, start - reach)
-        while begin > 0 and _TOKEN_CHAR.match(text, begin - 1):
-            begin -= 1
+        if begin > 0 and _TOKEN_CHAR.match(text, begin - 1):  # back to the start of the token there
+            begin -= _TOKEN_RUN.match(text[::-1], len(text) - begin).end() - (len(text) - begin)
         tokens: list[tuple[int, int]] = []
         for m in _TOKEN.finditer(text, begin):
             tokens.append(m.span())

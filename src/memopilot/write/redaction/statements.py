@@ -1430,7 +1430,14 @@ _ARROW_ITEM = re.compile(
 )
 
 
+# The arrow or the dash between spaces that every item holds: looked for first (1.9 µs on 300
+# characters), where the items' own pattern tries every line's start with its backtracking (7 µs).
+_ARROW_GAP = re.compile(r"[ \t](?:→|->|–|—|-)[ \t]")
+
+
 def _arrow_list(text: str, lower: str) -> Iterator[Span]:
+    if _ARROW_GAP.search(text) is None:
+        return
     items = list(_ARROW_ITEM.finditer(text))
     if len(items) < 2:
         return
@@ -2620,7 +2627,15 @@ _APP_PASSWORD_NAME = re.compile(
 )
 
 
+# The three groups after a space that every app password holds: a pattern that starts with a literal
+# space is skipped through in C (1 µs on 300 characters), where the whole one tries its look-behind
+# at every position (6 µs).
+_APP_PASSWORD_GROUPS = re.compile(r" [a-z]{4} [a-z]{4} [a-z]{4}")
+
+
 def _app_passwords(text: str, lower: str) -> Iterator[Span]:
+    if _APP_PASSWORD_GROUPS.search(text) is None:
+        return
     named = _APP_PASSWORD_NAME.search(lower) is not None
     for m in _APP_PASSWORD.finditer(text):
         if named or _APP_PASSWORD_CUES.search(lower[max(0, m.start() - _APP_PASSWORD_CUE_CHARS) : m.start()]):
