@@ -65,6 +65,8 @@ _SHAPED_MARK = re.compile(
     rf"[0-9A-Z_\-.@!#$%&*+/~^?](?<={_TOKEN_CHARS}[\s\S])(?:(?<=[0-9A-Z])|(?={_TOKEN_CHARS}))"
 )
 _TOKEN_CHAR = re.compile(_TOKEN_CHARS)
+# The same, and the rest of its token: the match ends where the token does.
+_SHAPED_MARK_ON = re.compile(rf"{_SHAPED_MARK.pattern}{_TOKEN_CHARS}*")
 
 
 def _shaped_starts(text: str) -> dict[int, int]:
@@ -74,19 +76,18 @@ def _shaped_starts(text: str) -> dict[int, int]:
     its start where there is no token). (Found from those characters: one regular expression
     for whole such tokens tried a look-around at every position, a third of the net's time.)"""
     starts: dict[int, int] = {}
-    mark = _SHAPED_MARK.search(text)
+    mark = _SHAPED_MARK_ON.search(text)
     if mark is None:
         return starts
     # The token's start is found in the reversed text: the run of token characters before the mark,
     # in one match (a match per character, walking back, cost a third of this function).
     backwards, size = text[::-1], len(text)
     while mark is not None:
-        at = mark.start()
+        at, run_end = mark.span()
         start = at - (_TOKEN_RUN.match(backwards, size - at).end() - (size - at))
-        run_end = _TOKEN_RUN.match(text, at).end()
         starts[start] = start + len(text[start:run_end].rstrip(".,?"))
         # the token's other marks are skipped (a hash holds dozens)
-        mark = _SHAPED_MARK.search(text, run_end)
+        mark = _SHAPED_MARK_ON.search(text, run_end)
     return starts
 
 
