@@ -503,6 +503,11 @@ def test_these_days_anywhere_marks_a_change() -> None:
         ("The gym put the membership up, so that's annoying.", True),
         ("They reduced my hours to 24 a week.", True),
         ("The nursery fee went down by 40 a month.", True),
+        # (twenty-fifth session) the thing raised, then its figure; a raise said as it happens
+        ("The council hiked our parking permit. It's 95 a year now.", True),
+        ("Raising my pension contribution to 8 percent from May.", True),
+        ("She raised the point at 3pm.", False),
+        ("I raised my hand twice.", False),
         # no amount that rises or falls: a trip, a nap, a limit
         ("We're going up to Inverness for the weekend.", False),
         ("I put the baby down for a nap at two.", False),

@@ -201,3 +201,15 @@ def test_since_a_date_in_another_language_starts_a_change() -> None:
     assert dates.temporary_expiry(english, NOW) is None
     kept = _kept("Da questa settimana viviamo a Verolago, ci siamo trasferiti per lavoro.")
     assert kept and all(memory_type != "temporary" and end is None for memory_type, end in kept)
+
+
+def test_a_day_of_the_month_said_alone_in_another_language_is_due_then() -> None:
+    """ "bis zum 15." (a German ordinal, the verb after it) and "antes del 20," name a day."""
+    now = datetime(2026, 10, 7, 12, tzinfo=UTC)
+    for text, day in (
+        ("Ich muss den Antrag bis zum 15. einreichen, sonst verfällt er.", 15),
+        ("Tengo que pagar la matrícula antes del 20, si no pierdo la plaza.", 20),
+    ):
+        found = dates.find_date(readable_dates(text), now)
+        assert found is not None and found.when.date() == datetime(2026, 10, day).date(), text
+    assert "the 15th" not in readable_dates("Ich bin bis 15 Uhr im Büro.")

@@ -434,3 +434,9 @@ def test_a_day_of_the_month_said_with_its_month_or_as_a_start() -> None:
     ):
         found = find_date(text, NOW)
         assert found is not None and found.when.date() == day, text
+
+
+def test_the_day_after_tomorrow_needs_no_article() -> None:
+    now = datetime(2026, 5, 20, 12, tzinfo=UTC)  # a Wednesday
+    found = find_date("day after tomorrow I take the van in for its service", now)
+    assert found is not None and found.when.date() == date(2026, 5, 22)

@@ -1268,3 +1268,94 @@ def test_a_statement_led_by_decided_is_a_decision() -> None:
         m.type != "decision"
         for m in learned_edit("Still undecided: the oak table or the pine one?").new_memories
     )
+
+
+# Twenty-fifth session.
+
+
+@pytest.mark.parametrize(
+    ("message", "due"),
+    [
+        # Wednesday 4 March: "the 12th" is 12 March, "Friday" the 6th
+        ("Could you remind me on the 12th to renew the parking permit?", eod(2026, 3, 12)),
+        ("can u please remind me to book the piano tuner this Friday", eod(2026, 3, 6)),
+    ],
+)
+def test_a_request_to_be_reminded_is_a_reminder_due_that_day(message: str, due: datetime) -> None:
+    """A reminder asked for as a question was dropped as one; asking to be told something now
+    ("can you remind me what ... is") stays a question."""
+    memory = only(message)
+    assert memory.type == "deadline"
+    assert memory.expires_at == due
+    assert edit("Can you remind me what the boiling point of ethanol is?").new_memories == []
+
+
+def test_what_must_be_done_before_a_date_already_named_is_due_then() -> None:
+    memory = only("The builder's estimate holds until the 20th, we have to choose one by then.")
+    assert (memory.type, memory.expires_at) == ("deadline", eod(2026, 3, 20))
+    memory = only("Our boiler cover runs out on the 18th so I must find a new policy before then.")
+    assert (memory.type, memory.expires_at) == ("deadline", eod(2026, 3, 18))
+
+
+def test_a_price_quote_from_a_firm_is_no_quotation() -> None:
+    """ "the quote from <a firm>" is its price; a quotation has its words after the source."""
+    memory = only("The quote from Haskett Glazing is only good until the 9th, need to decide by then.")
+    assert memory.type == "deadline"
+    assert edit('A line from Rilke: "the only journey is the one within."').new_memories == []
+
+
+def test_a_lapse_of_memory_is_no_taste() -> None:
+    """ "I always forget how many grams a cup holds" asks for a fact now: no preference."""
+    for message in (
+        "I always forget how many grams of flour a cup holds.",
+        "I always mix up stalactites and stalagmites",
+    ):
+        assert all(m.type != "preference" for m in edit(message).new_memories), message
+
+
+def test_a_stay_of_a_later_season_is_not_temporary_from_now() -> None:
+    """Said in March, "this summer ... for three weeks" is a plan, not a note that expires in three weeks."""
+    message = "This summer we're taking the kids on a canal boat for three weeks."
+    assert all(m.type != "temporary" for m in learned_edit(message).new_memories)
+    assert only("I'm house-sitting for my aunt for two weeks.").type == "temporary"
+
+
+def test_a_rule_for_whatever_the_assistant_does_lasts() -> None:
+    """ "in anything you write for me" makes a request a standing rule, not one for this reply."""
+    memory = only("Please don't use exclamation marks in anything you write for me.")
+    assert memory.type == "preference"
+    assert edit("Please don't use exclamation marks in this email.").new_memories == []
+
+
+def test_what_is_ruled_out_is_a_constraint() -> None:
+    assert only("Shellfish is off the table for our wedding menu.").type == "constraint"
+    assert only("Red-eye flights are a hard no.").type == "constraint"
+    assert edit("Honestly that plan is a no-brainer.").new_memories == []
+
+
+def test_the_rule_right_after_a_vital_fact_and_its_own_clauses_join_it() -> None:
+    (memory,) = edit("Never forget this: I have a pacemaker. Magnetic therapy gadgets are a no.").new_memories
+    assert memory.type == "critical" and "Magnetic" in memory.content
+    (memory,) = learned_edit(
+        "Vital: I'm allergic to penicillin and I come out in hives within minutes."
+    ).new_memories
+    assert memory.type == "critical" and "hives" in memory.content
+    assert [
+        m.type
+        for m in learned_edit("I'm severely allergic to walnuts and my brother hates olives.").new_memories
+    ] == [
+        "critical",
+        "fact",
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Say I decided to retire at 55 and moved to the coast — how much would the pension pay?",
+        "Remember that advert with the dancing gorilla and the drums? who made it",
+        "Translate into German: 'I always take the stairs, I never use lifts.'",
+    ],
+)
+def test_a_supposition_a_half_remembered_thing_or_words_to_translate_store_nothing(message: str) -> None:
+    assert learned_edit(message).new_memories == []

@@ -106,6 +106,9 @@ def english_dates(text: str, language: str) -> str:
         english = _HABITUAL[language].sub(r"\1s", english)
     english = _DAY_OF_MONTH.sub(r"\1 \2", english)  # "20 de january", "20. july": "20 july"
     english = _DAY_ALONE.sub(r"the \1th", english)  # "até o dia 10": "by the 10th"
+    # "bis zum 15. abgeben": "by the 15th, abgeben" (the English rules take a word after "the 15th"
+    # for a noun, "the 2nd time"; here it is the verb, which these languages put last)
+    english = _BARE_DAY.sub(lambda m: f"{m[1]} the {m[2]}th{',' if m[3] else ''}", english)
     english = _WEEKDAY_OF_NEXT_WEEK.sub(r"next week \1", english)  # "viernes de la semana que viene"
     english = _NEXT_AFTER.sub(r"next \1", english)  # "friday next" (venerdì prossimo): "next friday"
     return _FROM_DATE.sub("from ", english)  # "da questa settimana viviamo a ...": from this week on
@@ -204,6 +207,11 @@ _WEEKDAY_OF_NEXT_WEEK = re.compile(
 )
 # "até o dia 10", "hasta el día 5": a day of this month (or the next), said without the month
 _DAY_ALONE = re.compile(r"\b(?:o\s+|el\s+)?d[ií]a\s+(\d{1,2})\b(?!\s*(?:de\s+)?[^\W\d_]{3,}\b(?<!\bde))")
+
+
+# A day of the month said alone after a connector: "bis zum 15." (a German ordinal), "avant le 15,"
+# (not "bis 15 Uhr", a time, nor "antes de 15 días", a count)
+_BARE_DAY = re.compile(r"\b(by|before|until)\s+(\d{1,2})(?:(\.)(?!\d)|(?=\s*(?:[,;!?]|$)))")
 
 
 @functools.cache

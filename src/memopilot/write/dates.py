@@ -100,6 +100,7 @@ _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
+_SEASONS = r"(?:spring|summer|autumn|fall|winter)"
 _WEEKDAY_FULL = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _WEEKDAY_ABBR = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
@@ -149,7 +150,7 @@ _WEEKDAY_AFTER_WEEK = _rx(rf"\b(?P<wk>next|this)\s+week(?:\s+on)?,?\s+(?P<wd>{_W
 _WEEKDAY_ABBR_CUED = _rx(
     rf"\b(?:by|on|until|till|before|due|(?P<mod>next|this))\s+(?P<wd>{_WEEKDAY_ABBR})(?![a-z'’])(?!\.\w)"
 )
-_NAMED_DAY = _rx(r"\b(?P<word>the\s+day\s+after\s+tomorrow|tomorrow|tmrw|tmr|today|tonight|yesterday)\b")
+_NAMED_DAY = _rx(r"\b(?P<word>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|tmrw|tmr|today|tonight|yesterday)\b")
 _PERIOD = _rx(
     r"\b(?P<mod>next|this|the\s+coming|coming|last|past|previous|every|each)\s+(?P<period>week|month|year|"
     r"weekend)\b|\b(?P<weekend>(?:(?P<through>over|all)\s+)?(?:the\s+)?weekend)\b"
@@ -302,8 +303,12 @@ def temporary_expiry(
     text = text[:5000]
     today = now.date()
     duration = _TEMP_DURATION.search(text)
-    if duration and _EVENT_LATER.match(text, duration.end()):
-        duration = None  # "a narrowboat for a week in August": how long a later event lasts
+    if duration and (
+        _EVENT_LATER.match(text, duration.end()) or _later_period_before(text, duration.start(), today)
+    ):
+        # "a narrowboat for a week in August", "this summer we're renting a camper van for two
+        # weeks": how long a later event lasts, not a state that holds from now
+        duration = None
     if duration and duration.group("n2") and _lasted_so_far(text, duration.start()):
         duration = None  # "I've been vegetarian for 5 years": how long it has held, not its end
     if duration:
@@ -424,6 +429,37 @@ _EVENT_LATER = _rx(
     rf"\s+(?:in\s+(?:{_MONTH}|the\s+(?:spring|summer|autumn|fall|winter)|spring|summer|autumn|fall|winter)"
     r"|(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|from\s+the)\b"
 )
+# A later period named before a duration: "next month ...", "this summer ...", "in August ..."
+_PERIOD_BEFORE = _rx(
+    rf"\b(?:(?:next|this\s+coming|the\s+coming)\s+(?:week|month|year|{_SEASONS})"
+    rf"|this\s+(?P<season>{_SEASONS})|in\s+(?:the\s+)?(?P<in_season>{_SEASONS})"
+    rf"|in\s+(?P<month>{_MONTH}))\b"
+)
+_SEASON_MONTHS = {
+    "spring": (3, 4, 5),
+    "summer": (6, 7, 8),
+    "autumn": (9, 10, 11),
+    "fall": (9, 10, 11),
+    "winter": (12, 1, 2),
+}
+
+
+def _later_period_before(text: str, position: int, today: date) -> bool:
+    """Whether ``text`` names a period still ahead of ``today`` before ``position`` (a season or
+    a month other than the current one, or "next week")."""
+    for m in _PERIOD_BEFORE.finditer(text, 0, position):
+        season = m["season"] or m["in_season"]
+        if season is not None:
+            if today.month not in _SEASON_MONTHS[season.lower()]:
+                return True
+        elif m["month"] is not None:
+            if _month_number(m["month"]) != today.month:
+                return True
+        else:
+            return True
+    return False
+
+
 _TEMP_DURATION = _rx(
     rf"\b(?:for|during)\s+(?:the\s+)?(?:about\s+|around\s+|roughly\s+|approximately\s+|some\s+)?"
     rf"(?:(?:next|coming)\s+(?:(?P<n>{_NUM})\s+)?|(?P<n2>{_NUM})\s+){_UNIT}\b"

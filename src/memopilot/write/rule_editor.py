@@ -179,7 +179,11 @@ _RATHER = re.compile(r"\b(?:i'd|i would|we'd|we would)\s+(?:much\s+)?(?:rather|p
 _DURABLE = re.compile(
     r"\b(?:always|never|from now on|going forward|moving forward|in (?:the )?future|every time|each time|"
     r"whenever|by default|as a rule|all the time|any time|in every|in all (?:your|of your|future)|"
-    r"anymore|any more|ever again|for everything|in everything)\b",  # "use metric units for everything"
+    r"anymore|any more|ever again|for everything|in everything)\b"  # "use metric units for everything"
+    # whatever the assistant does for the user from now on: "in anything you write for me", "any
+    # venue you suggest", "when you plan trips"
+    r"|\b(?:(?:anything|everything|whatever|any\s+\w+(?:\s+or\s+\w+)?)\s+you|when\s+you)\s+(?:ever\s+)?"
+    r"(?:write|suggest|recommend|send|plan|book|draft|cook|pick|propose|make)\b",
     _F,
 )
 # Instructions about *all* answers are lasting preferences even without "always".
@@ -352,6 +356,9 @@ _DEADLINE_NAMED_AFTER = re.compile(
     _F,
 )
 _DEADLINE_BY = re.compile(r"\b(?:by|before|no later than)\s+(?:the\s+)?$", _F)
+# A date, then what must be done before it: "the quote is valid until the 5th, need to decide by
+# then", "our fixed rate ends on the 15th so we need a new deal before then" (due that day).
+_DUE_BY_THEN = re.compile(r"\b(?:by|before)\s+then\b", _F)
 # A time of day that bounds a habit or what the user can do, every day: "i can only train before
 # 7am", "I never eat after 8pm", "calls only before 10am": no day is due.
 _DAILY_BOUND = re.compile(r"\b(?:can|can't|cannot|only|always|usually|never|every|each|daily)\b", _F)
@@ -439,6 +446,9 @@ _CONSTRAINT_STRONG = _rx(
     r"not allowed|not permitted|forbidden|prohibited|is required|are required|required to|mandatory|"
     r"is a hard requirement|hard requirement)\b",
     r"\bonly\b.{1,60}\b(?:allowed|permitted|supported|accepted)\b",
+    # "strobe lights are a no", "red meat is off the table" (not "a no-brainer")
+    r"\b(?:is|are)\s+(?:a\s+(?:hard\s+|firm\s+|big\s+)?(?:no-go|no)(?![\w-])|off[- ]limits"
+    r"|out of the question|off the table|not an option)",
 )
 _CONSTRAINT = _rx(
     r"\b(?:cannot|can't|can not|may not|never|has to|have to|have got to|needs? to|should never|capped at|"
@@ -465,7 +475,10 @@ _PREFERENCE = _rx(
     r"\bmy (?:favou?rite|preferred|go-to)\b|\b(?:favou?rite|preferred) \w+ is\b",
     r"\bplease (?:always|never|don't ever|do not ever|stop|avoid)\b",
     r"\bi can't stand\b|\bi(?:'m| am) (?:sick|tired) of\b",
-    r"\bi (?:always|never|usually|tend to|typically)\b",
+    # (a habit, but not a lapse of memory: "I always forget how many ml are in a cup", "I always
+    # mix up domani and dopodomani" ask for a fact now; "I always forget to defrost ..." stays)
+    r"\bi (?:always|never|usually|tend to|typically)\b"
+    r"(?!\s+(?:forget|mix (?:\w+ )?up|lose track|get (?:\w+ )?(?:confused|mixed up))\b(?!\s+to\b))",
     r"\b(?:i|we) want you to (?:always|never|stop|keep)\b|\bi(?:'d| would) like you to (?:always|never)\b",
     r"\bi (?:always )?want (?:my|your) (?:answers|responses|replies|code|explanations)\b",
     r"\bi(?:'m| am) (?:a )?(?:vegan|vegetarian|pescatarian|lactose intolerant|gluten intolerant|teetotal)\b",
@@ -719,6 +732,7 @@ def _deadline(s: str, now: datetime) -> datetime | None:
         or _DEADLINE_NAMED_AFTER.match(s, found.end)
         or _DEADLINE_BY.search(s[: found.start])
         or _DEADLINE_PHRASE.match(found.phrase)
+        or _DUE_BY_THEN.search(s, found.end)
         # "remind me to water the plants on Saturday": due then ("... this year" names no day)
         or (
             _REMIND.search(s[: found.start])
@@ -937,7 +951,8 @@ def _read(message: str, now: datetime) -> list[_Statement]:
             continue
         dated = readable_dates(s)
         judgement = _judge(s, now, dated)
-        memo = _MEMO_LEAD.match(s) if judgement is None else None
+        # ("Remember that song from the 90s that went ...? what was it called": asked, not a memo)
+        memo = _MEMO_LEAD.match(s) if judgement is None and not is_question(s) else None
         if memo is not None:
             # "Remember that my sister is called Ana": what follows is the memory; without a
             # cue of its own it is kept as a plain fact.
@@ -1309,14 +1324,18 @@ _HYPOTHETICAL = re.compile(
     r"^(?:hypothetically\b|"
     r"(?:even )?if (?:i|we) (?:ever |only |really |just )?(?:had|were|was|won|could|owned|lived|got|"
     r"didn't|did not|[a-z]+ed)\b.*"
-    r"\b(?:i'd|i would|we'd|we would|i might|i could)\b|(?:imagine|what if|suppose|in another life)\b)",
+    r"\b(?:i'd|i would|we'd|we would|i might|i could)\b|(?:imagine|what if|suppose|in another life)\b"
+    # "Say I quit my job tomorrow and travelled for a year: ..."
+    r"|(?:let's say|say|supposing|assuming) (?:i|we) (?:were|was|had|won|got|quit|lost|[a-z]+ed)\b)",
     _F,
 )
 # a quotation in double quotes, guillemets, or single quotes that are not apostrophes
 _QUOTED = re.compile(r"[\"“«„]([^\"”»“]{8,300})[\"”»“]|(?<!\w)'([^'\n]{8,300})'(?!\w)")
 _ATTRIBUTION = re.compile(
     r"[\"”»]\s*[—–-]+\s*[A-Z]|(?:^|\n)\s*[—–-]+\s*[A-Z][\w.]+(?:\s+[A-Z][\w.]+)*\s*$"
-    r"|\b(?:a|the) (?:line|quote|quotation|lyric|saying) (?:from|by|of)\b"
+    # (a quotation's source, followed by the quotation: not "the quote from Tillerman Roofing is
+    # valid until the 5th", a builder's price)
+    r"|\b(?:a|the) (?:line|quote|quotation|lyric|saying) (?:from|by|of)\b(?=[^\"“«„'\n]*[:\"“«„'])"
     # 'In the song line "I left my heart in ..."', "the lyric 'I am the walrus'"
     r"|\b(?:a|the) (?:(?:song|poem|film|movie|book)\s+)?(?:line|lyrics?|verse|quote|quotation)"
     r"\s*[:,]?\s*[\"“«„']"
@@ -1399,6 +1418,12 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             or _reported_opinion(st, now)
             or _someone_elses_news(st.text)
             or (worked_on and _inside(st.text, quoted))  # 'Summarize this: "The committee decided ..."'
+            # ("Translate into French: 'I never eat breakfast'": the request and its words in one)
+            or (
+                worked_on
+                and _WORK_ON_TEXT.search(st.text) is not None
+                and any(q in st.text.lower() for q in quoted)
+            )
         )
         if attributed and not borrowed:
             text = st.text.lower().strip(" \"“”«»„.!'")
@@ -1438,7 +1463,10 @@ _WORK_ON_TEXT = re.compile(
     r"\b(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate|shorten|polish|"
     r"tidy up|edit|improve|fix|check|explain|reply to|respond to|answer)\b[^\"“«„]{0,60}"
     r"\b(?:this|these|that|the following|it|my)\b"
-    r"|\bmake (?:this|it|that)\b|\bwhat does (?:this|that|it) mean\b",
+    r"|\bmake (?:this|it|that)\b|\bwhat does (?:this|that|it) mean\b"
+    # "Translate into French: 'I never eat breakfast'": the words given to work on follow
+    r"|^(?:please\s+)?(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate)\b[^\"“«„:]{0,40}"
+    r"[:\"“«„]",
     _F,
 )
 
@@ -1582,7 +1610,7 @@ def _memories(statements: list[_Statement], now: datetime) -> list[NewMemory]:
                 drafts.append((i, judgement, statements[i - 1].text))
             continue
         drafts.append((i, judgement, content))
-    drafts = _fold_into_heads(drafts)
+    drafts = _fold_into_heads(drafts, statements)
     out: list[NewMemory] = []
     seen: set[str] = set()
     for i, judgement, content in drafts:
@@ -1634,7 +1662,9 @@ _FOLDED_INTO = {
 _FOLDED_MAX_CHARS = 200
 
 
-def _fold_into_heads(drafts: list[tuple[int, _Judgement, str]]) -> list[tuple[int, _Judgement, str]]:
+def _fold_into_heads(
+    drafts: list[tuple[int, _Judgement, str]], statements: list[_Statement]
+) -> list[tuple[int, _Judgement, str]]:
     """``drafts`` with what belongs to a message's critical memory, or else its mistake, joined
     to it (in the order it was said): see :data:`_FOLDED_INTO`."""
     head = next((d for d in drafts if d[1].type is MemoryType.CRITICAL), None) or next(
@@ -1642,7 +1672,7 @@ def _fold_into_heads(drafts: list[tuple[int, _Judgement, str]]) -> list[tuple[in
     )
     if head is None:
         return drafts
-    parts = [d for d in drafts if d is not head and _belongs_to(d, head)]
+    parts = [d for d in drafts if d is not head and _belongs_to(d, head, statements)]
     content = " ".join(_end_sentence(c) for _, _, c in sorted([head, *parts], key=lambda d: d[0]))
     if not parts or len(content) > _FOLDED_MAX_CHARS:
         return drafts
@@ -1650,15 +1680,37 @@ def _fold_into_heads(drafts: list[tuple[int, _Judgement, str]]) -> list[tuple[in
     return [joined if d is head else d for d in drafts if all(d is not part for part in parts)]
 
 
-def _belongs_to(draft: tuple[int, _Judgement, str], head: tuple[int, _Judgement, str]) -> bool:
+def _belongs_to(
+    draft: tuple[int, _Judgement, str], head: tuple[int, _Judgement, str], statements: list[_Statement]
+) -> bool:
     """Whether ``draft`` is part of what ``head`` says: of a kind it takes, undated, and the same
-    kind as the head, or naming its subject, or pointing back at it from after it."""
+    kind as the head, or naming its subject, or pointing back at it from after it, or parted from
+    the head's own sentence, or the rule told right after it."""
     index, judgement, content = draft
     if judgement.expires_at is not None or judgement.type not in _FOLDED_INTO[head[1].type]:
         return False
     if judgement.type is head[1].type:
         return True
-    return bool(content_terms(content) & content_terms(head[2])) or (index > head[0] and refers_back(content))
+    # (the rule told right after a vital fact is its consequence: "I'm epileptic. Strobe lights in
+    # anything you suggest are a no"; a clause of its own sentence says more of it: "I'm type 1
+    # diabetic and I can go hypo fast")
+    follows_as_rule = index == head[0] + 1 and judgement.type is MemoryType.CONSTRAINT
+    sentence = statements[head[0]].sentence
+    return (
+        bool(content_terms(content) & content_terms(head[2]))
+        or (index > head[0] and refers_back(content))
+        or follows_as_rule
+        or (
+            bool(sentence)
+            and statements[index].sentence == sentence
+            and _USER_SUBJECT.match(content) is not None
+        )
+    )
+
+
+# (a clause with another subject tells a thing of its own: "I'm allergic to shellfish and my partner
+# hates mushrooms")
+_USER_SUBJECT = re.compile(r"(?:i|i'm|im|i've|i'd|i'll)\b", _F)
 
 
 # A date phrase that names its day outright: a month ("Dec 15", "30 June"), a year or a numeric date.

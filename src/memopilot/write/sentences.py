@@ -103,8 +103,22 @@ _TRAILING = re.compile(r"[^\w?？]+$")
 
 
 def is_question(s: str) -> bool:
-    """A question: it ends with a question mark, or starts the way questions do ("how do", "can you")."""
+    """A question: it ends with a question mark, or starts the way questions do ("how do", "can you").
+    Not a request to be reminded of something to do ("Can you remind me on the 10th to pay the
+    rent?"), which asks for a reminder kept for later (a task), not for an answer now."""
+    if _REMINDER_REQUEST.match(s):
+        return False
     return _TRAILING.sub("", s).endswith(("?", "？")) or _QUESTION_START.match(s) is not None
+
+
+# (not "can you remind me what the capital of Peru is", "remind me how WAL works": asked now)
+_REMINDER_REQUEST = re.compile(
+    r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+)?remind\s+me\s+"
+    r"(?=to\b|on\b|at\b|in\s+\w+\s+(?:days?|weeks?|hours?|months?)\b|by\b|before\b|tomorrow\b|tonight\b"
+    r"|next\b|this\s+(?:\w+day|week|month|evening|afternoon|morning)\b|every\b"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)",
+    _F,
+)
 
 
 def split_sentences(message: str) -> list[str]:

@@ -226,7 +226,10 @@ _AMOUNT_CHANGED = re.compile(
     r"\b(?:go(?:es)?|going|gone|went)\s+(?:up|down)\s+(?:to|by)\s+[£$€¥]?\d"
     r"|\b(?:put|puts|putting)\s+(?:the|my|our|their|his|her)\s+[^\W\d_]+\s+(?:up|down)\b"
     r"(?!\s+(?:for|with|on|in|at|as)\b)"
-    r"|\b(?:raised|increased|reduced|lowered|dropped|cut|hiked|bumped|upped)\s+(?:[^\W\d_]+\s+){0,3}?"
-    r"(?:to|by)\s+[£$€¥]?\d",
+    r"|\b(?:rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|dropp(?:ed|ing)|cut(?:ting)?"
+    r"|hik(?:ed|ing)|bump(?:ed|ing)|upp(?:ed|ing))\s+(?:[^\W\d_]+\s+){0,3}?(?:to|by)\s+[£$€¥]?\d"
+    # "the landlord raised the rent. It's 1,620 a month": the thing raised, then its new figure
+    r"|\b(?:raised|increased|hiked|upped|reduced|lowered)\s+(?:the|my|our|their|his|her)\s+[^\W\d_]+"
+    r"\b(?=[^?]{0,60}?\d[\d,.]*(?![\d:]|\s*(?:am|pm|a\.m|p\.m|h\b|o'clock)))",
     re.IGNORECASE,
 )
