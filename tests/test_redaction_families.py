@@ -1195,8 +1195,12 @@ def _measure():
         # session: 97.5% / 1.7% after redaction_tune50's families
         ("tests/data/redaction_check49", 0.97, 0.02),
         # redaction_check51 (2026-12-07, twenty-fourth session): 98.1% / 2.3% measured once at the
+        # end (the code the session started from: the same); read as validation in the twenty-fifth
+        # session: 98.1% / 1.7% after redaction_tune52's look-alikes
+        ("tests/data/redaction_check51", 0.975, 0.02),
+        # redaction_check53 (2026-12-07, twenty-fifth session): 95.6% / 0.6% measured once at the
         # end (the code the session started from: the same)
-        ("tests/data/redaction_check51", 0.975, 0.025),
+        ("tests/data/redaction_check53", 0.95, 0.01),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
