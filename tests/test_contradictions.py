@@ -545,3 +545,12 @@ def test_a_lead_in_before_a_colon_is_not_part_of_the_change() -> None:
         "Heads up, my routine changed: I no longer swim in the mornings.", MemoryType.FACT, [old, other]
     )
     assert [s.old.id for s in found] == [old.id]
+
+
+def test_a_lead_in_before_a_dash_leaves_the_change_to_read() -> None:
+    """ "Big news - I moved to X" was read as no statement at all (the dash fell out with the words
+    before it, "big news i moved"): the lead-in goes, and the move is read."""
+    from memopilot.write.contradictions import slot_of
+
+    assert slot_of("Great news — I moved to Harrowdale in May!") == ("self live", "harrowdale")
+    assert slot_of("Anna - my sister - lives in Rome") is not None

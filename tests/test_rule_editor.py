@@ -1331,6 +1331,8 @@ def test_what_is_ruled_out_is_a_constraint() -> None:
     assert only("Shellfish is off the table for our wedding menu.").type == "constraint"
     assert only("Red-eye flights are a hard no.").type == "constraint"
     assert edit("Honestly that plan is a no-brainer.").new_memories == []
+    # (a taste, which the rules leave to the preference reading)
+    assert all(m.type != "constraint" for m in edit("Musicals are a hard no for me.").new_memories)
 
 
 def test_the_rule_right_after_a_vital_fact_and_its_own_clauses_join_it() -> None:
@@ -1359,3 +1361,7 @@ def test_the_rule_right_after_a_vital_fact_and_its_own_clauses_join_it() -> None
 )
 def test_a_supposition_a_half_remembered_thing_or_words_to_translate_store_nothing(message: str) -> None:
     assert learned_edit(message).new_memories == []
+
+
+def test_a_quoted_chore_added_to_a_list_is_still_a_task() -> None:
+    assert only("add 'descale the kettle' to my to-do list").type == "task"

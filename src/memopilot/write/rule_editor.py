@@ -447,8 +447,9 @@ _CONSTRAINT_STRONG = _rx(
     r"is a hard requirement|hard requirement)\b",
     r"\bonly\b.{1,60}\b(?:allowed|permitted|supported|accepted)\b",
     # "strobe lights are a no", "red meat is off the table" (not "a no-brainer")
+    # ("horror films are a hard no for me" is a taste, left to the preference reading)
     r"\b(?:is|are)\s+(?:a\s+(?:hard\s+|firm\s+|big\s+)?(?:no-go|no)(?![\w-])|off[- ]limits"
-    r"|out of the question|off the table|not an option)",
+    r"|out of the question|off the table|not an option)(?!\s+for\s+me\b)",
 )
 _CONSTRAINT = _rx(
     r"\b(?:cannot|can't|can not|may not|never|has to|have to|have got to|needs? to|should never|capped at|"
@@ -1407,7 +1408,7 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
     """Wishes, quotations, plans only weighed and other people's opinions store nothing typed,
     however much they sound like a fact or a flag."""
     attributed = _ATTRIBUTION.search(message) is not None
-    worked_on = _WORK_ON_TEXT.search(message) is not None
+    worked_on = _WORK_ON_TEXT.search(message) is not None or _WORK_ON_QUOTED.search(message) is not None
     quotes = list(_QUOTED.finditer(message)) if attributed or worked_on else []
     quoted = [(q.group(1) or q.group(2)).lower() for q in quotes]
     source = message[quotes[-1].end() :].lower() if quotes and attributed else ""  # "— Steve Jobs"
@@ -1418,12 +1419,7 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             or _reported_opinion(st, now)
             or _someone_elses_news(st.text)
             or (worked_on and _inside(st.text, quoted))  # 'Summarize this: "The committee decided ..."'
-            # ("Translate into French: 'I never eat breakfast'": the request and its words in one)
-            or (
-                worked_on
-                and _WORK_ON_TEXT.search(st.text) is not None
-                and any(q in st.text.lower() for q in quoted)
-            )
+            or (_WORK_ON_QUOTED.match(st.text) is not None and any(q in st.text.lower() for q in quoted))
         )
         if attributed and not borrowed:
             text = st.text.lower().strip(" \"“”«»„.!'")
@@ -1463,10 +1459,14 @@ _WORK_ON_TEXT = re.compile(
     r"\b(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate|shorten|polish|"
     r"tidy up|edit|improve|fix|check|explain|reply to|respond to|answer)\b[^\"“«„]{0,60}"
     r"\b(?:this|these|that|the following|it|my)\b"
-    r"|\bmake (?:this|it|that)\b|\bwhat does (?:this|that|it) mean\b"
-    # "Translate into French: 'I never eat breakfast'": the words given to work on follow
-    r"|^(?:please\s+)?(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate)\b[^\"“«„:]{0,40}"
-    r"[:\"“«„]",
+    r"|\bmake (?:this|it|that)\b|\bwhat does (?:this|that|it) mean\b",
+    _F,
+)
+# "Translate into French: 'I never eat breakfast'": the request and the words to work on, in one
+# statement (not "add 'fix the tap' to my list", a task)
+_WORK_ON_QUOTED = re.compile(
+    r"^(?:please\s+)?(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate)\b"
+    r"[^\"“«„:]{0,40}[:\"“«„']",
     _F,
 )
 
@@ -1701,7 +1701,8 @@ def _belongs_to(
         or (index > head[0] and refers_back(content))
         or follows_as_rule
         or (
-            bool(sentence)
+            head[1].type is MemoryType.CRITICAL
+            and bool(sentence)
             and statements[index].sentence == sentence
             and _USER_SUBJECT.match(content) is not None
         )

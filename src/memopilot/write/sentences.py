@@ -87,6 +87,14 @@ _FILLER = re.compile(
     r"note to self|for the record|keep in mind)\s*[,:;.!\-—–]+\s*)",
     _F,
 )
+# "Big news - I moved to Ferrowick", "Work update — we switched to ...": up to four words, a spaced
+# dash, then the user as the subject; not a lead-in that is the user's own clause or names someone
+# ("I'm so tired - I slept 3 hours", "My brother Tom - I adore him", "Anna - my sister - ...")
+_DASHED_LEAD_IN = re.compile(
+    r"^(?!(?:i|i'm|im|we|we're|my|our)\b)[^\W\d_][\w']*(?:\s+(?-i:[a-z][\w']*)){0,3}\s+[-—–]\s+"
+    r"(?=(?:i|i'm|i've|we|we're|we've)\b)",
+    _F,
+)
 _QUESTION_START = re.compile(
     r"^(?:what(?:'s|s)?\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|about|if|kind|sort|type|"
     r"time|happens|happened|the|a|an|you|your)\b|"
@@ -448,8 +456,10 @@ def listed_items(message: str) -> dict[str, str]:
 
 
 def clean_statement(sentence: str) -> str:
-    """The statement without leading fillers ("btw", "also,", "oh and"), bullets or stray quotes."""
+    """The statement without leading fillers ("btw", "also,", "oh and"), a short lead-in before a
+    dash ("Big news - I moved to ..."), bullets or stray quotes."""
     s = sentence.strip().strip('"“”').strip()
+    s = _DASHED_LEAD_IN.sub("", s, count=1)
     for _ in range(4):
         trimmed = _FILLER.sub("", s, count=1).strip()
         if trimmed == s:
