@@ -338,7 +338,8 @@ _DEADLINE_CUE = re.compile(
     r"\b(?:due|deadline|deadlines|ships?|shipping|launch(?:es|ing)?|releas(?:e|es|ed|ing)|go(?:es)?[- ]live|"
     r"going live|demo|presentation|exam|submit|submission|deliver(?:y|able|ables)?|hand(?:ed)? in|hand-in|"
     r"turn(?:ed)? in|"
-    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than)\b",
+    r"cut-?off|code freeze|freeze|interview|appointment|meeting|eod|eow|cob|no later than|"
+    r"clos(?:es|ing)(?:\s+date)?)\b",  # ("the application closes next Tuesday at noon")
     _F,
 )
 # The speaker's own current state ("I'm working from ...", "we're staying at ..."), not an action due.
