@@ -1365,3 +1365,13 @@ def test_a_supposition_a_half_remembered_thing_or_words_to_translate_store_nothi
 
 def test_a_quoted_chore_added_to_a_list_is_still_a_task() -> None:
     assert only("add 'descale the kettle' to my to-do list").type == "task"
+
+
+def test_a_reminder_asked_about_a_named_thing_keeps_the_thing() -> None:
+    """ "can you remind me about the council tax bill? it's due in a week": the bill is kept (the
+    deadline alone said only "it's due in a week")."""
+    contents = " ".join(
+        m.content
+        for m in edit("can you remind me about the council tax bill? it's due in a week").new_memories
+    )
+    assert "council tax" in contents

@@ -122,7 +122,8 @@ def is_question(s: str) -> bool:
 # (not "can you remind me what the capital of Peru is", "remind me how WAL works": asked now)
 _REMINDER_REQUEST = re.compile(
     r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+|pls\s+|plz\s+|kindly\s+)?remind\s+me\s+"
-    r"(?=to\b|on\b|at\b|in\s+\w+\s+(?:days?|weeks?|hours?|months?)\b|by\b|before\b|tomorrow\b|tonight\b"
+    r"(?=to\b|on\b|at\b|about\s+(?:the|my|our)\b|in\s+\w+\s+(?:days?|weeks?|hours?|months?)\b|by\b|before\b"
+    r"|tomorrow\b|tonight\b"
     r"|next\b|this\s+(?:\w+day|week|month|evening|afternoon|morning)\b|every\b"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)",
     _F,
