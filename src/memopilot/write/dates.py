@@ -426,8 +426,8 @@ def _bounds(pattern: re.Pattern[str], text: str) -> bool:
 
 
 _EVENT_LATER = _rx(
-    rf"\s+(?:in\s+(?:{_MONTH}|the\s+(?:spring|summer|autumn|fall|winter)|spring|summer|autumn|fall|winter)"
-    r"|(?:next|this\s+coming)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|from\s+the)\b"
+    rf"\s+(?:in\s+(?:{_MONTH}|(?:the\s+)?{_SEASONS})"
+    rf"|(?:next|this\s+coming)\s+(?:week|month|year|{_SEASONS})|from\s+the)\b"
 )
 # A later period named before a duration: "next month ...", "this summer ...", "in August ..."
 _PERIOD_BEFORE = _rx(
