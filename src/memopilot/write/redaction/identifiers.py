@@ -397,14 +397,13 @@ def _iban_shaped_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
     ``_labelled_ibans``). One that fails them is a mistyped account number, never a card whose
     sixteen digits pass Luhn by chance ("IBAN DE02 4911 8625 2760 1895 55 ist ungültig"). ``starts``:
     where _IBAN_START matches."""
-    shape = _SHAPE_PATTERNS["iban"]
-    runs = []
-    for start in starts:
-        run = shape.match(text, start)
-        length = _iban_of_its_length(run.group()) if run else 0
-        if length:
-            runs.append((start, start + length))
-    return runs
+    return [(start, start + length) for start in starts if (length := _iban_shape_length(text, start))]
+
+
+def _iban_shape_length(text: str, start: int) -> int:
+    """The length of the run in an IBAN's shape and of its country's length at ``start`` (0: none)."""
+    run = _SHAPE_PATTERNS["iban"].match(text, start)
+    return _iban_of_its_length(run.group()) if run else 0
 
 
 def _no_cards_inside(spans: list[Span], runs: list[tuple[int, int]]) -> list[Span]:
@@ -421,9 +420,7 @@ def _no_cards_inside(spans: list[Span], runs: list[tuple[int, int]]) -> list[Spa
 def opens_iban_shape(text: str, start: int) -> bool:
     """Whether an IBAN-shaped run of its country's length starts at ``start`` (its country code and
     check digits: a token the learned net would read alone)."""
-    m = _IBAN_START.match(text, start)
-    run = _SHAPE_PATTERNS["iban"].match(text, start) if m else None
-    return run is not None and _iban_of_its_length(run.group()) > 0
+    return _IBAN_START.match(text, start) is not None and _iban_shape_length(text, start) > 0
 
 
 def _labelled_ibans(text: str) -> Iterator[Span]:

@@ -79,12 +79,10 @@ def _shaped_starts(text: str) -> dict[int, int]:
     mark = _SHAPED_MARK_ON.search(text)
     if mark is None:
         return starts
-    # The token's start is found in the reversed text: the run of token characters before the mark,
-    # in one match (a match per character, walking back, cost a third of this function).
-    backwards, size = text[::-1], len(text)
+    backwards = text[::-1]
     while mark is not None:
         at, run_end = mark.span()
-        start = at - (_TOKEN_RUN.match(backwards, size - at).end() - (size - at))
+        start = _run_start(backwards, at)
         starts[start] = start + len(text[start:run_end].rstrip(".,?"))
         # the token's other marks are skipped (a hash holds dozens)
         mark = _SHAPED_MARK_ON.search(text, run_end)
@@ -92,6 +90,16 @@ def _shaped_starts(text: str) -> dict[int, int]:
 
 
 _TOKEN_RUN = re.compile(rf"{_TOKEN_CHARS}+")
+
+
+def _run_start(backwards: str, end: int) -> int:
+    """Where the run of token characters that ends at ``end`` starts, at least one character before
+    it (``backwards``: the text reversed). Found in one match on the reversed text: a match per
+    character, walking back, cost a third of the net's token search."""
+    size = len(backwards)
+    return end - (_TOKEN_RUN.match(backwards, size - end).end() - (size - end))
+
+
 # A token ends before any full stops, commas and question marks that close it.
 _TOKEN = re.compile(rf"{_TOKEN_CHARS}+(?<![.,?])")
 
@@ -184,7 +192,7 @@ def _tokens_around(text: str, start: int) -> tuple[list[tuple[int, int]], int] |
     while True:
         begin = max(0, start - reach)
         if begin > 0 and _TOKEN_CHAR.match(text, begin - 1):  # back to the start of the token there
-            begin -= _TOKEN_RUN.match(text[::-1], len(text) - begin).end() - (len(text) - begin)
+            begin = _run_start(text[::-1], begin)
         tokens: list[tuple[int, int]] = []
         for m in _TOKEN.finditer(text, begin):
             tokens.append(m.span())
