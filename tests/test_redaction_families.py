@@ -1884,3 +1884,68 @@ def test_twilio_account_sid_is_an_identifier_in_prose_and_a_credential_in_config
     assert redact(prose).text == prose
     config = "TWILIO_ACCOUNT_SID=AC0f5e3d2c1b0a99887766554433221100\nTWILIO_AUTH_TOKEN=<in vault>"
     assert "AC0f5e3d2c1b0a99887766554433221100" not in redact(config).text
+
+
+# Twenty-sixth session (redaction_tune54's misses and look-alikes).
+
+
+def _cid_v0(seed: bytes) -> str:
+    """An IPFS content id (CIDv0): base58 of a SHA-256 multihash."""
+    alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+    number, out = int.from_bytes(b"\x12\x20" + hashlib.sha256(seed).digest(), "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        out = alphabet[digit] + out
+    return out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a one-time code said to have expired: spent
+        pytest.param(
+            "the login code 739204 had already expired when I typed it, so I asked again", id="code-expired"
+        ),
+        pytest.param("mein Bestätigungscode war 551093, aber er ist schon abgelaufen", id="code-abgelaufen"),
+        # a CAPTCHA's site key, which the page embeds
+        pytest.param(
+            '<div class="h-captcha" data-sitekey="6Lf3QzUqAAAAAJk2r9WmPd8xYtVb7nC4eHs1gLwZ"></div>',
+            id="captcha-site-key",
+        ),
+        # an app build's number and a bank's routing number, both "code"
+        pytest.param(
+            "upload refused: version code 3100245 is lower than the one already live", id="version-code"
+        ),
+        pytest.param(
+            "bank code 370 501 98 is only the branch; I'll send the account separately", id="bank-code"
+        ),
+        # a response's request ids
+        pytest.param("HTTP/2 502\ncf-ray: 7b2e90d41c5a38f6-LHR\nserver: cloudflare", id="cf-ray"),
+        # an ARN taken whole
+        pytest.param(
+            "envelope key: arn:aws:kms:eu-west-3:731204958612:key/5e2a9c41-7b3d-4f08-9a6e-c21d84b7f390",
+            id="arn-whole",
+        ),
+        # an IPFS content id
+        pytest.param(f"pinned CID: {_cid_v0(b'weather 2025')}", id="ipfs-cid"),
+    ],
+)
+def test_tune54_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_an_otp_not_said_expired_and_a_bank_pin_still_go() -> None:
+    _assert_gone("your verification code is 739204, it expires in 10 minutes", ("739204",))
+    _assert_gone("bank pin 4821 for the joint account", ("4821",))
+    _assert_gone(
+        "RECAPTCHA_SECRET_KEY=6Lf3QzUqAAAAAPm8Xc2vRt5yNb9Kw1LsZq4dEaHj",
+        ("6Lf3QzUqAAAAAPm8Xc2vRt5yNb9Kw1LsZq4dEaHj",),
+    )
+
+
+def test_a_key_elided_after_its_prefix_is_documentation() -> None:
+    from memopilot.write.redaction import _documentation_example
+
+    for value in ("sk-ant-api03-…Zq", "sk-proj-…", "rk_live_...Zt4"):
+        assert _documentation_example(value), value
+    assert not _documentation_example("sk-proj-Zq81mWv0Lk2xTr")

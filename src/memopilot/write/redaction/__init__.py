@@ -274,6 +274,9 @@ _ASSIGNED_PLACEHOLDER = re.compile(r"[A-Za-z_]\w*=(\S+)")
 _MASKED = re.compile(
     r"[*•●]{6,}[A-Za-z0-9]{0,4}|[A-Za-z0-9_-]{0,8}[*•●]{6,}[A-Za-z0-9]{0,4}"
     r"|[A-Za-z0-9]{1,6}[_-][*•●]{4,}[A-Za-z0-9]{0,4}"
+    # a value elided with an ellipsis after its prefix, its last few characters at most kept
+    # ("sk-ant-api03-…AA", "ghp_...x9Q2"): documentation's or a dashboard's, not the value
+    r"|[A-Za-z0-9]{2,8}[_-](?:[A-Za-z0-9]{1,8}[_-]){0,2}(?:…|\.{3})[A-Za-z0-9]{0,4}"
 )
 
 # A regular expression for a token's shape, as scanners document them ("ghp_[A-Za-z0-9]{36}"): a
@@ -366,10 +369,13 @@ _PREFIXED_DIGEST = re.compile(r"(?:h1:|sha(?:256|384|512)-)[A-Za-z0-9+/]{43,86}=
 #   secret's name and its random suffix, which IAM policies quote);
 # * a distributed trace's ids in their headers (X-Amzn-Trace-Id, W3C traceparent, B3, Jaeger's).
 _ARN = re.compile(r"(?<![\w-])arn:aws[\w-]*:[\w-]+:[\w-]*:\d{0,12}:\S*$")
-_TRACE_HEADER_CUES = re.compile(r"(?i)trace|x-b3-|span-?id")
+# (and a response's request ids: Cloudflare's cf-ray, a CDN's or a gateway's "x-request-id", which
+# support asks for and every error page prints)
+_TRACE_HEADER_CUES = re.compile(r"(?i)trace|x-b3-|span-?id|cf-ray|request-?id|correlation-?id|x-amz-cf-id")
 _TRACE_HEADER = re.compile(
     r"(?i)\b(?:x-amzn-trace-id|traceparent|tracestate|x-b3-[a-z]+|b3|uber-trace-id|x-cloud-trace-context"
-    r"|trace-?id|span-?id|parent-?id)[\"']?[ \t]*[:=][ \t]*[\"']?[\w;=.,/+-]*$"
+    r"|trace-?id|span-?id|parent-?id|cf-ray|x-(?:amz-|amzn-)?request-?id|x-correlation-?id|x-amz-cf-id)"
+    r"[\"']?[ \t]*[:=][ \t]*[\"']?[\w;=.,/+-]*$"
 )
 # * a JSON Web Key's public members (RFC 7518: an RSA key's "n" and "e", an EC or OKP key's "x"
 #   and "y"), in a message that holds a key's "kty": every JWKS endpoint publishes them (its
@@ -388,6 +394,14 @@ _EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,108}")
 #   "HostId" in an error's XML);
 # * a browser's or a client's User-Agent, product names and versions ("AppleWebKit/537.36"), which
 #   every request it makes sends;
+# * a CAPTCHA's site key (reCAPTCHA's "6L...", Turnstile's, hCaptcha's), which the page that shows
+#   the widget embeds (its secret key is named so: "secret", "secret_key");
+_SITE_KEY_BEFORE = re.compile(r"(?i)(?:data-sitekey|\bsite[-_ ]?key)[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
+# * an IPFS content id: the multihash of published content (CIDv0, base58 of SHA-256's 0x12 0x20
+#   and 32 bytes, "Qm..."; CIDv1 in base32, "bafy..." or "bafk...", the same multihash after its
+#   version and content type), which a gateway's address shows to anyone;
+_CID_V0 = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}")
+_CID_V1 = re.compile(r"baf[ky][a-z2-7]{55}")
 _USER_AGENT_BEFORE = re.compile(r"(?i)\buser[ _-]?agent[\"']?[ \t]*[:=]")
 _S3_HOST_ID_BEFORE = re.compile(r"(?i)(?:x-amz-id-2|\bhost[ _-]?id)[\"'>]?[ \t]*[:=]?[ \t]*[\"']?$")
 # * an OpenPGP key's fingerprint as gpg prints it: ten groups of four hex digits (two spaces in the
@@ -499,8 +513,8 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
         return True
     if end - start >= 24 and (_public_key_der(text[start:end]) or _base64_sentence(text[start:end])):
         return True
-    if "arn:" in text and _ARN.search(text, max(0, start - 200), start):
-        return True
+    if "arn:" in text and (_ARN.search(text, max(0, start - 200), start) or _ARN.fullmatch(text, start, end)):
+        return True  # (a resource inside an ARN, or the whole ARN taken)
     if _TRACE_HEADER_CUES.search(text) and _TRACE_HEADER.search(text, max(0, start - 120), start):
         return True
     if _DIGEST_PREFIX.search(text, max(0, start - 7), start) and _DIGEST.fullmatch(text, start, end):
@@ -515,6 +529,10 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
         return True
     if _S3_HOST_ID_BEFORE.search(text, max(0, start - 16), start):
         return True
+    if "ite" in text and _SITE_KEY_BEFORE.search(text, max(0, start - 24), start):
+        return True
+    if text[start : start + 1] in ("Q", "b") and _content_id(text, start, end):
+        return True
     if "gent" in text and _in_user_agent(text, start):
         return True
     if _inside(_OPENPGP_FINGERPRINT, text, start, end, 60) or _in_mail_signature(text, start, end):
@@ -527,6 +545,21 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     return board is not None and all(
         sum(map(int, rank.translate(_FEN_SQUARES))) == 8 for rank in board.group().split("/")
     )
+
+
+def _content_id(text: str, start: int, end: int) -> bool:
+    if _CID_V0.fullmatch(text, start, end):
+        from .identifiers import base58_bytes
+
+        return base58_bytes(text[start:end]).startswith(b"\x12\x20")
+    if _CID_V1.fullmatch(text, start, end):
+        body = text[start + 1 : end].upper()
+        try:
+            raw = base64.b32decode(body + "=" * (-len(body) % 8))
+        except binascii.Error:
+            return False
+        return raw[:1] == b"\x01" and raw[1:2] in (b"\x55", b"\x70", b"\x71") and raw[2:4] == b"\x12\x20"
+    return False
 
 
 def _checksum_line(text: str, start: int, end: int) -> bool:

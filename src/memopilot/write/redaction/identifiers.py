@@ -1095,7 +1095,8 @@ _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _WIF = re.compile(r"[5KL](?<![1-9A-Za-z][5KL])[1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-Za-z])")
 
 
-def _base58_bytes(value: str) -> bytes:
+def base58_bytes(value: str) -> bytes:
+    """The bytes that base58 ``value`` (all of its characters base58's) stands for."""
     number = 0
     for ch in value:
         number = number * 58 + _BASE58.index(ch)
@@ -1106,14 +1107,14 @@ def _base58_bytes(value: str) -> bytes:
 def base58_of_32_bytes(value: str) -> bool:
     """Whether ``value`` is base58 of 32 bytes, as a Solana account's address (an ed25519 public
     key) is written: 32-44 characters, no checksum to confirm it."""
-    return 32 <= len(value) <= 44 and all(ch in _BASE58 for ch in value) and len(_base58_bytes(value)) == 32
+    return 32 <= len(value) <= 44 and all(ch in _BASE58 for ch in value) and len(base58_bytes(value)) == 32
 
 
 def base58check(value: str) -> bool:
     """Whether ``value`` is base58 with a valid 4-byte double-SHA-256 checksum at its end."""
     if not all(ch in _BASE58 for ch in value):
         return False
-    raw = _base58_bytes(value)
+    raw = base58_bytes(value)
     body, check = raw[:-4], raw[-4:]
     return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check
 
@@ -1156,5 +1157,5 @@ def _crypto_keys(text: str, longest: int) -> Iterator[Span]:
         return
     for m in _BASE58_SECRET.finditer(text):
         value = m.group()
-        if any(c.isdigit() for c in value) and len(_base58_bytes(value)) == 64:
+        if any(c.isdigit() for c in value) and len(base58_bytes(value)) == 64:
             yield m.start(), m.end(), "private_key", P_STRUCT

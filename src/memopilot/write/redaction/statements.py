@@ -138,6 +138,10 @@ _PUBLIC_CODE_BEFORE = re.compile(
     r"|approval"  # (a card payment's, printed on its receipt)
     r"|barcode)(?:-?\d{1,3}|-[a-z])?[\s-]*$"  # (with the standard's number: "EAN-13 code", "UPC-A code")
 )
+# Words before "code" itself (not a PIN: "bank PIN" is the card's) that make it a number printed
+# for all: an app build's ("version code"), a bank's or a branch's routing number, which every
+# statement prints ("bank code 500 700 10", "branch code", "transit code").
+_PUBLIC_CODE_WORD_BEFORE = re.compile(r"(?:version|bank|branch|transit|clearing|routing|institution)[\s-]*$")
 _PUBLIC_CODE_AFTER = re.compile(
     r"\s+(?:de rastreio|de rastreamento|de seguimiento|de suivi|pocztowy|pocztowa|"
     r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
@@ -960,6 +964,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue
         if name in _CODES and _PUBLIC_CODE_BEFORE.search(lower, max(0, name_start - 16), name_start):
             continue
+        if name == "code" and _PUBLIC_CODE_WORD_BEFORE.search(lower, max(0, name_start - 16), name_start):
+            continue
         if name in _CODES and _PUBLIC_CODE_AFTER.match(lower, name_end):
             continue  # "codice cliente", "code postal": a customer's or a place's number
         if name in _POSTAL_PIN_NAMES and postal_pin_code(lower):
@@ -1008,6 +1014,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # a Polish company's tax number (NIP, ten digits), not a Quebec PIN (NIP)
         if found is not None and approval and _APPROVAL_CODE.fullmatch(text, found[0], found[1]):
             continue  # a card payment's approval code, printed on the receipt (not a login's code)
+        if found is not None and name in _CODES and _SPENT_AFTER.match(text, found[1]):
+            continue  # "the code was 482913 but it expired": a one-time code that opens nothing now
         if found is not None and name in _CODES and _promotion_code(text, lower, found):
             continue  # "use code VERANO25 at checkout": a shop's discount, printed for everyone
         if found is not None:
@@ -1015,6 +1023,15 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             yield from _other_value(text, found[1], code=name in _CODES)
 
 
+# A code said to have expired right after it: spent ("but it expired", "ist schon abgelaufen",
+# "pero ya caducó", "mais il a expiré").
+_SPENT_AFTER = re.compile(
+    r"(?i)[ \t]*[,;(—–-]?[ \t]*(?:(?:but|and|which|yet|aber|und|pero|y|mais|et|ma|mas|maar|en)[ \t]+)?"
+    r"(?:(?:it|this|that|es|er|der|il|lo|le|ele|hij|het)[ \t]+)?"
+    r"(?:(?:has|had|is|was|ist|war|hat|ha|a|è|é|foi|already|just|schon|bereits|ya|déjà|già|já|al)[ \t]+){0,3}"
+    r"(?:expired|timed[ \t]+out|abgelaufen|verfallen|expir(?:ó|ado|ada)|caduc(?:ó|ado|ada)|expiré|expirée"
+    r"|scadut[oa]|expirou|expirad[oa]|verlopen)(?!\w)"
+)
 # A shop's discount code: capitals, perhaps a number after them ("SPRING30", "WELCOME10"), in a
 # message about a purchase's discount; a login's or a door's code is digits, or random characters.
 _PROMOTION_CODE = re.compile(r"[A-Z]{3,16}\d{0,3}")
@@ -1353,7 +1370,7 @@ def _compound_code_names(text: str, lower: str) -> Iterator[Span]:
             continue
         done = word.end()
         found = _value_after(text, word.end(), code=True, strong_code=True)
-        if found is not None:
+        if found is not None and not _SPENT_AFTER.match(text, found[1]):
             yield found[0], found[1], "password", P_PROSE
 
 
