@@ -1949,3 +1949,94 @@ def test_a_key_elided_after_its_prefix_is_documentation() -> None:
     for value in ("sk-ant-api03-…Zq", "sk-proj-…", "rk_live_...Zt4"):
         assert _documentation_example(value), value
     assert not _documentation_example("sk-proj-Zq81mWv0Lk2xTr")
+
+
+def _wrapped_jwt(width: int) -> tuple[str, str]:
+    """A JWT (HS256, a made-up payload) and the same cut into lines of ``width`` characters."""
+
+    def part(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    token = ".".join(
+        (
+            part(b'{"alg":"HS256","typ":"JWT"}'),
+            part(b'{"sub":"88121","name":"Olek Brandt","role":"admin","iat":1790000000}'),
+            part(bytes(range(7, 39))),
+        )
+    )
+    return token, "\n".join(token[i : i + width] for i in range(0, len(token), width))
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a Wi-Fi key named in German compounds and other languages' words for "network key"
+        pytest.param(
+            "Router-Aufkleber:\nNetzwerkschlüssel: 3318 0472 9956 1287 4403",
+            ("3318 0472 9956 1287 4403",),
+            id="netzwerkschluessel",
+        ),
+        pytest.param("ağ güvenlik anahtarı: tortugaAzul!xx", ("tortugaAzul!xx",), id="turkish-network-key"),
+        # a password's compound name ("Einmalpasswort", "beheerderswachtwoord")
+        pytest.param(
+            "Das Einmalpasswort für das Portal lautet: vHKP#mzQtRwa&?Ly\nBitte sofort ändern.",
+            ("vHKP#mzQtRwa&?Ly",),
+            id="compound-name",
+        ),
+        pytest.param(
+            "beheerderswachtwoord van de router: Qmvx&Lorx?Ptz", ("Qmvx&Lorx?Ptz",), id="compound-dutch"
+        ),
+        # Arabic's "password" without the article, and with "and" joined to it
+        pytest.param("كلمة سر الواي فاي: 7KQW2MZP9XRT", ("7KQW2MZP9XRT",), id="arabic-indefinite"),
+        pytest.param("اسم الشبكة Home-5G وكلمة المرور 7KQW2MZP9XRT", ("7KQW2MZP9XRT",), id="arabic-and"),
+        # a Gradle block's setting: the value after a space, no "=" between
+        pytest.param(
+            'android {\n  signingConfigs {\n    upload {\n      storeFile file("upload.jks")\n'
+            '      storePassword "Marmot2011."\n      keyAlias "app"\n    }\n  }\n}',
+            ("Marmot2011.",),
+            id="gradle",
+        ),
+        # a cookie cut every 64 characters by a mail client
+        pytest.param(
+            "Cookie: .AspNetCore.Session=CfDJ8Kq2LmZx9R7tVb4Nw1Pd6Hs3Jf8Yc5Ug0Ek2Wa7Qz1Xn4Mr9Tb6Ly3Fh8Gd5\n"
+            "Sj2Vk7Cp0Rn4Bw9Zq1Lx6Mt3Hy8Df5Ga2Ke7Ub0Pc4Nv9Wr1Jz6Qs3Xm8Th5Ly2Fb7\n"
+            "Rd0Gk4Vn9Cw1Mz6Tq3Pl8Xs5Hb2Jw7Nd0Cr4Zf9Vm1Ky6Lg3Qt8Wp5Dh2Sb7Mc0Fn4\nRz9Ej",
+            (
+                "Sj2Vk7Cp0Rn4Bw9Zq1Lx6Mt3Hy8Df5Ga2Ke7Ub0Pc4Nv9Wr1Jz6Qs3Xm8Th5Ly2Fb7",
+                "Rd0Gk4Vn9Cw1Mz6Tq3Pl8Xs5Hb2Jw7Nd0Cr4Zf9Vm1Ky6Lg3Qt8Wp5Dh2Sb7Mc0Fn4",
+            ),
+            id="wrapped-cookie",
+        ),
+        # ClickUp's and Mapbox's secret tokens
+        pytest.param(
+            '[integrations]\nclickup = "pk_4401927_' + "R7KD2M9QXW4T1ZP8VB3N6LJ0YHC5GS2F" + '"',
+            ("pk_4401927_R7KD2M9QXW4T1ZP8VB3N6LJ0YHC5GS2F",),
+            id="clickup",
+        ),
+        pytest.param(
+            "for the iOS build, put sk.eyJ1Ijoid2FuZGVya2FydGUiLCJhIjoiY204cTJ4djdrMGExYjJjM2Q0ZTVmNmc3aCJ9"
+            ".KCkqKywtLi8wMTIzNDU2Nw in ~/.netrc",
+            (
+                "sk.eyJ1Ijoid2FuZGVya2FydGUiLCJhIjoiY204cTJ4djdrMGExYjJjM2Q0ZTVmNmc3aCJ9.KCkqKywtLi8wMTIzNDU2Nw",
+            ),
+            id="mapbox-secret",
+        ),
+        # a Wi-Fi network and its key of random letters, a slash between
+        pytest.param("Gäste-WLAN: Vodafone_K7Q2 / HmRtqPwzVbLk", ("HmRtqPwzVbLk",), id="wifi-pair-letters"),
+        # an identity number after the form it goes on, as a label
+        pytest.param("SIN for the T4: 628 194 821", ("628 194 821",), id="sin-form-label"),
+    ],
+)
+def test_tune54_families_go(text: str, values: tuple[str, ...]) -> None:
+    _assert_gone(text, values)
+
+
+def test_a_jwt_wrapped_over_lines_goes() -> None:
+    token, wrapped = _wrapped_jwt(60)
+    redacted = redact(f"it wraps in my terminal, here it is:\n{wrapped}\nthanks").text
+    assert not _left(token, redacted.replace("\n", "")), redacted
+    assert redacted == "it wraps in my terminal, here it is:\n[REDACTED:jwt]\nthanks"
+
+
+def test_a_wifi_network_before_its_key_is_kept() -> None:
+    assert redact("Gäste-WLAN: Vodafone_K7Q2 / HmRtqPwzVbLk").text.startswith("Gäste-WLAN: Vodafone_K7Q2 / ")

@@ -621,10 +621,27 @@ def _wrapped_end(text: str, start: int, end: int) -> int:
     if more is None:
         return end
     rest = more.group(1)
-    random_looking = (any(c.isdigit() for c in rest) and any(c.isupper() for c in rest)) or (
+    if not _random_piece(rest):
+        return end
+    # A token wrapped at a fixed width runs on while each line is as long as the first one taken
+    # (a cookie or a key that a mail client cut every 76 characters); the last line is shorter.
+    width, end = len(rest), more.end()
+    while len(rest) == width >= _WRAP_WIDTH_LEAST:
+        more = _WRAPPED_LINE.match(text, end)
+        if more is None or len(more.group(1)) > width or not _random_piece(more.group(1)):
+            break
+        rest, end = more.group(1), more.end()
+    return end
+
+
+_WRAP_WIDTH_LEAST = 40
+_WRAPPED_LINE = re.compile(r"\r?\n([A-Za-z0-9+/_\-]+={0,2})(?=\r?\n|$)")  # (the last may be short)
+
+
+def _random_piece(rest: str) -> bool:
+    return (any(c.isdigit() for c in rest) and any(c.isupper() for c in rest)) or (
         _detectors().rules.looks_random(rest, 12)  # "mxdcEhtLWpiJQYSwEY": letters of both cases
     )
-    return more.end() if random_looking else end
 
 
 def redact(text: str) -> Redaction:

@@ -91,6 +91,10 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # a Terraform variable named for a secret, with a default: variable "db_password" { default = "X" }
     ("variable", re.compile(r"(?i)variable\s+\"\w*(?:pass\w*|secret|token|key)\w*\"\s*\{[^}]{0,200}?"
                             r"\bdefault\s*=\s*\"([^\"\n]{4,128})\"")),
+    # a Gradle or Groovy block's setting, its quoted value after a space (a method call without
+    # parentheses): signingConfigs { release { storePassword "X"; keyPassword "X" } }
+    ("password", re.compile(r"(?<![\w.$])[a-z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret)[ \t]+"
+                            r"[\"']([^\"'\n]{4,128})[\"'][ \t]*(?=$|\n|;|\})")),
     # redis.conf: requirepass / masterauth X
     ("requirepass", re.compile(r"\brequirepass\s+['\"]?([^\s'\"`]{4,128})")),
     ("masterauth", re.compile(r"\bmasterauth\s+['\"]?([^\s'\"`]{4,128})")),

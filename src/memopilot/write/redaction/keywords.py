@@ -125,8 +125,13 @@ class KeywordIndex:
     Japanese, Korean, Thai) may stand anywhere.
     """
 
-    def __init__(self, words: Iterable[str], *, suffix_letters: int = 0) -> None:
+    def __init__(
+        self, words: Iterable[str], *, suffix_letters: int = 0, compound_heads: Iterable[str] = ()
+    ) -> None:
         self._suffix = suffix_letters
+        # Keywords that may end a compound written as one word, letters before them ("Initialpasswort",
+        # "beheerderswachtwoord", "wifilösenord"): German, Dutch and the Nordic languages join so.
+        self._heads = frozenset(compound_heads)
         self._automaton = ahocorasick.Automaton()
         for word in {w.lower() for w in words}:
             self._automaton.add_word(word, (word, not _written_without_spaces(word)))
@@ -145,7 +150,7 @@ class KeywordIndex:
         for end_index, (word, spaced) in matches(self._automaton, lower):
             end = end_index + 1
             start = end - len(word)
-            stop = self._whole_word_end(lower, start, end) if spaced else end
+            stop = self._whole_word_end(lower, start, end, word in self._heads) if spaced else end
             if stop:
                 found.append((start, stop, word))
         found.sort(key=lambda f: (f[0], f[0] - f[1], -len(f[2])))  # at one start: longest, then most specific
@@ -155,10 +160,15 @@ class KeywordIndex:
                 taken_until = stop
                 yield start, stop, word
 
-    def _whole_word_end(self, lower: str, start: int, end: int) -> int:
+    def _whole_word_end(self, lower: str, start: int, end: int, head: bool = False) -> int:
         """Where the word holding the keyword at ``start:end`` ends (with a suffix), or 0. A
         character of a script written without spaces next to it is another word ("PIN码", "的PIN")."""
-        if start > 0 and _is_word_char(lower[start - 1]) and not _written_without_spaces(lower[start - 1]):
+        if (
+            start > 0
+            and _is_word_char(lower[start - 1])
+            and not _written_without_spaces(lower[start - 1])
+            and not (head and _compound_before(lower, start))
+        ):
             return 0
         stop = end
         if end - start >= 4:
@@ -172,6 +182,14 @@ class KeywordIndex:
         if stop < len(lower) and _is_word_char(lower[stop]) and not _written_without_spaces(lower[stop]):
             return 0
         return stop
+
+
+def _compound_before(lower: str, start: int) -> bool:
+    """Whether the word before ``start`` is letters alone, three at least, from its beginning."""
+    at = start
+    while at > 0 and lower[at - 1].isalpha():
+        at -= 1
+    return start - at >= 3 and not (at > 0 and _is_word_char(lower[at - 1]))
 
 
 class Substrings:

@@ -287,6 +287,16 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         "stripe_key", re.compile(r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}" + _E), ("k_live_", "k_test_")
     ),
     _TokenRule("stripe_webhook_secret", re.compile(r"whsec_[A-Za-z0-9]{24,}" + _E), ("whsec_",)),
+    # ClickUp's personal API token: "pk_", the user's number, 32 capitals and digits (a Stripe
+    # publishable key, "pk_live_", is public: it has no number after "pk_")
+    _TokenRule("clickup_token", re.compile(r"pk_\d{4,12}_[0-9A-Z]{32}" + _E), ("pk_",)),
+    # Mapbox's secret and temporary tokens: "sk." or "tk." and a JWT-like body ({"u": user, "a": ...})
+    # and its key (its public token, "pk.eyJ...", is embedded in every map's page)
+    _TokenRule(
+        "mapbox_token",
+        re.compile(r"[st]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{16,}" + _E),
+        ("sk.eyJ", "tk.eyJ"),
+    ),
     _TokenRule(
         "firebase_server_key",
         # Firebase Cloud Messaging's legacy server key: its project's part, ":", then "APA91" and the
@@ -516,6 +526,31 @@ def fixed_format(value: str) -> tuple[str, int] | None:
 # Possessive runs and a start check right after the literal keep long "eyJeyJ..." runs linear.
 _JWT = re.compile(r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+")
 
+# A JWT that a terminal or a mail client wrapped onto further lines: its lines joined hold one
+# ("eyJhbGciOi...eyJzdWIiOiI1\nNjc4...In0.SflK\nxwRJ..."); each line after the second continues it
+# only while the line before is as long as the second (a wrap at a fixed width).
+_JWT_LINES = re.compile(r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_.-]{8,}+(?:\r?\n[A-Za-z0-9_.-]+)+")
+
+
+def _wrapped_jwts(text: str) -> Iterator[Span]:
+    for m in _JWT_LINES.finditer(text):
+        lines = m.group().replace("\r", "").split("\n")
+        taken = lines[:2]
+        for line in lines[2:]:
+            if len(taken[-1]) != len(lines[1]):
+                break
+            taken.append(line)
+        jwt = _JWT.match("".join(taken))
+        if jwt is None or jwt.end() <= len(lines[0]) or not _starts_token(text, m.start()):
+            continue
+        end, left = m.start(), jwt.end()  # the joined match's end, found in the text
+        while left:
+            if text[end] not in "\r\n":
+                left -= 1
+            end += 1
+        yield m.start(), end, "jwt", P_STRUCT
+
+
 # A whole PEM block (real newlines or JSON-escaped "\n"), up to its END line; a block cut short
 # goes up to where its base64 body ends. Either way the body must hold base64, so that naming
 # the header in a sentence is no secret.
@@ -533,6 +568,8 @@ def _structured(text: str, lower: str) -> Iterator[Span]:
         for m in _JWT.finditer(text):
             if _starts_token(text, m.start()):
                 yield m.start(), m.end(), "jwt", P_STRUCT
+        if "\n" in text:
+            yield from _wrapped_jwts(text)
     if "private key" in gates:
         pos = 0
         while (m := _PEM_BEGIN.search(text, pos)) is not None:

@@ -81,6 +81,12 @@ _PASSWORD_NAMES = (
     pasahitza|contrasinal|cyfrinair|wagwoord|лозинка|құпия сөз|şifrə|parol|нууц үг|პაროლი|գաղտնաբառ|
     පාස්වර්ඩ්|මුරපදය|ಪಾಸ್‌ವರ್ಡ್|പാസ്‌വേഡ്|પાસવર્ડ|ਪਾਸਵਰਡ|পাসওয়ার্ড|diceware|emergency kit|
     wlan-schlüssel|wlan-passwort|wlan schlüssel|clé wifi|cle wifi|clave wifi|clave del wifi|
+    netzwerkschlüssel|netzwerkschluessel|netzwerksicherheitsschlüssel|netzwerk-schlüssel|wlan-key|wlan key|
+    wlan-kennwort|wifi-schlüssel|wlan-code|network security key|clé réseau|clé de sécurité réseau|
+    clave de red|clave de seguridad de red|chiave di rete|chiave wifi|chiave wi-fi|netwerksleutel|
+    netwerkbeveiligingssleutel|klucz sieci|klucz wifi|ağ anahtarı|ağ güvenlik anahtarı|wifi anahtarı|
+    chave de rede|chave de segurança da rede|chave do wifi|ключ сети|ключ безопасности сети|
+    كلمة سر|كلمة مرور|كلمه السر|كلمه المرور|كلمه سر|
     የይለፍ ቃል|የይለፍ ቃሌ|ይለፍ ቃል|መግቢያ ቃል|
     frase de paso|frase de contraseña|frase de contrasena|frase secreta|frase de acceso|frase-senha|
     frase de senha|phrase secrète|phrase secrete|phrase de passe|passwortsatz|kennwortsatz|
@@ -101,6 +107,11 @@ _PASSWORD_NAMES += [
     for name in _PASSWORD_NAMES
     if "\u05d0" <= name[0] <= "\u05ea"
     for prefix in _HEBREW_PREFIXES
+]
+# Arabic joins "and", "so", "with", "for" to the next word as a letter too ("وكلمة المرور": "and the
+# password").
+_PASSWORD_NAMES += [
+    prefix + name for name in _PASSWORD_NAMES if name.startswith("كلم") for prefix in ("و", "ف", "ب", "ل")
 ]
 # Words that link a name to its value in the languages above; a value of only two kinds of
 # character must follow one of them (or the name itself): "password is abc123", not "password
@@ -164,7 +175,13 @@ _LIST_NAMES = word_list("""
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
 # them must look random (three kinds of character), unless ":" or "=" stands between.
 _WEAK_NAMES = word_list("pass|pw|pwd|psw|psk|wifi|wi-fi|wlan|network")
-_NAMES = KeywordIndex(_PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES, suffix_letters=6)
+_NAMES = KeywordIndex(
+    _PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES,
+    suffix_letters=6,
+    compound_heads=word_list(
+        "passwort|kennwort|wachtwoord|lösenord|losenord|passord|kodeord|adgangskode|salasana"
+    ),
+)
 _WEAK = frozenset(_WEAK_NAMES)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 # Words between a link and its value that leave them linked ("is literally", "ist einfach").
@@ -695,6 +712,8 @@ def _value_after(
         label = spaced_end == end and previous in _FOR_WORDS and raw.endswith((":", "："))
         if weak and not linked and not label and _NETWORK_NAME.fullmatch(candidate):
             return None  # "El wifi Linksys_9F4k va fatal": the network's name, its key unsaid
+        if weak and _NETWORK_NAME.fullmatch(candidate) and _SLASH_NEXT.match(text, spaced_end):
+            return None  # "Wifi: Vodafone_K7Q2 / key": the network, its key after the slash (a pair)
         if previous in _PLACE_LINKS and (joined_word_passphrase(candidate) or "pass" in candidate.lower()):
             # "stored in keychain_access_group", "it's in 1Password": a place's name, not the value
             linked = False
@@ -721,6 +740,7 @@ _ALNUM = re.compile(r"[^\W_]")  # a character that str.isalnum() takes (one sear
 # is the network the sentence speaks of ("the wifi Linksys-7C2b keeps dropping", "renamed the guest
 # network to ..."); a key said so has a symbol of a password's rule or none ("guest wifi B279838F37").
 _NETWORK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+")
+_SLASH_NEXT = re.compile(r"[ \t]+/[ \t]+\S")
 
 
 def _label_with_its_name(value: str) -> bool:
@@ -2322,6 +2342,8 @@ def _pair_value(value: str, *, spaced: bool, wifi: bool = False) -> bool:
     # / 80417723"): after a network's name, with spaces round the slash, they are its password
     if spaced and wifi and len(value) >= 8 and value.isdigit():
         return True
+    if spaced and wifi and _random_letters(value):
+        return True  # (or letters of both cases that no language writes: "TP-Link_4F1E / qWmRtzKpLvXe")
     easy = spaced and (
         _LETTERS_AND_DIGITS.fullmatch(value) is not None or _CAPITALS_AND_DIGITS.fullmatch(value) is not None
     )
