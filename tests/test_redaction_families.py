@@ -2040,3 +2040,60 @@ def test_a_jwt_wrapped_over_lines_goes() -> None:
 
 def test_a_wifi_network_before_its_key_is_kept() -> None:
     assert redact("Gäste-WLAN: Vodafone_K7Q2 / HmRtqPwzVbLk").text.startswith("Gäste-WLAN: Vodafone_K7Q2 / ")
+
+
+# redaction_check53's families (read as validation in the twenty-sixth session).
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a Turkish identity number after the Republic's initials (its check digits must pass)
+        pytest.param("Maaş bordrosu için: TC 39825979192, teşekkürler", ("39825979192",), id="tc"),
+        # the German tax id named "steuerliche ID"
+        pytest.param(
+            "Neue Mitarbeiterin\nSteuerliche ID: 75879742617\nKlasse 4", ("75879742617",), id="steuerliche-id"
+        ),
+        # backup codes named "security codes" in Spanish, numbered in groups of four
+        pytest.param(
+            "Mis códigos de seguridad de Google:\n1. 5512 0937\n2. 7730 2218",
+            ("5512 0937", "7730 2218"),
+            id="codigos-de-seguridad",
+        ),
+        # a one-time password's seed assigned to a variable
+        pytest.param(
+            "MFA_SEED=KRUGS4ZANFZSAYLOEBSXQYLNOBWGK3TB", ("KRUGS4ZANFZSAYLOEBSXQYLNOBWGK3TB",), id="mfa-seed"
+        ),
+        # Oracle's Easy Connect string: user/password@//host
+        pytest.param(
+            'dsn = "app_ro/Wq8rT2mZk4@//10.0.4.17:1521/FREEPDB1"', ("Wq8rT2mZk4",), id="easy-connect"
+        ),
+        # the value in an aside after the name ("(currently X)")
+        pytest.param(
+            "- [ ] change the jenkins root password (currently maple_otter_violin)\n"
+            "- [ ] store it in 1Password",
+            ("maple_otter_violin",),
+            id="currently-aside",
+        ),
+        # a generator's words joined, a number after one of them
+        pytest.param(
+            "Zugang Portal\nBenutzer: ava\nPasswort: lantern.otter4.maple.quill\nDanke",
+            ("lantern.otter4.maple.quill",),
+            id="numbered-word",
+        ),
+    ],
+)
+def test_check53_families_go(text: str, values: tuple[str, ...]) -> None:
+    _assert_gone(text, values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("TC 39825979193 diye yazmışlar ama son hane yanlış", id="tc-check-digit-fails"),
+        pytest.param("the tc 39825979192 column in the export", id="tc-lowercase"),
+        pytest.param("the password (now in the vault) must be rotated", id="aside-without-value"),
+    ],
+)
+def test_check53_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text

@@ -134,6 +134,8 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("machine", re.compile(r"(?s)\bmachine\s+\S+.{0,200}?\bpassword\s+(\S{4,128})")),
     # Oracle's user/password@database (sqlplus, JDBC thin URLs)
     ("@", re.compile(r"(?:\bsqlplus\s+|jdbc:oracle:\w+:)[\w$#.-]+/([^\s@/'\"]{4,128})@")),
+    # and its Easy Connect string anywhere (a driver's DSN, a traceback): user/password@//host
+    ("@//", re.compile(r"(?<![\w/.:-])[A-Za-z_][\w$#.-]*/([^\s@/'\"]{4,128})@//[\w.-]+")),
     # a value echoed into a file named for a password or key ("echo 'X' > ~/.vault_pass.txt")
     ("echo", re.compile(r"\becho\s+['\"]?([^\s'\"|>]{4,128})['\"]?\s*>>?\s*\S*(?:pass|secret|token|key)\S*")),
     # a default for a secret's environment variable: os.environ.get("SECRET_KEY", "X"), getenv(...)

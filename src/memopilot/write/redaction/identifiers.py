@@ -289,7 +289,8 @@ _ID_WORDS = KeywordIndex(
     krankenversichertennummer|versichertennummer|krankenversicherungsnummer|kvnr|
     oib|egn|егн|emšo|emso|pib|nipt|idno|edrpou|єдрпоу|jmbg|јмбг|матичен број|
     cnpj|ein|employer identification number|utr|unique taxpayer reference|
-    rtn|routing transit number|aba rtn|insee|numéro insee|個人番号|idnr|steuer-idnr
+    rtn|routing transit number|aba rtn|insee|numéro insee|個人番号|idnr|steuer-idnr|
+    steuerliche id|steuerliche identifikationsnummer|steuerliche idnr|steuer-identifikationsnummer|tc|t.c.
     """)
     + list(_ROUTING_ABROAD)
     + list(_DOCUMENT_KIND)
@@ -504,6 +505,8 @@ def _named(text: str, lower: str) -> Iterator[Span]:
     for word_start, word_end, word in _ID_WORDS.find(lower):
         if word == "ein" and text[word_start:word_end] != "EIN":
             continue  # German's "ein" (a, one); the employer number is written in capitals
+        if word in ("tc", "t.c.") and not text.startswith(("TC", "T.C."), word_start):
+            continue  # (in capitals: the Turkish Republic's; "tc" is other things in lowercase)
         if word == "idnr" and lower.endswith(("ust-", "ust.", "ust ", "umsatzsteuer-"), 0, word_start):
             continue  # a company's VAT number ("USt-IdNr. DE..."), printed on its invoices
         if word in _NEEDS_BANK and not _BANK_CONTEXT.search(lower):
@@ -682,6 +685,9 @@ def _wrong_check_character(word: str, code: str) -> bool:
 _CHECKSUM_OF = {
     "cpf": "br.cpf", "pesel": "pl.pesel", "bsn": "nl.bsn", "burgerservicenummer": "nl.bsn",
     "tc kimlik": "tr.tckimlik", "kimlik": "tr.tckimlik", "tckn": "tr.tckimlik",
+    "tc": "tr.tckimlik", "t.c.": "tr.tckimlik", "steuerliche id": "de.idnr",
+    "steuerliche identifikationsnummer": "de.idnr", "steuerliche idnr": "de.idnr",
+    "steuer-identifikationsnummer": "de.idnr",
     "aadhaar": "in_.aadhaar", "आधार": "in_.aadhaar",
     "sin": "ca.sin", "social insurance number": "ca.sin", "nhs": "gb.nhs", "nhs number": "gb.nhs",
     "personnummer": "se.personnummer", "hetu": "fi.hetu", "henkilötunnus": "fi.hetu",
@@ -723,6 +729,7 @@ _CHECKSUM_OF = {
 _CHECKSUM_REQUIRED = frozenset(
     (
         *("nas", "oib", "egn", "emso", "pib", "nipt", "idno", "edrpou", "jmbg", "ein", "rtn", "idnr"),
+        *("tc", "t.c."),  # (Turkish: the Republic's initials, "TC 1...", as people give the number)
         *("insee", "numéro insee", *_NATIONAL_WORDS),
     )
 )

@@ -829,6 +829,11 @@ _JOINED_NUMBER = re.compile(r"[._-]\d+$")
 # says itself only beside a password's name).
 _TAILED_WORDS = re.compile(r"[a-z]{3,12}(?:[._][a-z]{3,12}){1,5}[._][a-z]\d{3}")
 _TAIL = re.compile(r"[._][a-z]\d{3}$")
+# Four words or more joined by one separator, a number on one of them ("lantern.otter4.maple.quill"):
+# Bitwarden's generator with "include number" puts its digit after one word so (a module's path,
+# "python3.logging.handlers", has fewer words).
+_WORD_WITH_NUMBER = re.compile(r"[a-z]{3,12}\d{0,2}([._-])[a-z]{3,12}\d{0,2}(?:\1[a-z]{3,12}\d{0,2}){2,6}")
+_DIGIT_RUN = re.compile(r"\d+")
 _JOINED_SEPARATORS = re.compile(r"[._-]")
 _CODE_WORDS = _words(
     """
@@ -853,6 +858,8 @@ def joined_word_passphrase(value: str) -> bool:
         words = _JOINED_SEPARATORS.split(_JOINED_NUMBER.sub("", value))
     elif _TAILED_WORDS.fullmatch(value) is not None:
         words = _JOINED_SEPARATORS.split(_TAIL.sub("", value))
+    elif _WORD_WITH_NUMBER.fullmatch(value) is not None and len(_DIGIT_RUN.findall(value)) == 1:
+        words = _JOINED_SEPARATORS.split(_DIGIT_RUN.sub("", value))
     else:
         return False
     return all(w not in _CODE_WORDS and w not in PROSE_WORDS and _VOWEL.search(w) for w in words)

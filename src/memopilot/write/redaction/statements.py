@@ -170,7 +170,10 @@ _LIST_NAMES = word_list("""
     códigos de recuperação|
     codici di backup|codici di recupero|kody zapasowe|kody odzyskiwania|reservkoder|återställningskoder|
     резервные коды|коды восстановления|バックアップコード|リカバリーコード|备用码|恢复码|백업 코드|복구 코드|
-    yedek kod|yedek kodlar|yedek kodları|kurtarma kodu|kurtarma kodları
+    yedek kod|yedek kodlar|yedek kodları|kurtarma kodu|kurtarma kodları|
+    códigos de seguridad|codigos de seguridad|códigos alternativos|codigos alternativos|codes de sécurité|
+    códigos de segurança|codici di sicurezza|sicherheitscodes|beveiligingscodes|
+    security codes|backup security codes
 """)
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
 # them must look random (three kinds of character), unless ":" or "=" stands between.
@@ -607,7 +610,10 @@ def _value_after(
     question = _ANSWERED.search(text, pos, stop) if lines else None
     answered = question.end() if question else stop + 1
     aside = _ASIDE.match(text, pos)
-    if aside is not None:
+    current = _CURRENT_ASIDE.match(text, pos) if aside is not None else None
+    if current is not None:
+        pos = current.end()  # "the admin password (currently X)": the aside holds the value
+    elif aside is not None:
         pos = aside.end()  # "passphrase (keep offline!): ...", "(BIP39 25th word) to ..."
     inert_before = False  # the token before was an inert word, and left the value unlinked
     aside_end = 0  # the end of a "by the way" after the link
@@ -815,6 +821,10 @@ _KEYPAD_KEYS = re.compile(r"(?=(?:\D*\d){4})[0-9A-D#*]{4,20}")
 _MASKED_VALUE = re.compile(r"[:=]?[\"']?[*•●]{3,}[\"']?[,;.]?")
 # An aside in brackets right after a name, before its link and value.
 _ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
+_CURRENT_ASIDE = re.compile(
+    r"(?i)[ \t]*\((?:currently|now|still|is|was|aktuell|derzeit|noch|actuellement|encore|actualmente|aún"
+    r"|attualmente|ancora|atualmente|ainda|momenteel|nog|obecnie|nadal|сейчас|пока|şu an)[ \t]*[:=]?(?=[ \t])"
+)
 # ENOENT, ERESOLVE, ERR_SSL_PROTOCOL; npm's E401, E404 (an HTTP status after "E")
 _ERROR_NAME = re.compile(r"E[A-Z]{3,}|E[1-5]\d\d|[A-Z]+(?:_[A-Z]+)+")
 _PHRASE_WORD = re.compile(r"[^\W_][\w'’!.-]*")
@@ -2384,6 +2394,7 @@ _UUID_OR_HEX = re.compile(
 _SECRET_CUE = re.compile(
     r"token|secret|(?<![/-])\bapi\b(?![/-])|api[ _-]?key|apikey|private[ _-]?key|auth\b|totp|2fa"
     r"|authenticator|authorization"
+    r"|\bmfa|\botp|(?<![a-z])seed\b"  # (a one-time password's seed: "MFA_SEED=", "otp seed")
     r"|password|passwort"
     r"|credential|signing key|encryption key|sessid|sessionid|session[ _-]?(?:token|cookie|key)"
     r"|routing[ _-]key|webhook|\.key\b|master[ _-]?key"
@@ -2407,7 +2418,7 @@ _KEY_TALK = re.compile(_SECRET_CUE.pattern + r"|\bkeys?\b|\bcredentials?\b")
 # without any is not searched. The alternation tries its sixty-odd words at every position (~20 us
 # on an 80-character window, ~45 on a message); one pass of an automaton finds the words.
 _SECRET_CUE_WORDS = word_list("""
-    token|secret|api|private|auth|totp|2fa|password|passwort|credential|signing|encryption|sessid|
+    token|secret|api|private|auth|totp|2fa|mfa|otp|seed|password|passwort|credential|signing|encryption|sessid|
     session|routing|webhook|.key|master|シークレット|トークン|キー|秘密鍵|密钥|秘钥|密鑰|私钥|私鑰|令牌|
     시크릿|토큰|비밀|개인|секрет|токен|ключ|clé|chave|clave|chiave|schlüssel|klucz|anahtar|sleutel|
     nøkkel|nøgle|nyckel|avain|kulcs|klíč|cheie|kunci|khóa|مفتاح|कुंजी|מפתח
