@@ -2088,11 +2088,46 @@ def test_check53_families_go(text: str, values: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a password's first "!" is the password's
+        pytest.param(
+            "liguei o modem: senha do admin !Qw7Rt2Lp9x, a rede é Casa", ("!Qw7Rt2Lp9x",), id="bang-first"
+        ),
+        # Indonesian's "-nya" closes what the password is of
+        pytest.param(
+            "Budi, password email-nya Kopitubruk88? ya, jangan dikasih ke orang", ("Kopitubruk88",), id="nya"
+        ),
+        # a password written in pairs, as the message says
+        pytest.param(
+            "mot de passe, je te le donne par paires : 4K dp Qx 7z !m Wr", ("4K dp Qx 7z !m Wr",), id="pairs"
+        ),
+        # a password sent over two lines, as the message says, letters and digits alone
+        pytest.param(
+            "口令太长，分两行发：\nq7RxPLmWz\nK2vBnTyaH", ("q7RxPLmWz", "K2vBnTyaH"), id="two-lines"
+        ),
+        # a passphrase quoted after words that describe it
+        pytest.param(
+            'the passphrase for the NAS is three words, lowercase, with spaces: "copper violin meadow"',
+            ("copper violin meadow",),
+            id="described-then-quoted",
+        ),
+        # a Polish identity card's number under its short label
+        pytest.param("Imię: Jan\nNr dowodu: CKR482915", ("CKR482915",), id="nr-dowodu"),
+    ],
+)
+def test_check53_prose_families_go(text: str, values: tuple[str, ...]) -> None:
+    _assert_gone(text, values)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         pytest.param("TC 39825979193 diye yazmışlar ama son hane yanlış", id="tc-check-digit-fails"),
         pytest.param("the tc 39825979192 column in the export", id="tc-lowercase"),
         pytest.param("the password (now in the vault) must be rotated", id="aside-without-value"),
+        # a number under a label that ends in "reference", though an account's word begins it
+        pytest.param("Kontoauszug-Referenz: 4417723019385520147", id="reference-label"),
     ],
 )
 def test_check53_look_alikes_are_kept(text: str) -> None:

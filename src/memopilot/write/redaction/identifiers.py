@@ -201,6 +201,7 @@ _ID_CARD_NAMES = word_list("""
     ausweisnummer|personalausweisnummer|ausweis-nr|ausweisnr|id card number|identity card number|
     numéro de carte d'identité|numéro de cni|número de documento|número del documento|número de soporte|
     numero carta d'identità|numer dowodu|numer dowodu osobistego|identiteitskaartnummer|documentnummer|
+    nr dowodu|nr. dowodu|nr dowodu osobistego|seria i numer dowodu|seria i nr dowodu|číslo op|číslo občanky|
     номер паспорта|номер удостоверения|身分證號
 """)
 # US licences are named by their state ("California DL H1873381"): "DL" alone is a download too.
@@ -494,6 +495,15 @@ _PUBLIC_NUMBER_BEFORE = re.compile(
 )
 
 
+# A label that ends in a reference's, an order's or an invoice's word, right before the number (a
+# compound's last part names it: "Kontoauszug-Referenz", "Konto-Bestellnummer").
+_REFERENCE_LABEL = re.compile(
+    r"(?i)(?:referenz|reference|référence|referencia|riferimento|referência|referentie|referens"
+    r"|referanse|bestellnummer|rechnungsnummer|sendungsnummer|order number|invoice number)"
+    r"(?:[ \t]*(?:no\.?|nr\.?|number|#))?[ \t]*[:#][ \t]*$"
+)
+
+
 def _public_number(text: str, start: int) -> bool:
     return _PUBLIC_NUMBER_BEFORE.search(text, max(0, start - 32), start) is not None
 
@@ -522,6 +532,8 @@ def _named(text: str, lower: str) -> Iterator[Span]:
         found = _number_after(text, word_end, word, owned=owned)
         if found is not None and word in _NINO_WORDS and _unissued_prefix_before(text, found[0]):
             continue  # "the sample NINO is QQ 98 76 54 B": a prefix never issued, an example's
+        if found is not None and _REFERENCE_LABEL.search(text, max(0, found[0] - 24), found[0]):
+            continue  # "Kontoauszug-Referenz: ...": the label's last word says what the number is
         if found is not None:
             yield found
             if word in _ROUTING_WORDS and _checksum_module(word).is_valid(text[found[0] : found[1]]):

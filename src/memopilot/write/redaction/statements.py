@@ -256,6 +256,8 @@ _STRONG_SYMBOLS = frozenset("!@#$%^&*+=?~")
 _CODE_BEFORE = frozenset("$@._/=")  # "/": a file ("./password.txt")
 _CODE_AFTER = ("_", "(", "}")  # a longer name, a call, the end of a template's variable
 _WORDS_BEFORE_VALUE = 8  # plain words read past, at most, between a name and its value
+_WORDS_BEFORE_QUOTED = 12  # words before a value quoted after a colon
+_QUOTED_AFTER_LABEL = re.compile(r"[^\n\"“«:：]{0,80}[:：][ \t]*[\"“«]")
 _WORDS_BEFORE_CODE = 3  # words between a PIN's name and its digits ("PIN-код от карты Сбера 3730")
 # The names of codes that are nothing but a code: a PIN, a "code" (not an alarm, a gate or a locker).
 _STRONG_CODE = re.compile(
@@ -683,13 +685,22 @@ def _value_after(
                 keyed  # "keypad: press 0#46...", "alarm: enter 7302"
                 or (linked and (word in _ADVERBS or word in _POSSESSIVES_AFTER))  # "is literally '...'"
                 or (linked and words <= 2 and (word in _OF_WORDS or previous in _OF_WORDS))
+                # Indonesian and Malay close what the password is of with "-nya" ("password akun
+                # admin-nya X": "the admin account's password X"), as a possessive after it
+                or (not weak and words <= 3 and word.endswith("-nya"))
                 or (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
                 or (weak and word in _WEAK_LINKS)
                 or raw.rstrip().endswith((":", "：", "="))
                 or (code and word in _OPENED_WITH and previous in _OPENS)
             )
             previous = word
-            if words > _WORDS_BEFORE_VALUE or (words <= 3 and word in _NAMING_WORDS):
+            if words > _WORDS_BEFORE_VALUE and not (
+                # (a few more words that describe the value, then it quoted after a colon: "is four
+                # words, lowercase, with spaces: \"...\"")
+                words <= _WORDS_BEFORE_QUOTED and _QUOTED_AFTER_LABEL.match(text, token.start())
+            ):
+                return None
+            if words <= 3 and word in _NAMING_WORDS:
                 return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
             inert_before = not linked and _inert_word(raw)
             continue
@@ -918,6 +929,8 @@ def _last_star(text: str, start: int, end: int) -> int:
 
 def _core(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start] in _EDGE:
+        if text[start] == "!" and start + 1 < end and text[start + 1].isalnum():
+            break  # "!Qw7Rt2Lp9x": a value's first symbol ("!" opens no word of a sentence)
         start += 1
     while end > start and text[end - 1] in _EDGE:
         end -= 1
@@ -928,13 +941,24 @@ def _spaced_run(text: str, start: int, end: int) -> int:
     """A value written in short groups ("V g 4 w", "4821 7730 1192"): the end of the whole run."""
     if end - start > 4:
         return end
-    pos, groups = end, 1
+    pos, groups, pairs = end, 1, None
     for m in re.finditer(r"[ \t]([^\s]{1,4})", text[end:]):
         group = m.group(1)
-        if end + m.start() != pos or (_is_plain_word(group) and len(group) > 1) or not group.isascii():
+        if end + m.start() != pos or not group.isascii():
             break
+        if _is_plain_word(group) and len(group) > 1:
+            # (a word, unless the message says the value is written in pairs: "dp" is one of them)
+            pairs = _PAIRS_SAID.search(text.lower()) is not None if pairs is None else pairs
+            if not (pairs and len(group) == 2):
+                break
         pos, groups = end + m.end(), groups + 1
     return pos if groups >= 4 else end
+
+
+_PAIRS_SAID = re.compile(
+    r"\b(?:in pairs|by pairs|par paires|en pares|por pares|in paaren|paarweise|a coppie|em pares|in paren"
+    r"|parami|парами|по парам)\b"
+)
 
 
 def _spelled_start(text: str, start: int, word: str) -> bool:
@@ -1204,6 +1228,22 @@ _LINE_CUES = Substrings(
 )
 
 
+def _random_lines(text: str, s1: int, e1: int, s2: int, e2: int, joined: str) -> bool:
+    """Two whole lines, one below the other, that together look random (letters of both cases and
+    digits, no symbol: "密码分两行发：\nq7RxPLmWz\nK2vBnTyaH"), where the message says it split them."""
+    return (
+        text[e1:s2] == "\n"
+        and _whole_line(text, s1, e1)
+        and _whole_line(text, s2, e2)
+        and _kinds(joined) == 3
+        and 12 <= len(joined) <= 40
+        and not _not_a_password(joined)
+        and joined.isascii()
+        and joined.isalnum()
+        and looks_random(joined, 12)
+    )
+
+
 def _pieces(text: str) -> Iterator[Span]:
     lines = _LINE_CUES.search(text.lower())
     gaps = (" ", "\n") if lines else (" ",)
@@ -1223,7 +1263,7 @@ def _pieces(text: str) -> Iterator[Span]:
             and 8 <= len(joined) <= 40
             and _password_shaped(joined)
             and not _not_a_password(joined)
-        ):
+        ) or (lines and _random_lines(text, s1, e1, s2, e2, joined)):
             yield s1, e2, "password", P_PROSE
 
 
