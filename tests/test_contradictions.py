@@ -506,6 +506,9 @@ def test_these_days_anywhere_marks_a_change() -> None:
         # (twenty-fifth session) the thing raised, then its figure; a raise said as it happens
         ("The council hiked our parking permit. It's 95 a year now.", True),
         ("Raising my pension contribution to 8 percent from May.", True),
+        # (twenty-sixth session) the thing raised, then "up" or "down" before its figure
+        ("Got a bonus, so I bumped the monthly allotment fund up to 75.", True),
+        ("They cut the club fee down to 12 a session.", True),
         ("She raised the point at 3pm.", False),
         ("I raised my hand twice.", False),
         # no amount that rises or falls: a trip, a nap, a limit

@@ -265,6 +265,10 @@ def test_a_day_of_the_month_said_alone() -> None:
     assert find_date("in Galway until the 20th while the kitchen is redone", NOW).when == eod(2026, 3, 20)
     assert find_date("we're in Lisbon until the 12th — then Porto", NOW).when == eod(2026, 3, 12)
     assert find_date("on crutches until the 28th (sprained ankle)", NOW).when == eod(2026, 3, 28)
+    # (twenty-sixth session) or say it is so this time, or again
+    assert find_date("the council tax is due on the 22nd this time", NOW).when == eod(2026, 3, 22)
+    assert find_date("bins go out on the 9th again", NOW).when == eod(2026, 3, 9)
+    assert find_date("it was my 3rd time there", NOW) is None
     assert find_date("our office is on the 3rd floor", NOW) is None
     assert find_date("she is the 2nd in line", NOW) is None
 

@@ -336,7 +336,10 @@ def test_statements_in_other_languages_are_judged_by_the_multilingual_models(
 
 
 def test_the_users_own_words_beside_a_quote_are_still_kept() -> None:
-    assert [t for t, _ in typed('My favourite quote is "stay hungry, stay foolish"')] == ["preference"]
+    # ('My favourite quote is "stay hungry, stay foolish"' is kept as its episode alone since the
+    # twenty-sixth session: the judgement gives it 0.38, under the rule-backed bar of 0.5)
+    poem = 'My favourite poem is "Do not go gentle into that good night".'
+    assert [t for t, _ in typed(poem)] == ["preference"]
     assert typed("If it rains I prefer to stay in.")[0][0] == "preference"
     assert typed("As I said, I'm allergic to walnuts.") != []  # "as I said" quotes nobody
 

@@ -377,6 +377,12 @@ def test_a_question_about_what_was_just_said_keeps_it_a_question() -> None:
             "filed by the end of the month (2026-03-31)",
         ),
         ("The landlord wants the flat inspection done by the 30th.", "done by the 30th (2026-03-30)"),
+        # a day of a named month without a year: the next one (twenty-sixth session)
+        (
+            "Good news, the lender agreed, the mortgage papers now have to be signed by the 2nd of February.",
+            "by the 2nd of February (2027-02-02)",
+        ),
+        ("Council tax appeal deadline: 20 April, I must send the form before then.", "(2026-04-20)"),
     ],
 )
 def test_a_deadline_says_the_day_its_relative_date_meant(message: str, content: str) -> None:
@@ -434,6 +440,7 @@ def test_a_memory_says_the_day_its_relative_date_meant(message: str, content: st
         "My niece was born on the 14th, a little early.",  # a day gone
         "I went out for Friday drinks with the team and stayed far too late.",  # a day gone
         "I need to ring my sister back, she called on Monday while I was out.",  # a task, a day gone
+        "My grandad was born on the 3rd of June, in a farmhouse near Ruthin.",  # a named day, not due
     ],
 )
 def test_a_date_that_may_be_past_or_names_no_day_is_not_dated(message: str) -> None:
@@ -553,11 +560,17 @@ def test_a_list_of_things_to_know_is_facts_not_tasks() -> None:
     assert [m.type for m in todo.new_memories] == ["task", "task"]
 
 
-def test_a_deadline_written_as_a_day_is_left_as_written() -> None:
+def test_a_deadline_written_as_a_day_gains_only_its_year() -> None:
+    """A day of a named month says all but the year, which the ISO day adds; a day written with
+    its year or in figures is left as written."""
     assert only("The invoices are due to Brightwell by Dec 15.").content == (
-        "The invoices are due to Brightwell by Dec 15."
+        "The invoices are due to Brightwell by Dec 15 (2026-12-15)."
     )
-    assert only("The report is due on 15 December.").content == "The report is due on 15 December."
+    assert only("The invoices are due to Brightwell by 15 Dec 2026.").content == (
+        "The invoices are due to Brightwell by 15 Dec 2026."
+    )
+    report = "The report is due on 15 December."
+    assert only(report).content == "The report is due on 15 December (2026-12-15)."
 
 
 def test_terse_mistake_takes_the_sentence_that_explains_it() -> None:
@@ -1231,6 +1244,12 @@ def test_the_day_of_what_happened_is_no_end_of_a_state() -> None:
             "must skip latex gloves.",
             "critical",
         ),
+        # (twenty-sixth session) a wish told right after the vital fact
+        (
+            "Critical: my daughter is severely allergic to wasp stings, she needs her EpiPen within "
+            "minutes. Please always keep that in mind when we plan picnics.",
+            "critical",
+        ),
         # a mistake and its lesson
         (
             "Lesson learned: I left the oven on overnight before our trip. From now on I check the dials "
@@ -1375,3 +1394,20 @@ def test_a_reminder_asked_about_a_named_thing_keeps_the_thing() -> None:
         for m in edit("can you remind me about the council tax bill? it's due in a week").new_memories
     )
     assert "council tax" in contents
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("We adopted a rescue lurcher last weekend! His name's Biscuit and he hates the hoover.", "Biscuit"),
+        ("Need to cancel the trial of that language app before it bills me. Lingora it's called", "Lingora"),
+        ("Bought a second-hand car on Saturday. It's a green Toyota Yaris, 2015.", "Yaris"),
+    ],
+)
+def test_the_name_said_after_a_memory_joins_it(message: str, name: str) -> None:
+    """Alone, "His name's Biscuit" reads as chatter; the memory of the dog keeps its name."""
+    assert name in learned_only(message).content
+
+
+def test_a_feeling_said_after_a_memory_stays_out_of_it() -> None:
+    assert "fluffy" not in learned_only("We got a kitten on Sunday! It's so tiny and fluffy.").content

@@ -29,6 +29,11 @@ CHANGES = [
         "My GP is Dr. Okafor at the Elm Park surgery.",
         "I switched practices after the move. I'm registered with Dr. Lindqvist at Riverside Health now.",
     ),
+    # under a topic, the rest still says what changed
+    (
+        "Book club: we meet on the first Thursday at Mara's flat.",
+        "Book club: we meet on the second Tuesday now, at the library.",
+    ),
     (
         "J'habite à Bordeaux, près de la gare.",
         "En fait, on a déménagé à Nantes le mois dernier, on est sur l'île de Nantes maintenant.",
@@ -46,6 +51,9 @@ COMPATIBLE = [
      "My knee has been acting up after all the gardening, getting old I guess."),
     ("My brother Callum always offers to collect me from the airport, bless him, even at silly hours.",
      "Booked the flight home from Caldrick Point, it lands at 6:40pm on Saturday."),
+    # two notes under one topic: the topic is no shared slot (0.99 before the topics were set aside)
+    ("Choir trip planning: 26 singers from the Eastbrook choir, and we're staying at the Larchmont Hostel.",
+     "Choir trip: three of the singers are vegan and one is allergic to nuts, need to plan around that."),
 ]  # fmt: skip
 
 

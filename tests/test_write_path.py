@@ -626,3 +626,32 @@ def test_what_news_builds_on(kind: str, news: str, builds_on: bool) -> None:
     marked = announces_change(news)
     firmly = marked and announces_change(news.replace(" now", ""))
     assert _builds_on(memory, marked=marked, firmly=firmly) is builds_on
+
+
+def test_a_raised_monthly_sum_replaces_the_old_sum_not_the_price(mp: MemoPilot) -> None:
+    """ "I've bumped the monthly bike savings up to 220" changes the sum going in each month, not
+    the bike's price: an amount that changes leaves other amounts be (the judgement read the price
+    as changed, 1.00, once the raise was read as a change)."""
+    (price,) = mp.remember("I'm saving up for a cargo bike, the one I want costs 3,100.").created
+    (monthly,) = mp.remember("Set up a standing order today: 140 a month into the bike fund.").episodes
+    mp.remember("Got a pay rise! I've bumped the monthly bike savings up to 220.")
+    mp.settle()
+    assert mp.get(price.id).state is MemoryState.ACTIVE
+    assert mp.get(monthly.id).state is MemoryState.SUPERSEDED
+
+
+def test_a_sum_raised_with_up_to_replaces_the_old_sum(mp: MemoPilot) -> None:
+    """ "bumped the holiday savings up to 300 a month" says the 180 a month no longer holds, as
+    "bumped ... to 300" does (the "up" before the figure hid the change)."""
+    (old,) = mp.remember("I'm putting 180 a month into the holiday pot for the Lisbon trip.").created
+    mp.remember("Good news, my bonus came through, so I've bumped the holiday savings up to 300 a month.")
+    mp.settle()
+    assert mp.get(old.id).state is MemoryState.SUPERSEDED
+
+
+
+def test_a_new_amount_without_its_period_still_replaces_a_monthly_one(mp: MemoPilot) -> None:
+    (old,) = mp.remember("The rent on our flat in Dunmore Street is 980 a month, bills on top.").created
+    mp.remember("Letting agent emailed: the rent's going up to 1,060 from the next payment.")
+    mp.settle()
+    assert mp.get(old.id).state is MemoryState.SUPERSEDED

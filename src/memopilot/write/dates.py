@@ -168,7 +168,7 @@ _ORDINAL_DAY = _rx(
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
     r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after"
-    r"|instead|now|this\s+month|next\s+month)\b))"
+    r"|instead|now|again|too|this\s+(?:month|time)|next\s+month|as\s+usual)\b))"
 )
 # "the 1st of next month", "by the 15th of this month": a day of the month named by its period
 _DAY_OF_PERIOD = _rx(

@@ -239,8 +239,20 @@ class UpdateJudge:
         self._embedder = statement_classifier._static_embedder()  # the bundled model, always
 
     def judge(self, new: str, olds: Sequence[str]) -> list[Verdict]:
-        """A verdict for each earlier memory text in ``olds`` against the message ``new``."""
-        return self.read(self.screen(new, olds))
+        """A verdict for each earlier memory text in ``olds`` against the message ``new``. A pair
+        that opens on a topic each is judged without them (:func:`_without_topic`)."""
+        topical = (
+            [i for i, old in enumerate(olds) if _TOPIC_LABEL.match(old)] if _TOPIC_LABEL.match(new) else []
+        )
+        if not topical:
+            return self.read(self.screen(new, olds))
+        rest = [i for i in range(len(olds)) if i not in topical]
+        verdicts: dict[int, Verdict] = {}
+        for group, said in ((topical, _without_topic(new)), (rest, new)):
+            if group:
+                read = self.read(self.screen(said, [_without_topic(olds[i]) for i in group]))
+                verdicts.update(zip(group, read, strict=True))
+        return [verdicts[i] for i in range(len(olds))]
 
     @property
     def reads_with_e5(self) -> bool:
@@ -420,6 +432,23 @@ _LATIN = re.compile(r"[A-Za-z]")
 _NON_LATIN = re.compile(
     r"[\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f\u3040-\u30ff\uac00-\ud7af]"
 )
+
+
+# A topic named before a colon at a message's start ("Scout camp planning: 18 kids ...", "Osric's
+# party: ..."): up to four words, no figure, not the user's own clause.
+_TOPIC_LABEL = re.compile(
+    r"^(?!(?:i|i'm|we|we're|my|our)\b)[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3}:\s+(?=\S)", re.I
+)
+
+
+def _without_topic(text: str) -> str:
+    """``text`` without the topic it opens with ("Scout camp planning: 18 kids ..."). When a
+    message and a memory each open with one, the pair features read the shared topic as a shared
+    slot: "Scout camp: two of the kids are vegetarian ..." changed "Scout camp planning: 18 kids
+    from the troop ..." (0.98; 0.16 without the topics), though it adds to it. A topic before a
+    memory without one says more ("Update: I'm no longer at my old job", "Change of plan: ..."):
+    it stays."""
+    return _TOPIC_LABEL.sub("", text, count=1)
 
 
 @functools.cache

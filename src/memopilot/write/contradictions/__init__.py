@@ -60,6 +60,7 @@ from .choices import pointed_back_at, returned_to, settles_a_choice, weighs_a_ch
 from .compare import (
     Supersession,
     announces_change,
+    changes_another_amount,
     find_supersessions,
     marks_change,
     slot_of,
@@ -70,6 +71,7 @@ from .compare import (
 __all__ = [
     "Supersession",
     "announces_change",
+    "changes_another_amount",
     "find_supersessions",
     "marks_change",
     "pointed_back_at",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,7 +13,16 @@ from ..language import in_english_strictly
 from ..sentences import split_sentences, told
 from .analysis import _Analysis, _Phrase, _Slot, _Stance
 from .sentences import _analyse
-from .words import _AMOUNT_CHANGED, _CHANGE_ELSEWHERE, _CLASSIFIER_NOUNS, _MONTHS, _THESE_DAYS, _WEEKDAYS
+from .words import (
+    _AMOUNT_CHANGED,
+    _CHANGE_ELSEWHERE,
+    _CLASSIFIER_NOUNS,
+    _MONTHS,
+    _PER_PERIOD,
+    _PERIOD_OF,
+    _THESE_DAYS,
+    _WEEKDAYS,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +84,29 @@ def _said_to_change(text: str) -> bool:
     amount goes up or down ("the rent goes up to 1,620", "Landlord's put the rent up")."""
     statements = told(text)
     return _THESE_DAYS.search(statements) is not None or _AMOUNT_CHANGED.search(statements) is not None
+
+
+def changes_another_amount(text: str, old: str) -> bool:
+    """Whether ``text`` tells only of a sum per period going up or down (:data:`_AMOUNT_CHANGED`,
+    with no other change word) and ``old`` states figures, none of them per that period: a sum per
+    month and a price are two things ("I've bumped the monthly kayak savings up to 260" changes the
+    150 a month going in, not the kayak's price of 2,400). A message saying more than that, an
+    amount without its period ("rent's going up to 1,290"), or an old memory with a sum of the same
+    period ("I'm putting 250 a month into the holiday pot") is left to the judgement."""
+    statements = told(text)
+    if _analyse(text).marked or _AMOUNT_CHANGED.search(statements) is None or not _FIGURE.search(old):
+        return False
+    period = _PER_PERIOD.search(statements)
+    return period is not None and _period(period) not in {_period(m) for m in _PER_PERIOD.finditer(old)}
+
+
+_FIGURE = re.compile(r"\d")
+
+
+def _period(found: re.Match[str]) -> str:
+    """The period a rate is per: "day", "week", "month" or "year"."""
+    unit = found.group("unit") or found.group("adverb")
+    return _PERIOD_OF.get(unit.lower(), unit.lower())
 
 
 def stale_episodes(new_content: str, episodes: Sequence[Memory], max_chars: int = 300) -> list[Memory]:

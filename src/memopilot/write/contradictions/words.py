@@ -227,9 +227,17 @@ _AMOUNT_CHANGED = re.compile(
     r"|\b(?:put|puts|putting)\s+(?:the|my|our|their|his|her)\s+[^\W\d_]+\s+(?:up|down)\b"
     r"(?!\s+(?:for|with|on|in|at|as)\b)"
     r"|\b(?:rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|dropp(?:ed|ing)|cut(?:ting)?"
-    r"|hik(?:ed|ing)|bump(?:ed|ing)|upp(?:ed|ing))\s+(?:[^\W\d_]+\s+){0,3}?(?:to|by)\s+[£$€¥]?\d"
+    r"|hik(?:ed|ing)|bump(?:ed|ing)|upp(?:ed|ing))\s+(?:[^\W\d_]+\s+){0,4}?(?:(?:up|down)\s+)?(?:to|by)\s+[£$€¥]?\d"
     # "the landlord raised the rent. It's 1,620 a month": the thing raised, then its new figure
     r"|\b(?:raised|increased|hiked|upped|reduced|lowered)\s+(?:the|my|our|their|his|her)\s+[^\W\d_]+"
     r"\b(?=[^?]{0,60}?\d[\d,.]*(?![\d:]|\s*(?:am|pm|a\.m|p\.m|h\b|o'clock)))",
     re.IGNORECASE,
 )
+# An amount's period: "250 a month", "per week", "monthly"
+_PER_PERIOD = re.compile(
+    r"\b(?:a|an|per|each|every)\s+(?P<unit>day|week|fortnight|month|year)\b"
+    r"|\b(?P<adverb>daily|weekly|fortnightly|monthly|yearly|annual|annually)\b",
+    re.IGNORECASE,
+)
+_PERIOD_OF = {"daily": "day", "weekly": "week", "fortnightly": "fortnight", "monthly": "month"}
+_PERIOD_OF |= {"yearly": "year", "annual": "year", "annually": "year"}
