@@ -557,3 +557,33 @@ def test_a_lead_in_before_a_dash_leaves_the_change_to_read() -> None:
 
     assert slot_of("Great news — I moved to Harrowdale in May!") == ("self live", "harrowdale")
     assert slot_of("Anna - my sister - lives in Rome") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I'm a dental nurse at Brookvale Dental, four days a week.", "brookvale dental"),
+        ("I work as a sous chef at Marigold Kitchen in the old town.", "marigold kitchen"),
+        ("I teach history at Oakworth Grammar.", "oakworth grammar"),
+        ("Three weeks ago I started at Pellow Freight as a dispatcher.", "pellow freight"),
+        ("I just started a new job at Tarnside Council.", "tarnside council"),
+    ],
+)
+def test_a_job_told_any_way_is_where_the_user_works(text: str, employer: str) -> None:
+    """(twenty-sixth session) "I'm a <role> at <Employer>", "I teach X at ...", "I started at ..."
+    hold the slot of "I work at ...", so that a new employer replaces the old one."""
+    assert slot_of(text) == ("self work at", employer)
+
+
+def test_a_customers_place_or_a_past_job_is_no_employer() -> None:
+    assert slot_of("I'm a regular at Castor's Diner.") != ("self work at", "castor 's diner")
+    assert slot_of("I worked at Pellow Freight for years.") is None
+
+
+def test_a_new_employer_replaces_the_old_one_though_facts_add_up() -> None:
+    old = mem("I'm a florist at Bellweather Flowers, mostly weddings.", MemoryType.FACT)
+    new = "Since I started at Kingsbridge Library last month my mornings are calmer."
+    (found,) = find_supersessions(new, MemoryType.FACT, [old])
+    assert found.old is old and found.rule == "same_slot_new_value"
+    other = mem("I went to Bellweather Flowers for the bouquet.", MemoryType.FACT)
+    assert find_supersessions(new, MemoryType.FACT, [other]) == []

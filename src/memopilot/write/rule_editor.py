@@ -1144,11 +1144,15 @@ def _learned(statements: list[_Statement], classifier: StatementClassifier, now:
             # "the application closes next Tuesday at noon", "dentist tomorrow at 8:15": a day to
             # keep in view, due then (a deadline leaves the context after its day)
             memory_type, until = MemoryType.DEADLINE, day
+        if memory_type is MemoryType.DEADLINE and until is None:
+            # a deadline the type model read falls due on the day the rules read (known before the
+            # second memories are weighed: "... Aunt Hedda's 70th is next Saturday" is dated)
+            until = _learned_due(st, now)
         personal = _LEARNED_SCOPE.get(memory_type, "project") if _about_the_user(st.text) else "project"
         scope: Literal["project", "user"] = "project" if _PROJECT_MARKER.search(st.text) else personal
         st.judgement = _Judgement(memory_type, round(verdict.keep, 3), scope, until)
     _drop_second_memories(kept, ruled)
-    for _, st in kept:  # a deadline the type model read falls due on the day the rules read
+    for _, st in kept:  # (a deadline the rules typed without its day: the day the rules read)
         judgement = st.judgement
         if judgement is not None and judgement.type is MemoryType.DEADLINE and judgement.expires_at is None:
             st.judgement = dataclasses.replace(judgement, expires_at=_learned_due(st, now))

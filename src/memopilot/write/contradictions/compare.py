@@ -155,13 +155,28 @@ def find_supersessions(
             continue
         if " ".join(old.content.lower().split()) == norm_new:
             continue
-        if MemoryType.FACT in (old.type, new_type) and not new.marked:
+        before = _analyse(old.content)
+        if MemoryType.FACT in (old.type, new_type) and not new.marked and not _moved_on(new, before):
             continue  # life facts and past events add up ("I went to X", "I went to Y") unless marked
-        verdict = _compare(new, _analyse(old.content), new_content, old.content)
+        verdict = _compare(new, before, new_content, old.content)
         if verdict is not None:
             rule, reason = verdict
             out.append(Supersession(old=old, rule=rule, reason=reason, blocked=old.is_critical))
     return out
+
+
+def _moved_on(new: _Analysis, old: _Analysis) -> bool:
+    """Whether both tell where the user lives or works, in other places: a fact a new one
+    replaces unmarked ("I'm a school librarian at Fenwick Academy" after "I teach maths at
+    Hollowmere Primary"), where other facts add up."""
+    return any(
+        n.key == o.key and n.key in _ONE_PLACE and not n.negated and not o.negated and n.value != o.value
+        for n in new.slots
+        for o in old.slots
+    )
+
+
+_ONE_PLACE = frozenset({"self live", "self work at"})
 
 
 def _compare(new: _Analysis, old: _Analysis, new_text: str, old_text: str) -> tuple[str, str] | None:

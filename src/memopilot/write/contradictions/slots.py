@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ...text import STOPWORDS, stem
@@ -442,8 +443,43 @@ def _slot_imperative(toks: list[_Tok]) -> _Slot | None:
     return _mk_slot("", attr, toks[j].low, value, False)
 
 
+def _slot_employer(toks: list[_Tok]) -> _Slot | None:
+    """Where the user works, however the job is told: "I'm a payroll accountant at Belvane
+    Logistics", "I work as a pharmacist at Kelmore Pharmacy", "I teach maths at Hollowmere
+    Primary", "I started at Harwick & Stroud last month", "I started a new job at Quillford": the
+    slot of "I work at Belvane Logistics", so that a new employer replaces the old one. ("I'm a
+    nurse" alone is one of many things true of a person; "I worked at X" tells the past.)"""
+    lows = [t.low for t in toks]
+    # (the user first, or after a word that says when: "Two weeks ago I started at ...")
+    me = next((k for k in range(min(len(lows), 4)) if lows[k] in {"i", "we"}), None)
+    if me is None or (me and lows[me - 1] not in _WHEN_BEFORE_SUBJECT):
+        return None
+    at = next(
+        (k for k in range(me + 1, min(len(toks) - 1, me + 9)) if lows[k] == "at" and toks[k + 1].proper), None
+    )
+    if at is None or not _EMPLOYED.match(" ".join(lows[me + 1 : at])):
+        return None
+    negated = any(low in _NEGATIONS or low == "longer" for low in lows[me + 1 : at])
+    value = _value(_split_value(_cut_value(toks, at + 1)[0])[0])
+    return _mk_slot("", _SELF, "work at", value, negated) if value else None
+
+
+_WHEN_BEFORE_SUBJECT = frozenset({"since", "ago", "now", "so", "and", "but", "recently"})
+# what comes between "I" and "at <Employer>" when it tells the user's job (not a customer's or a
+# member's place: "I'm a regular at Mario's")
+_EMPLOYED = re.compile(
+    r"(?:(?:now|still|currently|also|just|recently|no longer|not)\s+)*"
+    r"(?:(?:am|'m)\s+(?:(?:now|still|not|no longer)\s+)*an?\s+"
+    r"(?!(?:[\w'-]+\s+)?(?:regular|member|customer|guest|patient|visitor|fan|client|subscriber)\b)"
+    r"[\w' -]{2,40}"
+    r"|(?:work|works)\s+as\s+an?\s+[\w' -]{2,40}"
+    r"|teach(?:es)?\s+[\w' -]{2,30}"
+    r"|(?:have\s+|'ve\s+)?started(?:\s+(?:a\s+new\s+job|a\s+job|work|working))?)$"
+)
+
+
 def _clause_slot(toks: list[_Tok]) -> _Slot | None:
-    for template in (_slot_naming, _slot_choice, _slot_copula, _slot_verb, _slot_imperative):
+    for template in (_slot_naming, _slot_choice, _slot_employer, _slot_copula, _slot_verb, _slot_imperative):
         found = template(toks)
         if found is not None:
             return found
