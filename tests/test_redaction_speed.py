@@ -10,7 +10,7 @@ import string
 import pytest
 from stdnum import iban, numdb
 
-from memopilot.write.redaction import identifiers, rules, statements
+from memopilot.write.redaction import commands, identifiers, rules, statements
 
 
 def test_an_iban_length_is_the_one_python_stdnum_checks() -> None:
@@ -57,6 +57,11 @@ def test_shapes_for_a_window_keep_the_order_and_the_needs() -> None:
                 assert list(identifiers._shapes_for(digits, letters, runs)) == wanted
 
 
+def _place(hint: str, word: str) -> re.Pattern[str]:
+    """The pattern of commands.py's place under ``hint`` that holds ``word``."""
+    return next(pattern for h, pattern in commands._PLACES if h == hint and word in pattern.pattern)
+
+
 # Patterns rewritten to start with a character class (which `re` skips to in C) and to look behind
 # only there, beside the patterns they replaced: the same matches, at the same places.
 REWRITTEN = [
@@ -96,6 +101,20 @@ REWRITTEN = [
         identifiers._NOSTR_SECRET,
         r"(?<![0-9a-z])nsec1[02-9ac-hj-np-z]{58}(?![0-9a-z])",
         ["nsec1" + "023acz" * 9 + "0234", "nsec1", "0", "b", " ", " ", "q"],
+    ),
+    (
+        _place("\n", "ithub_pat_"),
+        r"\b((?:ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abposr]-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|AKIA"
+        r"|AIza|hf_|npm_|pypi-|shp[a-z]{2}_)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})",
+        [
+            *("ghp_", "gho_", "github_pat_", "glpat-", "xoxb-", "sk-", "sk-proj-", "sk_live_", "rk_live_"),
+            *("AKIA", "AIza", "hf_", "npm_", "pypi-", "shpat_", "Q9x", "\n", " ", "_", "-", "é", "a"),
+        ],
+    ),
+    (
+        _place("@", "qlplus"),
+        r"(?:\bsqlplus\s+|jdbc:oracle:\w+:)[\w$#.-]+/([^\s@/'\"]{4,128})@",
+        ["sqlplus", " ", "scott", "/", "Tiger12", "@", "jdbc:oracle:thin:", "x", "é", "_"],
     ),
 ]
 

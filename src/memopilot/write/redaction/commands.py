@@ -80,9 +80,12 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("client(", re.compile(r"Client\(\s*['\"]AC[0-9a-f]{32}['\"]\s*,\s*['\"]([0-9a-f]{32})['\"]")),  # Twilio
     ("key-", re.compile(r"\b(key-[0-9a-f]{32})\b")),  # Mailgun
     ("://", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]+:([^\s@/'\"]{4,128})@[\w.-]+")),  # user:pass@host
-    ("\n", re.compile(  # a prefixed token that a mail client or terminal wrapped onto the next line
-        r"\b((?:ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abposr]-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|AKIA|AIza"
-        r"|hf_|npm_|pypi-|shp[a-z]{2}_)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})")),
+    # a prefixed token that a mail client or terminal wrapped onto the next line (found from the
+    # prefix's first letter, which `re` skips to in C: a word boundary first was tried everywhere)
+    ("\n", re.compile(
+        r"([gxsrAhnp](?<!\w.)(?:(?<=g)(?:h[pousr]_|ithub_pat_|lpat-)|(?<=x)ox[abposr]-"
+        r"|(?<=s)(?:k-(?:proj-|ant-)?|k_live_|hp[a-z]{2}_)|(?<=r)k_live_|(?<=A)(?:KIA|Iza)|(?<=h)f_|(?<=n)pm_"
+        r"|(?<=p)ypi-)[A-Za-z0-9_\-]{6,}\r?\n[A-Za-z0-9_\-]{6,})")),
     ("@tcp(", re.compile(r"[\w.-]+:([^\s@/'\"]{4,128})@tcp\(")),  # Go's MySQL DSN
     ("define", re.compile(r"(?i)define\(\s*['\"]\w*pass\w*['\"]\s*,\s*['\"]([^'\"]{4,128})['\"]")),
     # WordPress's keys and salts: define( 'AUTH_KEY', '...' ), 64 characters of anything
@@ -93,7 +96,8 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
                             r"\bdefault\s*=\s*\"([^\"\n]{4,128})\"")),
     # a Gradle or Groovy block's setting, its quoted value after a space (a method call without
     # parentheses): signingConfigs { release { storePassword "X"; keyPassword "X" } }
-    ("password", re.compile(r"(?<![\w.$])[a-z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret)[ \t]+"
+    # (found from its literal "Pass", which `re` searches for in C, a small letter or a digit before it)
+    ("password", re.compile(r"Pass(?<=[a-z0-9]Pass)(?:word|wd|phrase)[ \t]+"
                             r"[\"']([^\"'\n]{4,128})[\"'][ \t]*(?=$|\n|;|\})")),
     # redis.conf: requirepass / masterauth X
     ("requirepass", re.compile(r"\brequirepass\s+['\"]?([^\s'\"`]{4,128})")),
@@ -133,7 +137,7 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # ~/.netrc: "machine host login user password X" (the word alone names it there)
     ("machine", re.compile(r"(?s)\bmachine\s+\S+.{0,200}?\bpassword\s+(\S{4,128})")),
     # Oracle's user/password@database (sqlplus, JDBC thin URLs)
-    ("@", re.compile(r"(?:\bsqlplus\s+|jdbc:oracle:\w+:)[\w$#.-]+/([^\s@/'\"]{4,128})@")),
+    ("@", re.compile(r"(?:s(?<!\ws)qlplus\s+|jdbc:oracle:\w+:)[\w$#.-]+/([^\s@/'\"]{4,128})@")),
     # and its Easy Connect string anywhere (a driver's DSN, a traceback): user/password@//host
     ("@//", re.compile(r"(?<![\w/.:-])[A-Za-z_][\w$#.-]*/([^\s@/'\"]{4,128})@//[\w.-]+")),
     # a value echoed into a file named for a password or key ("echo 'X' > ~/.vault_pass.txt")
