@@ -2136,3 +2136,8 @@ def test_check53_prose_families_go(text: str, values: tuple[str, ...]) -> None:
 )
 def test_check53_look_alikes_are_kept(text: str) -> None:
     assert redact(text).text == text
+
+
+def test_a_whole_jwt_on_its_line_keeps_the_next_line() -> None:
+    token, _ = _wrapped_jwt(1000)
+    assert redact(f"here it is:\n{token}\nthanks").text == "here it is:\n[REDACTED:jwt]\nthanks"

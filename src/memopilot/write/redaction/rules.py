@@ -532,9 +532,15 @@ _JWT = re.compile(r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]
 _JWT_LINES = re.compile(r"eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_.-]{8,}+(?:\r?\n[A-Za-z0-9_.-]+)+")
 
 
+_SHORTEST_SIGNATURE = 43  # characters of base64url of HMAC-SHA256's 32 bytes (ES256's 86, RS256's 342)
+
+
 def _wrapped_jwts(text: str) -> Iterator[Span]:
     for m in _JWT_LINES.finditer(text):
         lines = m.group().replace("\r", "").split("\n")
+        whole = _JWT.fullmatch(lines[0])
+        if whole is not None and len(lines[0]) - lines[0].rfind(".") - 1 >= _SHORTEST_SIGNATURE:
+            continue  # a whole token on its line (the line after is the message's: "...\nthanks")
         taken = lines[:2]
         for line in lines[2:]:
             if len(taken[-1]) != len(lines[1]):
