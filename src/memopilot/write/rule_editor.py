@@ -1668,7 +1668,9 @@ def _with_the_names_after(
     out: list[tuple[int, _Judgement, str]] = []
     for index, judgement, content in drafts:
         after = index + 1
-        if after < len(statements) and after not in taken and _names_it(statements[after]):
+        # (not into a passing state, which would take the name away with it when it ends)
+        lasting = judgement.type is not MemoryType.TEMPORARY
+        if lasting and after < len(statements) and after not in taken and _names_it(statements[after]):
             joined = f"{_end_sentence(content)} {statements[after].text}"
             if len(joined) <= _FOLDED_MAX_CHARS:  # (dated by its own statement: the index stays)
                 out.append((index, judgement, joined))
@@ -1679,19 +1681,18 @@ def _with_the_names_after(
 
 
 def _names_it(st: _Statement) -> bool:
-    """Whether ``st``, not kept, names a thing said just before it: it points back ("her name's
-    Pepper", "it's a blue Skoda Fabia") or says what something is called, and holds a name."""
+    """Whether ``st``, not kept, names a thing said just before it: it points back and holds a
+    name ("her name's Pepper", "it's a blue Skoda Fabia"), or is a name and "it's called" ("my
+    sister is called Ana" tells of someone new)."""
     if st.judgement is not None or st.forget is not None or st.flags is None or st.flags.question:
         return False
     if _CALLED_NAME.match(st.text):
         return True
-    told_of = _CALLED.search(st.text) is not None or _POINTS_BACK_FIRST.match(st.text) is not None
-    return told_of and _NAME_AFTER_START.search(st.text) is not None
+    return _POINTS_BACK_FIRST.match(st.text) is not None and _NAME_AFTER_START.search(st.text) is not None
 
 
 # a statement opening on what was just said: "Her name's ...", "It's a ...", "They called her ..."
 _POINTS_BACK_FIRST = re.compile(r"(?:her|his|its|their|it's|it is|it was|she's|he's|they|she|he)\b", _F)
-_CALLED = re.compile(r"\b(?:called|named|name's|name is)\b", _F)
 # a capitalised word past the first (a name: "Pepper", "Skoda"), or a name before "it's called"
 _NAME_AFTER_START = re.compile(r"(?<=\s)(?-i:[A-Z][\w'-]+)")
 _CALLED_NAME = re.compile(r"^(?-i:[A-Z][\w'-]+)\b.{0,30}\b(?:it's|it is|she's|he's)\s+called\b", _F)
