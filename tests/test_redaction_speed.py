@@ -112,6 +112,26 @@ REWRITTEN = [
         ],
     ),
     (
+        _place("env", "etenv"),
+        r"(?i)(?:environ\.get|getenv|env\.get|env)\(\s*['\"]\w*(?:secret|key|token|pass\w*|pwd)\w*['\"]\s*,\s*"
+        r"['\"]([^'\"\n]{8,128})['\"]",
+        [
+            "environ.get",
+            "GETENV",
+            "getenv",
+            "Env.get",
+            "env",
+            "(",
+            "'",
+            '"',
+            "SECRET_KEY",
+            ", ",
+            "abcdefghij",
+            " ",
+            "G",
+        ],
+    ),
+    (
         _place("@", "qlplus"),
         r"(?:\bsqlplus\s+|jdbc:oracle:\w+:)[\w$#.-]+/([^\s@/'\"]{4,128})@",
         ["sqlplus", " ", "scott", "/", "Tiger12", "@", "jdbc:oracle:thin:", "x", "é", "_"],

@@ -143,7 +143,8 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     # a value echoed into a file named for a password or key ("echo 'X' > ~/.vault_pass.txt")
     ("echo", re.compile(r"\becho\s+['\"]?([^\s'\"|>]{4,128})['\"]?\s*>>?\s*\S*(?:pass|secret|token|key)\S*")),
     # a default for a secret's environment variable: os.environ.get("SECRET_KEY", "X"), getenv(...)
-    ("env", re.compile(r"(?i)(?:environ\.get|getenv|env\.get|env)\(\s*['\"]\w*"
+    # (found from its first letter, which `re` skips to in C, the rest of the name told by it)
+    ("env", re.compile(r"(?i)[eg](?:(?<=e)(?:nviron\.get|nv\.get|nv)|(?<=g)etenv)\(\s*['\"]\w*"
                        r"(?:secret|key|token|pass\w*|pwd)\w*['\"]\s*,\s*['\"]([^'\"\n]{8,128})['\"]")),
     # the key given to a JWT or HMAC library's signing call: jwt.sign(payload, 'X', ...),
     # jwt.encode(payload, "X", algorithm="HS256"), JWT.encode payload, 'X' (Ruby), hmac.new(b"X", ...),
