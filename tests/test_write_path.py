@@ -649,7 +649,6 @@ def test_a_sum_raised_with_up_to_replaces_the_old_sum(mp: MemoPilot) -> None:
     assert mp.get(old.id).state is MemoryState.SUPERSEDED
 
 
-
 def test_a_new_amount_without_its_period_still_replaces_a_monthly_one(mp: MemoPilot) -> None:
     (old,) = mp.remember("The rent on our flat in Dunmore Street is 980 a month, bills on top.").created
     mp.remember("Letting agent emailed: the rent's going up to 1,060 from the next payment.")
