@@ -247,11 +247,12 @@ class UpdateJudge:
         if not topical:
             return self.read(self.screen(new, olds))
         rest = [i for i in range(len(olds)) if i not in topical]
+        pairs = [(topical, _without_topic(new), [_without_topic(olds[i]) for i in topical])]
+        pairs.append((rest, new, [olds[i] for i in rest]))
         verdicts: dict[int, Verdict] = {}
-        for group, said in ((topical, _without_topic(new)), (rest, new)):
+        for group, said, earlier in pairs:
             if group:
-                read = self.read(self.screen(said, [_without_topic(olds[i]) for i in group]))
-                verdicts.update(zip(group, read, strict=True))
+                verdicts.update(zip(group, self.read(self.screen(said, earlier)), strict=True))
         return [verdicts[i] for i in range(len(olds))]
 
     @property
