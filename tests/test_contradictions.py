@@ -576,7 +576,8 @@ def test_a_job_told_any_way_is_where_the_user_works(text: str, employer: str) ->
 
 
 def test_a_customers_place_or_a_past_job_is_no_employer() -> None:
-    assert slot_of("I'm a regular at Castor's Diner.") != ("self work at", "castor 's diner")
+    regular = slot_of("I'm a regular at Castor's Diner.")
+    assert regular is None or regular[0] != "self work at"
     assert slot_of("I worked at Pellow Freight for years.") is None
 
 

@@ -31,7 +31,7 @@ from ..validation import clean_content, clean_tags, new_record
 from . import dates
 from .contradictions import (
     announces_change,
-    changes_another_amount,
+    changed_period,
     find_supersessions,
     marks_change,
     pointed_back_at,
@@ -39,6 +39,7 @@ from .contradictions import (
     settles_a_choice,
     stale_episodes,
     states_one_thing,
+    states_other_amounts,
     weighs_a_choice,
 )
 from .date_words import readable_dates
@@ -422,9 +423,9 @@ class WritePath:
             candidates = [m for m in candidates if not _builds_on(m, marked=marked, firmly=firmly)]
         # a marked change may also make an earlier turn stale
         turns = _earlier_turns(plan) if (marked or settled_only) and not passing else []
-        if marked:  # (an amount that changes leaves other amounts be: a price beside a monthly sum)
-            candidates = [m for m in candidates if not changes_another_amount(text, m.content)]
-            turns = [turn for turn in turns if not changes_another_amount(text, turn.content)]
+        if marked and (period := changed_period(text)):  # (a sum per month leaves a price be)
+            candidates = [m for m in candidates if not states_other_amounts(m.content, period)]
+            turns = [turn for turn in turns if not states_other_amounts(turn.content, period)]
         if settled_only:
             turns = [turn for turn in turns if weighs_a_choice(turn.content)]
         if plan.inputs.judge_later and judge.reads_with_e5:

@@ -1815,7 +1815,7 @@ def _dated_phrase(content: str, st: _Statement, judgement: _Judgement, now: date
     # A calendar day names its day already, but without a year only what is due is sure to mean
     # the next one: "out by the 15th of April (2027-04-15)"; "born on the 14th of March" is no
     # day ahead, and "3/4" is read as the user wrote it.
-    if _CALENDAR_DAY.search(found.phrase) and not (ahead and not _YEAR_OR_FIGURES.search(found.phrase)):
+    if _CALENDAR_DAY.search(found.phrase) and (not ahead or _YEAR_OR_FIGURES.search(found.phrase)):
         return content
     # (a timetable and a tense are read in English only: "Seit Montag arbeite ich hier" is since Monday)
     if not ahead and not _one_day_ahead(st.dated, found, timetable=in_english(st.text)):

@@ -60,18 +60,19 @@ from .choices import pointed_back_at, returned_to, settles_a_choice, weighs_a_ch
 from .compare import (
     Supersession,
     announces_change,
-    changes_another_amount,
+    changed_period,
     find_supersessions,
     marks_change,
     slot_of,
     stale_episodes,
     states_one_thing,
+    states_other_amounts,
 )
 
 __all__ = [
     "Supersession",
     "announces_change",
-    "changes_another_amount",
+    "changed_period",
     "find_supersessions",
     "marks_change",
     "pointed_back_at",
@@ -80,5 +81,6 @@ __all__ = [
     "slot_of",
     "stale_episodes",
     "states_one_thing",
+    "states_other_amounts",
     "weighs_a_choice",
 ]

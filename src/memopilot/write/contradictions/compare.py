@@ -86,18 +86,23 @@ def _said_to_change(text: str) -> bool:
     return _THESE_DAYS.search(statements) is not None or _AMOUNT_CHANGED.search(statements) is not None
 
 
-def changes_another_amount(text: str, old: str) -> bool:
-    """Whether ``text`` tells only of a sum per period going up or down (:data:`_AMOUNT_CHANGED`,
-    with no other change word) and ``old`` states figures, none of them per that period: a sum per
-    month and a price are two things ("I've bumped the monthly kayak savings up to 260" changes the
-    150 a month going in, not the kayak's price of 2,400). A message saying more than that, an
-    amount without its period ("rent's going up to 1,290"), or an old memory with a sum of the same
-    period ("I'm putting 250 a month into the holiday pot") is left to the judgement."""
+def changed_period(text: str) -> str | None:
+    """The period of the sum ``text`` says goes up or down ("day", "week", "month", ...), when that
+    is all it says changes (:data:`_AMOUNT_CHANGED`, no other change word): "I've bumped the monthly
+    kayak savings up to 260" is "month". None for any other message, or an amount without its
+    period ("rent's going up to 1,290")."""
     statements = told(text)
-    if _analyse(text).marked or _AMOUNT_CHANGED.search(statements) is None or not _FIGURE.search(old):
-        return False
-    period = _PER_PERIOD.search(statements)
-    return period is not None and _period(period) not in {_period(m) for m in _PER_PERIOD.finditer(old)}
+    if _analyse(text).marked or _AMOUNT_CHANGED.search(statements) is None:
+        return None
+    found = _PER_PERIOD.search(statements)
+    return _period(found) if found else None
+
+
+def states_other_amounts(old: str, period: str) -> bool:
+    """Whether ``old`` states figures, none of them per ``period``: a sum per month and a price
+    are two things (raising the monthly kayak savings changes the 150 a month going in, not the
+    kayak's price of 2,400; "I'm putting 250 a month into the holiday pot" is a sum of the month)."""
+    return _FIGURE.search(old) is not None and period not in {_period(m) for m in _PER_PERIOD.finditer(old)}
 
 
 _FIGURE = re.compile(r"\d")

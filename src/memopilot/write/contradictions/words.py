@@ -239,5 +239,12 @@ _PER_PERIOD = re.compile(
     r"|\b(?P<adverb>daily|weekly|fortnightly|monthly|yearly|annual|annually)\b",
     re.IGNORECASE,
 )
-_PERIOD_OF = {"daily": "day", "weekly": "week", "fortnightly": "fortnight", "monthly": "month"}
-_PERIOD_OF |= {"yearly": "year", "annual": "year", "annually": "year"}
+_PERIOD_OF = {
+    "daily": "day",
+    "weekly": "week",
+    "fortnightly": "fortnight",
+    "monthly": "month",
+    "yearly": "year",
+    "annual": "year",
+    "annually": "year",
+}
