@@ -1123,6 +1123,9 @@ def _measure():
         # redaction_check54 on arrival (2026-12-07, twenty-sixth session): 97.9% / 4.6%; its misses
         # then read (100.0% / 0.0% after)
         ("tests/data/redaction_tune54", 0.995, 0.01),
+        # redaction_check56 on arrival (2026-12-07, twenty-seventh session): 97.7% / 2.8%; its misses
+        # then read (99.6% / 0.6% after)
+        ("tests/data/redaction_tune56", 0.99, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1206,8 +1209,9 @@ def _measure():
         # session: 99.2% / 0.0% after its families and redaction_tune54's
         ("tests/data/redaction_check53", 0.985, 0.01),
         # redaction_check55 (2026-12-07, twenty-sixth session): 96.7% / 1.7% measured once at the
-        # end, unseen
-        ("tests/data/redaction_check55", 0.96, 0.02),
+        # end, unseen; read as validation in the twenty-seventh session: 96.7% / 1.1% after
+        # redaction_tune56's families
+        ("tests/data/redaction_check55", 0.96, 0.015),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
@@ -2144,3 +2148,102 @@ def test_check53_look_alikes_are_kept(text: str) -> None:
 def test_a_whole_jwt_on_its_line_keeps_the_next_line() -> None:
     token, _ = _wrapped_jwt(1000)
     assert redact(f"here it is:\n{token}\nthanks").text == "here it is:\n[REDACTED:jwt]\nthanks"
+
+
+# Twenty-seventh session (redaction_tune56's misses and look-alikes).
+
+
+def _encoded_pem(label: str) -> str:
+    body = "MHcCAQEEIOq3VbK8fQx2nR5tLm9wZ0aYcJ4uHs7dE1gPkTzW6iAboAoGCCqGSM49\nAwEHoUQDQgAE"
+    return base64.b64encode(f"-----BEGIN {label}-----\n{body}\n-----END {label}-----\n".encode()).decode()
+
+
+_ATLASSIAN = (
+    "ATATT3A_lQRhYRoMGkM67KpcKB9pahVyLme206axTbyDWyQXiSfxikLDr79nDVJd_uN7B3MAtQhDp8kF3ONfqnZlVAvcx4g4gCJz"
+    "m4UQAYyubSEzPW8RiFjgqg_l5nrN_QWRi-SU9M_yCECSnNLvZ_I1Hdxo7fh5EHmotFM3HJfwh6pk=0C4F9A21"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a value read letter by letter with each letter's case said, in German, Spanish, English
+        pytest.param(
+            "Zum Mitschreiben: klein q, groß W, sieben, klein t, groß R, klein m, drei. Danke!",
+            ("klein q, groß W, sieben, klein t, groß R, klein m, drei",),
+            id="cased-letters-de",
+        ),
+        pytest.param(
+            "te lo dicto: k minúscula, B mayúscula, dos, r minúscula, z minúscula, P mayúscula. Listo",
+            ("k minúscula, B mayúscula, dos, r minúscula, z minúscula, P mayúscula",),
+            id="cased-letters-es",
+        ),
+        pytest.param(
+            "typing it for you on the TV: w, q, nine, capital T, r, m, capital K, dollar sign. ok?",
+            ("w, q, nine, capital T, r, m, capital K, dollar sign",),
+            id="cased-letters-en",
+        ),
+        # Flutterwave's secret key
+        pytest.param(
+            "$rave = new Flw('FLWSECK-7a430708fa0d20b93354509f1b3f4aea-X');",
+            ("FLWSECK-7a430708fa0d20b93354509f1b3f4aea-X",),
+            id="flutterwave",
+        ),
+        # an Atlassian API token of another length than gitleaks's, its checksum after "="
+        pytest.param(f'auth = ("ops@example.net", "{_ATLASSIAN}")', (_ATLASSIAN,), id="atlassian-any-length"),
+        # a GitHub token's first part where a message gives it in pieces
+        pytest.param(
+            "Den Token schicke ich dir in zwei Stücken:\n- ghp_9rVVmLvqmXAGDIieB\n- Tq2LwYpZ8rNcKd4sH1Jm",
+            ("ghp_9rVVmLvqmXAGDIieB",),
+            id="github-token-part",
+        ),
+        # a PEM private key in base64 (a Kubernetes secret's data)
+        pytest.param(
+            f"$ kubectl get secret web-tls -o jsonpath='{{.data.tls\\.key}}'\n"
+            f"{_encoded_pem('EC PRIVATE KEY')}\n$",
+            (_encoded_pem("EC PRIVATE KEY"),),
+            id="base64-pem-private-key",
+        ),
+        # a Canadian SIN after a form's name, French spacing before the colon
+        pytest.param(
+            "NAS de l'employé pour la déclaration T4 : 427 580 832", ("427 580 832",), id="sin-french-colon"
+        ),
+        # a dotted password whose halves are random letters
+        pytest.param(
+            "environment:\n  DB_PASSWORD: kQzTwuPxLmRv.VbRtYeWsNg\n  DB_USER: app",
+            ("kQzTwuPxLmRv.VbRtYeWsNg",),
+            id="dotted-random-letters",
+        ),
+    ],
+)
+def test_tune56_families_go(text: str, values: tuple[str, ...]) -> None:
+    _assert_gone(text, values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a placeholder after a provider's prefix
+        pytest.param("OPENAI_API_KEY=sk-proj-CHANGE_ME\nGROQ_API_KEY=gsk_REPLACE_ME", id="prefix-replace-me"),
+        # base64 of a sentence with a year, or between Spanish's opening and closing marks
+        pytest.param(
+            "configmap value (base64, harmless once decoded): "
+            + base64.b64encode(b"Frohes neues Jahr euch allen 2031").decode(),
+            id="base64-sentence-year",
+        ),
+        pytest.param(
+            "echo " + base64.b64encode("¿Qué tal, Jorge?".encode()).decode() + " | base64 -d",
+            id="base64-spanish-question",
+        ),
+        # a strength meter's reading after a password's name
+        pytest.param("strength check of the new password: score 3/4 (guesses ~10^11)", id="meter-score"),
+        # an HTTP entity tag
+        pytest.param('HTTP/1.1 304\nETag: W/"Kp3xVr8TqLm2NwZa7Yd9Fc"\nvary: accept', id="etag"),
+        # a list of single letters with no case said
+        pytest.param(
+            "the options are a, b, c, d, e, f and g (capital letters in the form)", id="letter-list"
+        ),
+    ],
+)
+def test_tune56_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text

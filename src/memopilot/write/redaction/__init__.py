@@ -262,6 +262,8 @@ def _base64_forms(value: str) -> list[str]:
 _PLACEHOLDER_NAME = re.compile(
     r"(?:0x)?(?:YOUR|MY)_[A-Z0-9_]+|<[A-Za-z][\w -]*>|[A-Z_]+_HERE"
     r"|(?i:(?:tu|su|votre|ton|dein|deine|ihr|seu|sua|il_tuo|la_tua)_[a-z_]+|[a-z_]+_(?:here|aqu[ií]|ici|hier|qui))"
+    # a provider's prefix and a word that asks for the value ("sk-ant-api03-REPLACE_ME", "ghp_CHANGEME")
+    r"|[A-Za-z0-9]{2,8}[_-](?:[A-Za-z0-9]{1,8}[_-]){0,2}(?i:replace_?me|change_?me|fill_?me(?:_?in)?|todo|placeholder)"
 )
 
 _ASSIGNED_PLACEHOLDER = re.compile(r"[A-Za-z_]\w*=(\S+)")
@@ -396,6 +398,9 @@ _EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,108}")
 #   every request it makes sends;
 # * a CAPTCHA's site key (reCAPTCHA's "6L...", Turnstile's, hCaptcha's), which the page that shows
 #   the widget embeds (its secret key is named so: "secret", "secret_key");
+# * an HTTP entity tag ("ETag: W/\"...\"", "If-None-Match"): a version of a public resource, which
+#   every response and cache shows;
+_ETAG_BEFORE = re.compile(r"(?i)\b(?:etag|if-none-match|if-match)[\"']?[ \t]*[:=][ \t]*(?:W/)?[\"']?$")
 _SITE_KEY_BEFORE = re.compile(r"(?i)(?:data-sitekey|\bsite[-_ ]?key)[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
 # * an IPFS content id: the multihash of published content (CIDv0, base58 of SHA-256's 0x12 0x20
 #   and 32 bytes, "Qm..."; CIDv1 in base32, "bafy..." or "bafk...", the same multihash after its
@@ -438,8 +443,12 @@ _PUBLIC_KEY_ALGORITHMS = (
 #   a full stop last, which no password generator gives.
 # (Or five words and more without the stop: "Lorem ipsum dolor sit amet".)
 # (In any language that UTF-8 writes: "Olá, tudo bem? Segue o relatório." in a mail's base64 body.)
+# (Or an opening "¡" or "¿" and its closing mark: "¡Feliz cumpleaños, Marta!"; or four words and a
+# year or a number: "Feliz Navidad y próspero 2027".)
 _BASE64_SENTENCE = re.compile(
     r"[A-Z][^\W\d_]*(?:[ ,;:'?!¿¡-]+[^\W_]+){3,}[.!?]|[A-Z][^\W\d_]+(?: [^\W\d_]+){4,}"
+    r"|¡[A-Z][^\W\d_]*(?:[ ,;:'-]+[^\W_]+){2,}!|¿[A-Z][^\W\d_]*(?:[ ,;:'-]+[^\W_]+){2,}\?"
+    r"|[A-Z][^\W\d_]+(?: [^\W\d_]+){3,} \d{1,4}"
 )
 
 
@@ -528,6 +537,8 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     if _EXTENDED_PUBLIC_KEY.fullmatch(text, start, end) and _base58check(text[start:end]):
         return True
     if _S3_HOST_ID_BEFORE.search(text, max(0, start - 16), start):
+        return True
+    if _ETAG_BEFORE.search(text, max(0, start - 24), start):
         return True
     if "ite" in text and _SITE_KEY_BEFORE.search(text, max(0, start - 24), start):
         return True

@@ -574,6 +574,8 @@ def _number_after(text: str, word_end: int, word: str, *, owned: bool = False) -
         if found is None and has_digit and _FORM_NAME.fullmatch(token.group()):
             labelled = token.group().endswith((":", "："))
             continue  # "SIN for the T4: ...", "SSN on the W-2: ...": the form it goes on, then the number
+        if found is None and has_digit and _FORM_NAME_SPACED.match(text, token.start()):
+            continue  # French spacing, "... pour la déclaration T4 : ...": the colon is the next token
         if found is not None or has_digit or position >= _WORDS_BEFORE_LABELLED:
             return found
         labelled = token.group().endswith((":", "："))
@@ -583,6 +585,7 @@ def _number_after(text: str, word_end: int, word: str, *, owned: bool = False) -
 # A tax form's or a document's short name, a letter or two and a number ("T4", "W-2", "P60",
 # "1099-NEC" is digits first: not one), said as a label between an identity's name and its number.
 _FORM_NAME = re.compile(r"[A-Z]{1,3}-?\d{1,4}[:：]")
+_FORM_NAME_SPACED = re.compile(r"[A-Z]{1,3}-?\d{1,4}[ \u00a0\u202f][:：](?!\S)")
 
 
 # A number that ends shortly before an identity word, with no digit between ("ok here it is:

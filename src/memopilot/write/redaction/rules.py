@@ -141,6 +141,19 @@ def _mixed(value: str) -> bool:
     return not _DIGITS.isdisjoint(value) and not (_UPPER.isdisjoint(value) and _LOWER.isdisjoint(value))
 
 
+def _both_cases(value: str) -> bool:
+    return not (_UPPER.isdisjoint(value) or _LOWER.isdisjoint(value))
+
+
+def _encoded_private_key(value: str) -> bool:
+    head = value[:80]
+    try:
+        decoded = base64.b64decode(head[: len(head) // 4 * 4], validate=True)
+    except binascii.Error:
+        return False
+    return b"PRIVATE KEY" in decoded.split(b"\n", 1)[0]
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -245,6 +258,14 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
     ),
     _TokenRule("github_token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}" + _E), ("github_pat_",)),
+    # a GitHub token's first part, where a message gives it in pieces (a filter blocks it whole):
+    # the prefix and 16 to 35 letters of both cases (a documented example repeats x or 0)
+    _TokenRule(
+        "github_token",
+        re.compile(r"gh[pousr]_[A-Za-z0-9]{16,35}" + _E),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        lambda value: _both_cases(value[4:]),
+    ),
     _TokenRule(
         "gitlab_token",
         re.compile(r"gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas|agent)-[A-Za-z0-9_-]{20,}" + _E),
@@ -285,6 +306,20 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
     ),
     _TokenRule(
         "stripe_key", re.compile(r"[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}" + _E), ("k_live_", "k_test_")
+    ),
+    # Flutterwave's secret key ("FLWSECK-" or "FLWSECK_TEST-", 32 hex digits, "-X"; its public key,
+    # "FLWPUBK-", is embedded in checkout pages) and its encryption key
+    _TokenRule("flutterwave_secret_key", re.compile(r"FLWSECK(?:_TEST)?-[0-9a-f]{32}-X" + _E), ("FLWSECK",)),
+    # an Atlassian API token: "ATATT3" and 150 characters or more (its "=" and checksum are taken
+    # after it); gitleaks asks for exactly 186
+    _TokenRule("atlassian_api_token", re.compile(r"ATATT3[A-Za-z0-9_-]{150,}" + _E), ("ATATT3",), _mixed),
+    # a PEM private key in base64 (a Kubernetes secret's "tls.key", a CI variable): "-----BEGIN" is
+    # "LS0tLS1CRUdJTi" in base64, and the decoded header names a private key
+    _TokenRule(
+        "private_key",
+        re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}" + _E),
+        ("LS0tLS1CRUdJTi",),
+        lambda value: _encoded_private_key(value),
     ),
     _TokenRule("stripe_webhook_secret", re.compile(r"whsec_[A-Za-z0-9]{24,}" + _E), ("whsec_",)),
     # ClickUp's personal API token: "pk_", the user's number, 32 capitals and digits (a Stripe
@@ -910,8 +945,9 @@ def plausible_password(value: str, quoted: bool, rest: str, keyword: str = "") -
         and not cased_with_digit
         and not _DOTTED_PASSPHRASE.fullmatch(v)
         and not joined_word_passphrase(v)
+        and not looks_random(v.replace(".", ""))
     ):
-        return False  # `settings.DB_PASSWORD` is code; `Willow.Glacier.5492` is a password
+        return False  # `settings.DB_PASSWORD` is code; `Willow.Glacier.5492`, `kQzTwuPxLm.VbRtYe` passwords
     if keyword.lower() == "pass" and not (_mixed(v) or not v.isalnum()):
         return False  # "pass: 12" in a test report
     if keyword.lower().endswith(("pwd", "pw")) and v[0] in "/~.":
@@ -947,6 +983,10 @@ def _password_value(
     return 0, 0, False
 
 
+# A strength meter's reading right after the name ("password: score 3/4", "passphrase - entropy 71 bits").
+METER_READING = re.compile(r"[ \t]*[:=-]?[ \t]*(?:score|rating|entropy|guesses)\b[ \t:=]*~?\d")
+
+
 def _passwords(text: str, lower: str) -> Iterator[Span]:
     gates = _GATES.present(lower)
     if "pass" in gates or "pw" in gates or "pswd" in gates:
@@ -954,6 +994,8 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
             keyword = m.group(1)
             if keyword in ("pwd", "pw", "pass") and not _word_start(lower, m.start()):
                 continue  # "bypass", "compass"; but DB_PASSWORD, PGPASSWORD, userPassword are fine
+            if METER_READING.match(lower, m.end(1)):
+                continue  # a strength meter's reading (see below)
             s, e, quoted = _password_value(text, m, (2, 3, 4), 5)
             if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], keyword):
                 yield s, e, "password", P_CONTEXT
@@ -963,6 +1005,8 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
             s, e, quoted = _password_value(text, m, (2, 3), 4)
             if not quoted and text.startswith(":", e):
                 continue  # "pg_password:\n  file: ./secrets/pg": the next key, not a value
+            if METER_READING.match(lower, m.end(1)):
+                continue  # "new password: score 4/4": a strength meter's reading (zxcvbn's score, bits)
             if _EMPTY_ASSIGNMENT.match(lower, m.end(1), s):
                 continue  # "DB_PASSWORD=\nREDIS_PASSWORD=": an empty value, then the next line
             if "\n" in text[m.end(1) : s] and _PROMPT_BEFORE.search(lower, max(0, m.start() - 16), m.start()):

@@ -35,6 +35,7 @@ import ahocorasick
 from .identifiers import base58_of_32_bytes, base58check
 from .keywords import KeywordIndex, Substrings, matches, word_list
 from .rules import (
+    METER_READING,
     P_PROSE,
     P_STRUCT,
     PROSE_WORDS,
@@ -1016,6 +1017,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # the kind of a placeholder: "[REDACTED:password]"
         if _NOT_A_VALUE_AFTER.match(lower, name_end) or lower.startswith(("==", " =="), name_end):
             continue
+        if METER_READING.match(lower, name_end):
+            continue  # "new password: score 4/4": a strength meter's reading (zxcvbn's score, bits)
         if name in _CODES and _PUBLIC_CODE_BEFORE.search(lower, max(0, name_start - 16), name_start):
             continue
         if name == "code" and _PUBLIC_CODE_WORD_BEFORE.search(lower, max(0, name_start - 16), name_start):
@@ -2238,6 +2241,35 @@ def _named_setup_key(lower: str, start: int, groups: list[str]) -> bool:
     return 2 * sum(_UNSPOKEN.search(g) is not None for g in groups) >= len(groups)
 
 
+# A value read out letter by letter with each letter's case said ("groß V, klein z, ...", "y minúscula,
+# x minúscula, seis, ...", "y, o, four, capital I, eight, ..."; 2026-12-07): six characters at least,
+# said one by one between commas, two of them with their case, which no list of words or options has.
+_CASE_WORDS = word_list(
+    "capital|small|lowercase|uppercase|lower-case|upper-case|lower case|upper case|big|groß|großes|großer|"
+    "klein|kleines|kleiner|mayúscula|minúscula|majuscule|minuscule|maiúscula|maiuscola|minuscola|"
+    "hoofdletter|kleine letter|versal|gemen|gemener|wielka|wielkie|mała|małe"
+)
+_CASE_NAMES = KeywordIndex(_CASE_WORDS)
+_CASE = "|".join(sorted((re.escape(w) for w in _CASE_WORDS), key=len, reverse=True))
+_SAID_WORD = "|".join(sorted((re.escape(w) for w in _SPOKEN if w.isalpha()), key=len, reverse=True))
+_CASED_ITEM = (
+    rf"(?:(?:{_CASE})[ \t]+[^\W_]|[^\W_][ \t]+(?:{_CASE})|(?:{_SAID_WORD})(?:[ \t]+(?:{_SAID_WORD}))?|[^\W_])"
+)
+_CASED_LETTERS = re.compile(
+    rf"(?<![\w-]){_CASED_ITEM}(?:[ \t]*,[ \t]*{_CASED_ITEM}){{5,}}(?![\w-])", re.IGNORECASE
+)
+_CASED_ONE = re.compile(rf"(?:{_CASE})[ \t]+[^\W_]|[^\W_][ \t]+(?:{_CASE})", re.IGNORECASE)
+_CASED_LEAST = 2
+
+
+def _cased_letters(text: str) -> Iterator[Span]:
+    for m in _CASED_LETTERS.finditer(text):
+        items = [item.strip() for item in m.group().split(",")]
+        cased = sum(_CASED_ONE.fullmatch(item) is not None for item in items)
+        if cased >= _CASED_LEAST:
+            yield m.start(), m.end(), "password", P_PROSE
+
+
 def _touches_word(text: str, start: int, end: int) -> bool:
     """Whether the span continues a hyphenated word on either side ("-ABCD ... WXYZ-")."""
     return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
@@ -2823,6 +2855,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if digits:  # every shaped token holds a digit
         yield from _shaped_tokens(text, long_tokens)
     yield from _read_out(text, lower)
+    if _CASE_NAMES.occurs(lower):
+        yield from _cased_letters(text)
     found = _letter_words(lower)
     yield from _obfuscated(text, lower, found, digits)
     yield from _seed_phrases(lower, found)
