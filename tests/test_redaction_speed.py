@@ -313,3 +313,76 @@ def test_unevenly_spaced_keys_are_found_past_their_prefilter(monkeypatch: pytest
     with_prefilter = [found(text) for text in texts]
     monkeypatch.setattr(pieces, "_PIECES_IN_A_ROW", re.compile(""))
     assert [found(text) for text in texts] == with_prefilter
+
+
+def test_the_aws_secret_s_value_is_found_from_secret_s_first_letter() -> None:
+    # rules._AWS_SECRET_NAMED starts at "secret" (skipped to in C) where the old pattern started
+    # at an optional "aws_" tried at every position: the values (group 1) are the same
+    from memopilot.write.redaction import rules
+
+    old = re.compile(
+        r"(?i)(?:aws)?[_ .-]?secret[_ .-]?(?:access[_ .-]?)?key(?:[_ .-]?id)?[\"']?[ \t]*"
+        r"(?:[:=]|=>|\bis\b)?[ \t]*[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+    )
+    value = "wJalrXUtnFEMIK7MDENGbPxRfiCYzq8Lp3Ab9Tx2"
+    pieces = [
+        "aws",
+        "AWS",
+        "_",
+        " ",
+        "-",
+        ".",
+        "secret",
+        "SECRET",
+        "ſecret",
+        "Secret",
+        "access",
+        "key",
+        "KEY",
+    ]
+    pieces += ["_id", '"', "'", "=", ":", "=>", " is ", value, value[:20], "/", "+", "x", "é"]
+    rng = random.Random(27)
+    for _ in range(4000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
+        assert [m.span(1) for m in rules._AWS_SECRET_NAMED.finditer(text)] == [
+            m.span(1) for m in old.finditer(text)
+        ], text
+
+
+def test_security_questions_are_the_alternation_s_matches() -> None:
+    # statements._security_questions tries _SECURITY_QUESTION only where one of its heads occurs:
+    # the same matches as its scan, from the same start
+    from memopilot.write.redaction import keywords, statements
+
+    pattern = statements._SECURITY_QUESTION
+    pieces = [
+        *(
+            "mother's maiden name",
+            "mothers maiden name",
+            "maiden name",
+            "name of your first pet",
+            "my first car",
+        ),
+        *("your first school's name", "first boss", "street i grew up on", "favourite book", "favorite city"),
+        *("dad's middle name", "mum's middle name", "city you were born in", "childhood best friend's name"),
+        *("high school mascot", "school mascot", "security answers", "secret question", "pregunta secreta"),
+        *("question secrète", "geheimfrage", "güvenlik sorusu", "nome da solteira", "девичья фамилия"),
+        *(
+            "контрольный вопрос",
+            "秘密の質問",
+            "보안 질문",
+            "erste haustier",
+            "primeiro animal",
+            "answer to 'the x'",
+        ),
+        *('answer "Mochi', "name of ", "your ", "my ", "first ", "mom", "moth", "erst", "school", "high "),
+        *(" ", " ", "'", "s", "x", ".", "\n", "é", "a"),
+    ]
+    rng = random.Random(31)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        start = rng.randint(0, len(text))
+        keywords.begin_message(text)  # (the heads from the shared pass, and alone for another text)
+        for lower in (text, text + " "):
+            found = [m.span() for m in statements._security_questions(lower, start)]
+            assert found == [m.span() for m in pattern.finditer(lower, start)], lower

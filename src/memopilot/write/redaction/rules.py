@@ -1119,9 +1119,12 @@ def _auth_headers(text: str, lower: str) -> Iterator[Span]:
 
 _AZURE_KEY = re.compile(r"(?i)\b(AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})")
 _AZURE_SIG = re.compile(r"[?&]sig=([A-Za-z0-9%+/=]{20,})")
+# (Found from "secret"'s first letter, which `re` skips to in C: the name's optional "aws_" before
+# it, first in the pattern, was tried at every position, 13 µs on a message that holds "secret";
+# the value, group 1, is the same wherever the match starts. "ſ" is an "s" to IGNORECASE.)
 _AWS_SECRET_NAMED = re.compile(
-    r"(?i)(?:aws)?[_ .-]?secret[_ .-]?(?:access[_ .-]?)?key(?:[_ .-]?id)?[\"']?[ \t]*"
-    r"(?:[:=]|=>|\bis\b)?[ \t]*[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+    r"[sSſ](?i:ecret[_ .-]?(?:access[_ .-]?)?key(?:[_ .-]?id)?[\"']?[ \t]*"
+    r"(?:[:=]|=>|\bis\b)?[ \t]*[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=]))"
 )
 _BASE64_40 = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _ALI_SECRET_NAMED = re.compile(

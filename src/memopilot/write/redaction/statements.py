@@ -2262,7 +2262,16 @@ _CASED_ONE = re.compile(rf"(?:{_CASE})[ \t]+[^\W_]|[^\W_][ \t]+(?:{_CASE})", re.
 _CASED_LEAST = 2
 
 
-def _cased_letters(text: str) -> Iterator[Span]:
+def _cased_letters(text: str, lower: str) -> Iterator[Span]:
+    # (two characters with their case said at least, found from the case words' places: the whole
+    # pattern, an alternation at every position, costs ten times more)
+    cased = 0
+    for start, _, _ in _CASE_NAMES.find(lower):
+        before = len(text[:start].rstrip(" \t")) - 1
+        if _CASED_ONE.match(text, start) or (before < start - 1 and _CASED_ONE.match(text, max(0, before))):
+            cased += 1
+    if cased < _CASED_LEAST:
+        return
     for m in _CASED_LETTERS.finditer(text):
         items = [item.strip() for item in m.group().split(",")]
         cased = sum(_CASED_ONE.fullmatch(item) is not None for item in items)
@@ -2606,6 +2615,34 @@ _SECURITY_QUESTION = re.compile(  # searched in the lowercased text
     r"erst\w* haustier\w*|primera mascota|premier animal|primo animale|primeiro animal|"
     r"answer (?:to )?[\"'“‘][^\"'”’\n]{4,80}[\"'”’])"
 )
+# Each alternative of _SECURITY_QUESTION starts with one of these (its first words, or a prefix of
+# them): the questions are matched where one occurs, found in the message's shared pass, where a
+# scan with the alternation tried every alternative at every position (10-40 µs on a message that
+# holds an anchor: "first", "secret" and "question" are common words).
+_QUESTION_HEADS = _substrings(
+    word_list("""
+    mother|maiden|name of|your |my |first|street|favo|father|dad|mom|mum|city|childhood|high school|school|
+    security|secret|pregunta|question|sicherheitsfrage|geheimfrage|domanda|pergunta|güvenlik|nom de|
+    geburtsname|mädchenname|apellido|nome d|cognome|meisjesnaam|nazwisko|девичья|pytanie|säkerhetsfråga|
+    sikkerhedssp|sikkerhetssp|veiligheidsvraag|beveiligingsvraag|контрольн|秘密の質問|安全问题|密保问题|
+    보안 질문|câu hỏi|bezpečnostní|erst|primera|premier|primo|primeiro|answer
+    """)
+)
+
+
+def _security_questions(lower: str, start: int) -> Iterator[re.Match[str]]:
+    """``_SECURITY_QUESTION.finditer(lower, start)``: tried only where one of its heads occurs."""
+    heads = sorted({end - length + 1 for end, length in matches(_QUESTION_HEADS, lower)})
+    taken = start
+    for at in heads:
+        if at < taken:
+            continue
+        question = _SECURITY_QUESTION.match(lower, at)
+        if question is not None:
+            taken = question.end()
+            yield question
+
+
 # What comes between a question and its answer: a few words ("... de la banque : X") before a
 # colon or an arrow, an aside in brackets, then the link and perhaps the word "answer".
 _ANSWER = re.compile(
@@ -2673,11 +2710,13 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
         return
     about_accounts = _SECURITY_CONTEXT.search(lower) is not None
     labelled = any(hint in lower for hint in _ANSWER_HINTS)
-    if labelled and (_SECURITY_WORDS.search(lower) or _SECURITY_QUESTION.search(lower, max(0, anchor - 30))):
+    if labelled and (
+        _SECURITY_WORDS.search(lower) or next(_security_questions(lower, max(0, anchor - 30)), None)
+    ):
         yield from _labelled_answers(text)
     if _QUESTION_LABEL.search(text) and _SECURITY_WORDS.search(lower):  # not an FAQ about an account
         yield from _qa_answers(text)
-    for m in _SECURITY_QUESTION.finditer(lower, max(0, anchor - 30)):
+    for m in _security_questions(lower, max(0, anchor - 30)):
         given = _GIVEN_ANSWER.match(text, m.end())
         answer_given = given.group(1) if given is not None else ""
         if given is not None and (" " in answer_given or answer_given.lower() not in _NOT_ANSWERS):
@@ -2856,7 +2895,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
         yield from _shaped_tokens(text, long_tokens)
     yield from _read_out(text, lower)
     if _CASE_NAMES.occurs(lower):
-        yield from _cased_letters(text)
+        yield from _cased_letters(text, lower)
     found = _letter_words(lower)
     yield from _obfuscated(text, lower, found, digits)
     yield from _seed_phrases(lower, found)
