@@ -10,6 +10,7 @@ import string
 import pytest
 from stdnum import iban, numdb
 
+from memopilot.write import redaction
 from memopilot.write.redaction import commands, identifiers, rules, statements
 
 
@@ -129,6 +130,41 @@ REWRITTEN = [
             "abcdefghij",
             " ",
             "G",
+        ],
+    ),
+    (
+        redaction._TRACE_HEADER_CUES,
+        r"(?i)trace|x-b3-|span-?id|cf-ray|request-?id|correlation-?id|x-amz-cf-id",
+        [
+            *(
+                "trace",
+                "TRACE",
+                "x-b3-",
+                "X-B3-",
+                "span",
+                "span-id",
+                "ſpanid",
+                "cf-ray",
+                "CF-Ray",
+                "request-id",
+            ),
+            *("requestid", "correlation-id", "x-amz-cf-id", "X-Amz-Cf-Id", "a", "_", "é", " ", "-", "K", "İ"),
+        ],
+    ),
+    (
+        redaction._MAIL_SIGNATURE_HEADER,
+        r"(?i)\b(?:dkim-signature|arc-message-signature|arc-seal):",
+        [
+            *(
+                "dkim-signature:",
+                "DKIM-Signature:",
+                "arc-seal:",
+                "ARC-Message-Signature:",
+                "arc-seal",
+                "a",
+                "d",
+            ),
+            *("_", "é", " ", "x", "-", "1", ":"),
         ],
     ),
     (

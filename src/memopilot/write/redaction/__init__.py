@@ -373,7 +373,12 @@ _PREFIXED_DIGEST = re.compile(r"(?:h1:|sha(?:256|384|512)-)[A-Za-z0-9+/]{43,86}=
 _ARN = re.compile(r"(?<![\w-])arn:aws[\w-]*:[\w-]+:[\w-]*:\d{0,12}:\S*$")
 # (and a response's request ids: Cloudflare's cf-ray, a CDN's or a gateway's "x-request-id", which
 # support asks for and every error page prints)
-_TRACE_HEADER_CUES = re.compile(r"(?i)trace|x-b3-|span-?id|cf-ray|request-?id|correlation-?id|x-amz-cf-id")
+# (Each cue found from its first letter, in either case, which `re` skips to in C: the alternation
+# under IGNORECASE was tried at every position, 16 µs on a message.)
+_TRACE_HEADER_CUES = re.compile(
+    r"[tTxXsSſcCrR](?i:(?<=t)race|(?<=x)-b3-|(?<=s)pan-?id|(?<=c)f-ray|(?<=r)equest-?id|(?<=c)orrelation-?id"
+    r"|(?<=x)-amz-cf-id)"
+)
 _TRACE_HEADER = re.compile(
     r"(?i)\b(?:x-amzn-trace-id|traceparent|tracestate|x-b3-[a-z]+|b3|uber-trace-id|x-cloud-trace-context"
     r"|trace-?id|span-?id|parent-?id|cf-ray|x-(?:amz-|amzn-)?request-?id|x-correlation-?id|x-amz-cf-id)"
@@ -419,7 +424,9 @@ _OPENPGP_FINGERPRINT = re.compile(
 )
 # * a mail signature's tags (DKIM-Signature's and ARC's "b=" and "bh="): base64 with folding
 #   whitespace, which every delivered message carries in its headers.
-_MAIL_SIGNATURE_HEADER = re.compile(r"(?i)\b(?:dkim-signature|arc-message-signature|arc-seal):")
+_MAIL_SIGNATURE_HEADER = re.compile(  # (from its first letter, as above: "\b" first was tried everywhere)
+    r"[dDaA](?<!\w[dDaA])(?i:(?<=d)kim-signature|(?<=a)rc-message-signature|(?<=a)rc-seal):"
+)
 _MAIL_SIGNATURE_TAG = re.compile(r"(?<![\w-])bh?=[A-Za-z0-9+/\s]*={0,2}")
 # * a line of a checksum listing as sha256sum, sha1sum and md5sum print it (a release's SHA256SUMS):
 #   the file's digest at the line's start, two spaces (or " *", binary mode) and the file's name;
