@@ -422,3 +422,10 @@ def test_security_questions_are_the_alternation_s_matches() -> None:
         for lower in (text, text + " "):
             found = [m.span() for m in statements._security_questions(lower, start)]
             assert found == [m.span() for m in pattern.finditer(lower, start)], lower
+
+
+def test_a_hint_s_rule_indexes_are_its_rules_in_order() -> None:
+    # rules._token_rules runs the rules of the hints found by their indexes in _TOKEN_RULES
+    for hint, hinted in rules._HINT_RULES.items():
+        assert [rules._TOKEN_RULES[i] for i in rules._HINT_RULE_INDEXES[hint]] == list(hinted)
+        assert list(rules._HINT_RULE_INDEXES[hint]) == sorted(rules._HINT_RULE_INDEXES[hint])
