@@ -1409,5 +1409,17 @@ def test_the_name_said_after_a_memory_joins_it(message: str, name: str) -> None:
     assert name in learned_only(message).content
 
 
+def test_an_answer_to_a_request_to_remember_names_what_was_asked() -> None:
+    """ "It's the 2nd of August" alone tells no later turn whose birthday it was."""
+    memory = learned_only("Could you remember my nephew's birthday for me? It's the 2nd of August.")
+    assert memory.content.startswith("My nephew's birthday is the 2nd of August")
+
+
+def test_a_request_to_remember_a_whole_statement_is_left_as_said() -> None:
+    """ "Remember that ..." holds a statement of its own, and "It's" after it is not its value."""
+    for memory in learned_only_all("Can you remember that I lent Tomas my drill? It's the cordless one."):
+        assert " is the cordless one" not in memory.content
+
+
 def test_a_feeling_said_after_a_memory_stays_out_of_it() -> None:
     assert "fluffy" not in learned_only("We got a kitten on Sunday! It's so tiny and fluffy.").content

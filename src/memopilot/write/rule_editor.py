@@ -1628,6 +1628,7 @@ def _memories(statements: list[_Statement], now: datetime) -> list[NewMemory]:
             continue
         drafts.append((i, judgement, content))
     drafts = _with_the_names_after(drafts, statements)
+    drafts = _naming_what_was_asked(drafts, statements)
     drafts = _fold_into_heads(drafts, statements)
     out: list[NewMemory] = []
     seen: set[str] = set()
@@ -1678,6 +1679,37 @@ def _with_the_names_after(
                 continue
         out.append((index, judgement, content))
     return out
+
+
+def _naming_what_was_asked(
+    drafts: list[tuple[int, _Judgement, str]], statements: list[_Statement]
+) -> list[tuple[int, _Judgement, str]]:
+    """``drafts`` with a memory that answers a request to remember something ("Can you remember
+    Mum's birthday for me? It's the 14th of March.") naming it: "Mum's birthday is the 14th of
+    March". Alone, "It's the 14th of March" tells no later turn what it was, and a correction
+    ("Mum's birthday is the 3rd of April") could not find it to replace."""
+    out: list[tuple[int, _Judgement, str]] = []
+    for index, judgement, content in drafts:
+        asked = _REMEMBER_REQUEST.fullmatch(statements[index - 1].text) if index > 0 else None
+        answer = _IT_IS.match(content) if asked is not None else None
+        if asked is not None and answer is not None:
+            what = asked["what"]
+            # (no closing stop: the day the answer names follows it, :func:`_dated`)
+            content = f"{what[:1].upper()}{what[1:]} is {answer['value'].rstrip(' .!')}"
+        out.append((index, judgement, content))
+    return out
+
+
+# "Can you remember Mum's birthday for me?", "Please note my locker number." (not "remember that
+# I ...", a whole statement, nor "remember to ...", a task)
+_REMEMBER_REQUEST = re.compile(
+    r"(?:(?:can|could|will|would)\s+you\s+)?(?:please\s+)?(?:remember|note(?:\s+down)?|save|jot\s+down|"
+    r"make\s+a\s+note\s+of|keep\s+track\s+of)\s+(?!(?:that|this|it|to|me)\b)(?P<what>[^?.!,]{3,60}?)"
+    r"(?:\s+for\s+me)?(?:,?\s+please)?\s*[?.!]*",
+    _F,
+)
+# the answer: "It's the 14th of March", "it is 4B"
+_IT_IS = re.compile(r"(?:it's|it is)\s+(?P<value>\S.*)", _F)
 
 
 def _names_it(st: _Statement) -> bool:
