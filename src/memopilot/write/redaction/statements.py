@@ -2708,7 +2708,7 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
     anchor = _first_of(_QUESTION_ANCHOR, lower)
     if anchor < 0:
         return
-    about_accounts = _SECURITY_CONTEXT.search(lower) is not None
+    about_accounts: bool | None = None  # (read once a question is found: most messages hold none)
     labelled = any(hint in lower for hint in _ANSWER_HINTS)
     if labelled and (
         _SECURITY_WORDS.search(lower) or next(_security_questions(lower, max(0, anchor - 30)), None)
@@ -2717,6 +2717,8 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
     if _QUESTION_LABEL.search(text) and _SECURITY_WORDS.search(lower):  # not an FAQ about an account
         yield from _qa_answers(text)
     for m in _security_questions(lower, max(0, anchor - 30)):
+        if about_accounts is None:
+            about_accounts = _SECURITY_CONTEXT.search(lower) is not None
         given = _GIVEN_ANSWER.match(text, m.end())
         answer_given = given.group(1) if given is not None else ""
         if given is not None and (" " in answer_given or answer_given.lower() not in _NOT_ANSWERS):
