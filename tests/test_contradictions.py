@@ -567,6 +567,9 @@ def test_a_lead_in_before_a_dash_leaves_the_change_to_read() -> None:
         ("I teach history at Oakworth Grammar.", "oakworth grammar"),
         ("Three weeks ago I started at Pellow Freight as a dispatcher.", "pellow freight"),
         ("I just started a new job at Tarnside Council.", "tarnside council"),
+        # (twenty-seventh session) a start ahead: "I start at ...", "I'm starting at ..."
+        ("I start at Quenby Architects as a junior designer on Monday.", "quenby architects"),
+        ("I'm starting at Hollis Vets next week, finally!", "hollis vets"),
     ],
 )
 def test_a_job_told_any_way_is_where_the_user_works(text: str, employer: str) -> None:
@@ -579,6 +582,7 @@ def test_a_customers_place_or_a_past_job_is_no_employer() -> None:
     regular = slot_of("I'm a regular at Castor's Diner.")
     assert regular is None or regular[0] != "self work at"
     assert slot_of("I worked at Pellow Freight for years.") is None
+    assert (slot_of("I start at 9 most days.") or ("",))[0] != "self work at"  # (a time, no name)
 
 
 def test_a_new_employer_replaces_the_old_one_though_facts_add_up() -> None:

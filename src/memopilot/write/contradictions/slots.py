@@ -474,7 +474,7 @@ _EMPLOYED = re.compile(
     r"[\w' -]{2,40}"
     r"|(?:work|works)\s+as\s+an?\s+[\w' -]{2,40}"
     r"|teach(?:es)?\s+[\w' -]{2,30}"
-    r"|(?:have\s+|'ve\s+)?started(?:\s+(?:a\s+new\s+job|a\s+job|work|working))?)$"
+    r"|(?:(?:have\s+|'ve\s+)?started|start|(?:am\s+|'m\s+)starting)(?:\s+(?:a\s+new\s+job|a\s+job|work|working))?)$"
 )
 
 
