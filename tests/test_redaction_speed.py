@@ -429,3 +429,47 @@ def test_a_hint_s_rule_indexes_are_its_rules_in_order() -> None:
     for hint, hinted in rules._HINT_RULES.items():
         assert [rules._TOKEN_RULES[i] for i in rules._HINT_RULE_INDEXES[hint]] == list(hinted)
         assert list(rules._HINT_RULE_INDEXES[hint]) == sorted(rules._HINT_RULE_INDEXES[hint])
+
+
+def test_a_lazy_prefixed_provider_rule_finds_its_own_matches() -> None:
+    # providers._Rule.matches searches the rest of a semi-generic rule's pattern (its service's
+    # name first) and the rule's own pattern from fifty characters before: its finditer's matches
+    from memopilot.write.redaction import providers
+
+    _, by_keyword, _ = providers._rule_set()
+    lazy = {
+        r.id: r for rs in by_keyword.values() for r in rs if r.source.startswith(providers._LAZY_NAME_PREFIX)
+    }
+    assert len(lazy) > 50
+    pieces = [
+        "jira",
+        "JIRA",
+        "Atlassian",
+        "confluence",
+        "ATATT3",
+        "twilio",
+        "sentry",
+        "discord",
+        "lob",
+        "okta",
+    ]
+    pieces += [
+        "_",
+        "-",
+        ".",
+        " ",
+        "=",
+        ":",
+        "'",
+        '"',
+        "\n",
+        "a1b2c3d4e5f6a7b8c9d0e1f2",
+        "0123456789abcdef" * 3,
+    ]
+    pieces += ["x" * 30, "token", "key", "secret", "api"]
+    rng = random.Random(19)
+    for rule in lazy.values():
+        for _ in range(60):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+            found = [(m.span(), m.regs) for m in rule.matches(text)]
+            assert found == [(m.span(), m.regs) for m in rule.pattern.finditer(text)], (rule.id, text)
