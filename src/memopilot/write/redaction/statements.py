@@ -2279,6 +2279,11 @@ def _cased_letters(text: str, lower: str) -> Iterator[Span]:
             yield m.start(), m.end(), "password", P_PROSE
 
 
+# A Wi-Fi key as wpa_supplicant keeps it when it is not quoted: "psk=" and the 256-bit key derived
+# from the passphrase, 64 hex digits (hostapd's "wpa_psk=" too); a hash is never named "psk".
+_WPA_PSK_HEX = re.compile(r"(?i)(?<![\w-])(?:wpa_)?psk[ \t]*=[ \t]*([0-9a-f]{64})(?![\w-])")
+
+
 def _touches_word(text: str, start: int, end: int) -> bool:
     """Whether the span continues a hyphenated word on either side ("-ABCD ... WXYZ-")."""
     return text[start - 1 : start] == "-" or text[end : end + 1] == "-"
@@ -2889,6 +2894,9 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _unnamed_changes(text, lower)
     if "sess" in lower:
         yield from _session_ids(text, lower)
+    if "psk" in lower:
+        for m in _WPA_PSK_HEX.finditer(text):
+            yield m.start(1), m.end(1), "password", P_PROSE
     if _JOIN_CUES.search(lower):
         yield from _pieces(text)
     if _PIECE_NAMES.occurs(lower):
