@@ -1212,6 +1212,9 @@ def _measure():
         # end, unseen; read as validation in the twenty-seventh session: 97.5% / 1.1% after
         # redaction_tune56's families and its own wpa_supplicant keys
         ("tests/data/redaction_check55", 0.97, 0.015),
+        # redaction_check57 (2026-12-07, twenty-seventh session): 97.3% / 2.8% measured once at the
+        # end, unseen (the code the session started from: 97.1% / 2.8%); its misses not printed
+        ("tests/data/redaction_check57", 0.97, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
