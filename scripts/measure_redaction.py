@@ -12,11 +12,12 @@ and ``benign_messages.jsonl`` (``{"message"}``). Two sorts are kept:
   detectors nor any other corpus, and only ever measured; its misses are never printed here.
 
 A secret counts as removed when no 8-character run of its value remains in the redacted text, with
-spaces, dashes and line breaks taken out of both (a value shorter than 8 such characters must not
-remain whole). A benign message counts as altered when redaction changes it at all. Speed: median
-and p95 microseconds per :func:`memopilot.write.redaction.redact` call over typical 300-character
-messages (benign sentences joined up to 300 characters), without and with one secret, and over
-300-character chunks of real conversation (LoCoMo dev turns, read from ../shared/data).
+spaces, dashes and line breaks taken out of both and placeholders out of the text (a value shorter
+than 8 such characters must not remain whole). A benign message counts as altered when redaction
+changes it at all. Speed: median and p95 microseconds per :func:`memopilot.write.redaction.redact`
+call over typical 300-character messages (benign sentences joined up to 300 characters), without
+and with one secret, and over 300-character chunks of real conversation (LoCoMo dev turns, read
+from ../shared/data).
 
 Run from the repository root::
 
@@ -44,6 +45,7 @@ TUNE = ROOT / "tests" / "data"
 TUNES = [TUNE, *sorted(TUNE.glob("redaction_tune*"))]
 CHECKS = [TUNE / f"redaction_check{n}" for n in (10, 11, 13, *range(15, 58, 2))]
 _SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
 def load(folder: Path, name: str) -> list[dict]:
@@ -53,7 +55,9 @@ def load(folder: Path, name: str) -> list[dict]:
 
 def survives(secret: str, redacted: str) -> bool:
     """Whether any 8-character run of ``secret`` (separators taken out) remains in ``redacted``."""
-    value, text = _SEPARATORS.sub("", secret), _SEPARATORS.sub("", redacted)
+    # (a placeholder is the redactor's own text: "[REDACTED:rubygems_api_token]" holds no run of a
+    # "rubygems_..." token, though its kind's name begins as the token does)
+    value, text = _SEPARATORS.sub("", secret), _SEPARATORS.sub("", _PLACEHOLDER.sub("[]", redacted))
     if len(value) <= 8:
         return value in text
     return any(value[i : i + 8] in text for i in range(len(value) - 7))
