@@ -322,6 +322,16 @@ _TOKEN_RULES: tuple[_TokenRule, ...] = (
         lambda value: _encoded_private_key(value),
     ),
     _TokenRule("stripe_webhook_secret", re.compile(r"whsec_[A-Za-z0-9]{24,}" + _E), ("whsec_",)),
+    # WooCommerce's REST API keys: the consumer key ("ck_") and its secret ("cs_"), 40 hex digits
+    # each, given together as curl's "-u ck_...:cs_..." or a client's two settings
+    _TokenRule("woocommerce_api_key", re.compile(r"c[ks]_[0-9a-f]{40}" + _E), ("ck_", "cs_")),
+    # a Tailscale key ("tskey-auth-", "tskey-api-", "tskey-client-"...): its id, a dash, the secret
+    _TokenRule(
+        "tailscale_key",
+        re.compile(r"tskey-[a-z]{3,8}-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}" + _E),
+        ("tskey-",),
+        _mixed,
+    ),
     # ClickUp's personal API token: "pk_", the user's number, 32 capitals and digits (a Stripe
     # publishable key, "pk_live_", is public: it has no number after "pk_")
     _TokenRule("clickup_token", re.compile(r"pk_\d{4,12}_[0-9A-Z]{32}" + _E), ("pk_",)),
@@ -879,6 +889,10 @@ _TAIL = re.compile(r"[._][a-z]\d{3}$")
 # "python3.logging.handlers", has fewer words).
 _WORD_WITH_NUMBER = re.compile(r"[a-z]{3,12}\d{0,2}([._-])[a-z]{3,12}\d{0,2}(?:\1[a-z]{3,12}\d{0,2}){2,6}")
 _DIGIT_RUN = re.compile(r"\d+")
+# Three words or more joined by one separator and a digit or two on the last ("gravel.onion.kettle7",
+# "saddle-pickle-juniper9"): 1Password's and Bitwarden's generators with a number, put at the end
+# (joined by underscores, the words name a place as often: "stored in keychain_group_v2").
+_DIGIT_TAILED_WORDS = re.compile(r"[a-z]{3,12}([.-])[a-z]{3,12}(?:\1[a-z]{3,12}){1,5}\d{1,2}")
 _JOINED_SEPARATORS = re.compile(r"[._-]")
 _CODE_WORDS = _words(
     """
@@ -905,6 +919,8 @@ def joined_word_passphrase(value: str) -> bool:
         words = _JOINED_SEPARATORS.split(_TAIL.sub("", value))
     elif _WORD_WITH_NUMBER.fullmatch(value) is not None and len(_DIGIT_RUN.findall(value)) == 1:
         words = _JOINED_SEPARATORS.split(_DIGIT_RUN.sub("", value))
+    elif _DIGIT_TAILED_WORDS.fullmatch(value) is not None:
+        words = _JOINED_SEPARATORS.split(value.rstrip("0123456789"))
     else:
         return False
     return all(w not in _CODE_WORDS and w not in PROSE_WORDS and _VOWEL.search(w) for w in words)

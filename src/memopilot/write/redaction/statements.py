@@ -177,8 +177,9 @@ _LIST_NAMES = word_list("""
     security codes|backup security codes
 """)
 # Short names that are ordinary words elsewhere ("pass the salt", "the wifi is slow"): a value after
-# them must look random (three kinds of character), unless ":" or "=" stands between.
-_WEAK_NAMES = word_list("pass|pw|pwd|psw|psk|wifi|wi-fi|wlan|network")
+# them must look random (three kinds of character), unless ":" or "=" stands between. ("ww" is
+# Dutch's "wachtwoord" cut short, as "pw" is English's: "gebruiker admin / ww: ...")
+_WEAK_NAMES = word_list("pass|pw|pwd|psw|psk|ww|wifi|wi-fi|wlan|network")
 _NAMES = KeywordIndex(
     _PASSWORD_NAMES + _CODE_NAMES + _LIST_NAMES + _WEAK_NAMES,
     suffix_letters=6,
@@ -187,6 +188,12 @@ _NAMES = KeywordIndex(
     ),
 )
 _WEAK = frozenset(_WEAK_NAMES)
+# A question of which network to join names networks (their SSIDs), not a password.
+_NETWORK_NAMES = frozenset(("wifi", "wi-fi", "wlan", "network"))
+_WHICH_BEFORE = re.compile(
+    r"\b(?:which|what|welches|welchem|welche|quel|quelle|qué|cuál|cual|qual|quale|welk|welke|który|którą|"
+    r"której|какой|какую|какая)[ \t]+$"
+)
 _NAME_NEXT = re.compile(r"[\s-]*(?:password|passwort|passcode|passphrase|code|pin|key|login)")
 # Words between a link and its value that leave them linked ("is literally", "ist einfach").
 _ADVERBS = frozenset(
@@ -402,7 +409,14 @@ _HEX_CODE_TAIL = re.compile(r"-[0-9a-f]{5}(?![\w-])")
 _KEY_OF_VALUE = re.compile(r"\s*[:=]")  # after a quoted key: "password": "..."
 _JSON_VALUE = re.compile(r"[\"']\s*:\s*[\"']([^\"'\n]{1,128})[\"']")  # a quoted key's quoted value
 _CLOSING_QUOTE = re.compile(r"\"|'(?![a-z])")  # not the apostrophe of "password's"
-_VALUE_FIRST_NAMES = frozenset(("password", "passcode", "passphrase", "pin", "pin code", "code"))
+_VALUE_FIRST_NAMES = frozenset(
+    (
+        *("password", "passcode", "passphrase", "pin", "pin code", "code"),
+        # the same said in other languages ("Kiefer_7731Q war mein Passwort", "... était mon mot de passe")
+        *("passwort", "kennwort", "wachtwoord", "mot de passe", "contraseña", "senha", "hasło", "haslo"),
+        *("lösenord", "passord", "salasana", "parola", "heslo", "пароль"),
+    )
+)
 # The name ends its clause ("That's the password." / "... das Passwort vom Router"), unlike "that's
 # the password problem solved".
 _INTERJECTIONS = frozenset(
@@ -422,7 +436,9 @@ _VALUE_THEN_THATS = re.compile(
     re.IGNORECASE,
 )
 _VALUE_FIRST = re.compile(  # searched just before one of those names, up to it
-    r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=|as)\s+(?:my|the|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?"
+    r"(?<![^\s\"'“«(])(\S{6,64})\s+(?:is|was|=|as|ist|war|est|était|es|era|fue|é|foi|è|är|var|er|jest|było|был)\s+"
+    r"(?:my|the|our|his|her|their|your|mein|meine|unser|das|mon|ma|notre|le|la|mi|el|meu|minha|o|a|"
+    r"il mio|la mia|mijn|het|mitt|min|moje|mój|мой)\s+(?:new\s+|current\s+|old\s+)?"
     r"(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
@@ -1034,6 +1050,8 @@ def _named_values(text: str, lower: str) -> Iterator[Span]:
             continue  # "migrating our login to OAuth2", "login via SSO": where one signs in
         if name in _WEAK and (name_end - name_start != len(name) or _NAME_NEXT.match(lower, name_end)):
             continue  # "passes": a verb; "wifi password ...": the next name speaks for both
+        if name in _NETWORK_NAMES and _WHICH_BEFORE.search(lower, max(0, name_start - 16), name_start):
+            continue  # "which network should the printer join, "Biuro-5G" or ...": networks' names
         if name in _WEAK and _CJK_WORD.match(lower, name_end):
             continue  # "WiFi名称", "Wi-Fi连上": the network's name, a verb ("WiFi密码" is named by 密码)
         changed = (_CODE_CHANGED_FROM if name in _CODES else _CHANGED_FROM).match(text, name_end)
@@ -1165,12 +1183,16 @@ _CODE_CHANGED_FROM = re.compile(rf"(?i){_CHANGE}")
 # The old value and the new one, each after its word ("Passwort geändert: alt X, neu Y", "old: X
 # new: Y", "ancien X / nouveau Y"), in the languages of _FROM_WORDS's.
 _OLD_WORDS = (
-    "old|alt|altes|ancien|ancienne|antiguo|antigua|viejo|vieja|antigo|antiga|vecchio|vecchia|oud|oude"
+    "old|alt|altes|ancien|ancienne|antiguo|antigua|viejo|vieja|antigo|antiga|vecchio|vecchia|oud|oude|"
+    "stare|stary|stara|старый|старий|старе|eski|lama"
 )
-_NEW_WORDS = "new|neu|neues|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo|nuova|nieuw|nieuwe"
+_NEW_WORDS = (
+    "new|neu|neues|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo|nuova|nieuw|nieuwe|"
+    "nowe|nowy|nowa|новый|новий|нове|yeni|baru"
+)
 _OLD_HINTS, _NEW_HINTS = Substrings(_OLD_WORDS.split("|")), Substrings(_NEW_WORDS.split("|"))
 _OLD_THEN_NEW = re.compile(
-    rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,3}}?[ \t]*[:：]?[ \t]*(?:{_OLD_WORDS})[ \t]*[:=]?[ \t]+"
+    rf"(?i)(?:[ \t]+[^\s{_NO_SPACE_SCRIPTS}]+){{0,3}}?[ \t]*[:：,;]?[ \t]*(?:{_OLD_WORDS})[ \t]*[:=]?[ \t]+"
     rf"{_CHANGE_VALUE}[ \t]*[,;/]?[ \t]+(?:(?:and|und|et|y|e|en)[ \t]+)?(?:{_NEW_WORDS})[ \t]*[:=]?[ \t]+"
     rf"{_CHANGE_VALUE}"
 )
@@ -2860,6 +2882,12 @@ def _column_cells(text: str, offset: int, lines: list[str], column: int, separat
         offset += len(line) + 1
 
 
+# A password-reset tool's output: "Password for the [user] user successfully reset.\nNew value: X"
+# (elasticsearch-reset-password and its kind print the generated password so, on a line alone).
+_RESET_NEW_VALUE = re.compile(r"(?im)^[ \t]*new value:[ \t]*(\S{8,128})[ \t]*$")
+_RESET_CUE = re.compile(r"password\b[^\n]{0,60}\breset\b|\breset[ -]password\b|\breset the password\b")
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
     # (each step skipped where what it needs is missing: redaction runs on every message)
     digits = count_digits(text)
@@ -2894,6 +2922,10 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     yield from _unnamed_changes(text, lower)
     if "sess" in lower:
         yield from _session_ids(text, lower)
+    if "new value:" in lower and "password" in lower:
+        for m in _RESET_NEW_VALUE.finditer(text):
+            if _RESET_CUE.search(lower, max(0, m.start() - 400), m.start()):
+                yield m.start(1), m.end(1), "password", P_PROSE
     if "psk" in lower:
         for m in _WPA_PSK_HEX.finditer(text):
             yield m.start(1), m.end(1), "password", P_PROSE
