@@ -1217,8 +1217,9 @@ def _measure():
         ("tests/data/redaction_check55", 0.97, 0.015),
         # redaction_check57 (2026-12-07, twenty-seventh session): 97.3% / 2.8% measured once at the
         # end, unseen (the code the session started from: 97.1% / 2.8%); read as validation in the
-        # twenty-eighth session: 97.7% / 2.8% after redaction_tune58's families
-        ("tests/data/redaction_check57", 0.975, 0.03),
+        # twenty-eighth session: 98.3% / 2.8% after redaction_tune58's families and its own CI
+        # variables listed name, tab, value
+        ("tests/data/redaction_check57", 0.98, 0.03),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
@@ -2319,6 +2320,14 @@ def test_tune56_look_alikes_are_kept(text: str) -> None:
             ("gravel.onion.kettle7",),
             id="dotted-words-digit",
         ),
+        # a CI/CD page's variables copied as text: name, tab, value, flags (a family of
+        # redaction_check57, read as validation: three passphrases so listed)
+        pytest.param(
+            "vars to move:\nDB_PASSWORD\tTr0mb0ne#551\tmasked=true\n"
+            "BACKUP_PASSPHRASE\twalnut-oyster-pigeon-fennel47\tmasked=false",
+            ("Tr0mb0ne#551", "walnut-oyster-pigeon-fennel47"),
+            id="ci-variables-tabbed",
+        ),
     ],
 )
 def test_tune58_families_go(text: str, values: tuple[str, ...]) -> None:
@@ -2341,3 +2350,23 @@ def test_tune58_families_go(text: str, values: tuple[str, ...]) -> None:
 )
 def test_tune58_look_alikes_are_kept(text: str) -> None:
     assert redact(text).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a CI variable that refers to another, or holds a setting
+        pytest.param("GITHUB_TOKEN\t${{ secrets.GITHUB_TOKEN }}\tprotected", id="ci-variable-reference"),
+        pytest.param("CSRF_TOKEN\tenabled\tmasked=false", id="ci-variable-setting"),
+        # a table whose header names a password column stays one
+        pytest.param("service\tuser\tnotes\nvpn\talice\trotated in May", id="tab-table-no-secret"),
+    ],
+)
+def test_tune58_ci_variable_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_a_ci_variable_s_name_stays_beside_its_value() -> None:
+    # the first row of such a list is no table's header naming a password column
+    red = redact("SMTP_PASSWORD\tQuill#7730x\tmasked=true\nBACKUP_PASSPHRASE\tFerret!2291k\tmasked=true").text
+    assert "SMTP_PASSWORD" in red and "BACKUP_PASSPHRASE" in red

@@ -315,6 +315,28 @@ def _separator(header: str) -> str | None:
     return None
 
 
+# A CI/CD settings page's variables copied as text (GitLab's list, a .env exported to a sheet): a
+# variable's name, a tab, its value, then perhaps more cells ("masked=false", "protected"). A name
+# that ends in a secret's word gives the value after its tab, as "=" would.
+# (A setting's word, "enabled", "none", is no value of a secret: one holds a digit or a symbol, or
+# runs to 12 characters, as a passphrase of words joined does.)
+_TAB_ASSIGNMENT = re.compile(
+    r"(?im)(?:^|(?<=\n))[ \t]*"
+    r"([a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:password|passwd|passphrase|pwd|secret|token))"
+    r"\t+([^\t\r\n]{4,128}?)[ ]*(?=\t|\r?$)"
+)
+_TAB_VALUE_LEAST_WORDS = 12
+
+
+def _tab_assignments(text: str) -> Iterator[Span]:
+    for m in _TAB_ASSIGNMENT.finditer(text):
+        value = m.group(2)
+        if value.startswith(("$", "<", "%")) or (value.isalpha() and len(value) < _TAB_VALUE_LEAST_WORDS):
+            continue
+        if plausible_password(value, False, ""):
+            yield m.start(2), m.end(2), "password", P_PROSE
+
+
 def _table_columns(text: str) -> Iterator[Span]:
     """The cells under a header such as ``password``, ``pin`` or ``api key`` in a table."""
     lines, offsets, pos = text.split("\n"), [], 0
@@ -337,6 +359,8 @@ def _table_columns(text: str) -> Iterator[Span]:
         ]
         if len(names) < 2:
             continue
+        if sep == "\t" and _TAB_ASSIGNMENT.match(header):
+            continue  # "DB_PASSWORD<TAB>value<TAB>masked=true": a variable and its value, not a header
         secret = [k for k, name in enumerate(names) if name and _SECRET_COLUMN.search(name)]
         identity = [
             k for k, name in enumerate(names) if name and k not in secret and _IDENTITY_COLUMN.search(name)
@@ -426,6 +450,8 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             yield m.start(), m.end(), "password_hash", P_PROSE
     if "=" in text or ":" in text:
         yield from _identity_keys(text)
+    if "\t" in text:
+        yield from _tab_assignments(text)
     present = {hint for _, hint in matches(_HINTS, lower)} | {c for c in _CHAR_HINTS if c in lower}
     if not present:
         return
