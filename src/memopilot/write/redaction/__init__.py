@@ -360,6 +360,11 @@ _SSH_PUBLIC_BLOB = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "AAAAG3NrLW", 
 # * an SSH key's algorithm name, which opens each line of authorized_keys and known_hosts
 #   ("ecdsa-sha2-nistp256 AAAAE2Vj...", "sk-ssh-ed25519@openssh.com"): a standard's name (RFC 4253,
 #   RFC 5656, OpenSSH's PROTOCOL.u2f), which its digits make look random;
+# * a hashed host of known_hosts (HashKnownHosts: "|1|", a salt and the host's HMAC-SHA1, 20 bytes
+#   each in base64, then the host's key): it names a host without showing it, and the file is public;
+_HASHED_KNOWN_HOST = re.compile(
+    r"\|1\|[A-Za-z0-9+/]{27}=\|[A-Za-z0-9+/]{27}=(?=[ \t]+(?:sk-)?(?:ssh-|ecdsa-))"
+)
 _SSH_KEY_TYPE = re.compile(
     r"(?:sk-)?(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(?:256|384|521))"
     r"(?:@openssh\.com)?(?:-cert-v01@openssh\.com)?"
@@ -406,6 +411,12 @@ _EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,108}")
 # * an HTTP entity tag ("ETag: W/\"...\"", "If-None-Match"): a version of a public resource, which
 #   every response and cache shows;
 _ETAG_BEFORE = re.compile(r"(?i)\b(?:etag|if-none-match|if-match)[\"']?[ \t]*[:=][ \t]*(?:W/)?[\"']?$")
+# * a CI cache's key as its log prints it ("Cache restored from key: node-cache-Linux-x64-npm-<hash>",
+#   "Cache saved with key: ..."): the name of a cache, made of the OS and the lockfile's hash;
+_CACHE_KEY_BEFORE = re.compile(
+    r"(?i)\bcache (?:restored from|saved with|hit for|saved successfully with|found for)"
+    r"(?: restore)?[- ]key:[ \t]*$"
+)
 _SITE_KEY_BEFORE = re.compile(r"(?i)(?:data-sitekey|\bsite[-_ ]?key)[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
 # * an IPFS content id: the multihash of published content (CIDv0, base58 of SHA-256's 0x12 0x20
 #   and 32 bytes, "Qm..."; CIDv1 in base32, "bafy..." or "bafk...", the same multihash after its
@@ -546,6 +557,10 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     if _S3_HOST_ID_BEFORE.search(text, max(0, start - 16), start):
         return True
     if _ETAG_BEFORE.search(text, max(0, start - 24), start):
+        return True
+    if "|1|" in text and _inside(_HASHED_KNOWN_HOST, text, start, end, 64):
+        return True
+    if "ache " in text and _CACHE_KEY_BEFORE.search(text, max(0, start - 48), start):
         return True
     if "ite" in text and _SITE_KEY_BEFORE.search(text, max(0, start - 24), start):
         return True

@@ -748,6 +748,8 @@ def _value_after(
             return None  # "El wifi Linksys_9F4k va fatal": the network's name, its key unsaid
         if weak and _NETWORK_NAME.fullmatch(candidate) and _SLASH_NEXT.match(text, spaced_end):
             return None  # "Wifi: Vodafone_K7Q2 / key": the network, its key after the slash (a pair)
+        if previous in _MOVED_TO and candidate.lower() in _PASSWORD_MANAGERS:
+            return None  # "moving the passwords to 1Password": where they go, not a value
         if previous in _PLACE_LINKS and (joined_word_passphrase(candidate) or "pass" in candidate.lower()):
             # "stored in keychain_access_group", "it's in 1Password": a place's name, not the value
             linked = False
@@ -787,6 +789,19 @@ def _label_with_its_name(value: str) -> bool:
 
 # "for" in the languages of the names: "WLAN-Schlüssel für Gaeste_Netz: ...", "password for db_ro: ...".
 _FOR_WORDS = frozenset(word_list("for|für|fuer|pour|para|per|voor|för|dla|для|için"))
+
+
+# Password managers, named where passwords are kept or moved to ("moving all passwords to
+# 1Password", "they're in Bitwarden").
+_PASSWORD_MANAGERS = frozenset(
+    word_list("""
+    1password|lastpass|keepass|keepassxc|keepassx|bitwarden|vaultwarden|dashlane|nordpass|enpass|roboform|
+    keeper|passbolt|psono|strongbox|icloud keychain|keychain
+    """)
+)
+_MOVED_TO = frozenset(
+    word_list("to|into|in|at|on|from|with|via|using|zu|nach|vers|dans|a|en|para|naar|do|w|в|на")
+)
 
 
 # Links that say where a password is rather than what it is ("stored in", "kept at", "saved on"):
@@ -2828,8 +2843,25 @@ def _app_passwords(text: str, lower: str) -> Iterator[Span]:
         return
     named = _APP_PASSWORD_NAME.search(lower) is not None
     for m in _APP_PASSWORD.finditer(text):
+        if _said_in_words(m.group()):
+            continue  # "please don't send them over chat": four words of four letters, no password
         if named or _APP_PASSWORD_CUES.search(lower[max(0, m.start() - _APP_PASSWORD_CUE_CHARS) : m.start()]):
             yield m.start(), m.end(), "password", P_PROSE
+
+
+def _said_in_words(groups: str) -> bool:
+    """Whether two of an app password's four groups are words (English's small words, or a BIP-39
+    list's): its 16 letters are drawn at random, and a group of four random letters is one of those
+    words once in a few hundred, two of four once in tens of thousands."""
+    return sum(group in _four_letter_words() for group in groups.split()) >= 2
+
+
+@functools.cache
+def _four_letter_words() -> frozenset[str]:
+    import stopwordsiso
+
+    words = set(stopwordsiso.stopwords("en")) | _seed_words()
+    return frozenset(word for word in words if len(word) == 4 and word.isalpha())
 
 
 # A table whose header names a column of passwords or codes ("site | user | password", a CSV's
