@@ -473,3 +473,21 @@ def test_a_lazy_prefixed_provider_rule_finds_its_own_matches() -> None:
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
             found = [(m.span(), m.regs) for m in rule.matches(text)]
             assert found == [(m.span(), m.regs) for m in rule.pattern.finditer(text)], (rule.id, text)
+
+
+def test_a_card_s_luhn_and_an_iban_s_length_are_stdnum_s() -> None:
+    # identifiers checks a card's ASCII digits and measures an ASCII IBAN's compact length in place
+    from stdnum import luhn
+
+    rng = random.Random(28)
+    for _ in range(20000):
+        digits = "".join(rng.choice(string.digits) for _ in range(rng.randint(1, 20)))
+        assert rules._luhn(digits) == luhn.is_valid(digits), digits
+        value = "".join(rng.choice("DE0 1-2.9X\t`") for _ in range(rng.randint(0, 40)))
+        assert len(value.translate(identifiers._IBAN_SEPARATORS).strip()) == len(iban.compact(value)), value
+    for value in ("4111 1111 1111 1111", "5500-0000-0000-0004", "4111 1111 1111 1112", "3530 1113 3330 0000"):
+        assert identifiers._card(value) == (
+            13 <= len(re.sub(r"\D", "", value)) <= 19
+            and re.sub(r"\D", "", value)[0] in "23456"
+            and luhn.is_valid(re.sub(r"\D", "", value))
+        )

@@ -33,7 +33,7 @@ from stdnum.se import personnummer
 from stdnum.us import ssn
 
 from .keywords import KeywordIndex, Substrings, word_list
-from .rules import P_CONTEXT, P_STRUCT, Span, codes_after_cards, count_digits
+from .rules import P_CONTEXT, P_STRUCT, Span, _luhn, codes_after_cards, count_digits
 
 __all__ = ["checked_identity_word", "detect", "opens_iban_shape", "passes_checksum"]
 
@@ -328,10 +328,19 @@ def _iban(candidate: str) -> int:
     length = _iban_length(candidate[:2].upper())
 
     def valid(start: str) -> bool:
-        # (a valid IBAN has its country's length: the mod-97 check, the costly part, is asked only then)
-        return len(iban.compact(start)) == length and iban.is_valid(start, check_country=False)
+        # (a valid IBAN has its country's length: the mod-97 check, the costly part, is asked only then;
+        # an ASCII start's compact length is counted in place, as stdnum's compact() would give it)
+        if start.isascii():
+            if len(start.translate(_IBAN_SEPARATORS).strip()) != length:
+                return False
+        elif len(iban.compact(start)) != length:
+            return False
+        return iban.is_valid(start, check_country=False)
 
     return _longest_start(candidate, valid)
+
+
+_IBAN_SEPARATORS = str.maketrans("", "", " -.")  # what stdnum's iban.compact() takes out
 
 
 def _longest_start(candidate: str, accept: Callable[[str], bool]) -> int:
@@ -450,8 +459,15 @@ def _not_an_account(text: str, span: Span) -> bool:
 
 
 def _card(candidate: str) -> bool:
-    digits = re.sub(r"\D", "", candidate)
-    return 13 <= len(digits) <= 19 and digits[0] in "23456" and luhn.is_valid(digits)
+    digits = _NOT_DIGIT.sub("", candidate)
+    if not (13 <= len(digits) <= 19 and digits[0] in "23456"):
+        return False
+    # (ASCII digits, nearly always: the Luhn sum in place, where stdnum's checks and conversions cost
+    # a few microseconds a number; another script's digits go to stdnum, which refuses them)
+    return _luhn(digits) if digits.isascii() else luhn.is_valid(digits)
+
+
+_NOT_DIGIT = re.compile(r"\D")
 
 
 def _shaped(text: str) -> Iterator[Span]:
