@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 
 import ahocorasick
 
+from . import prefilter
 from .identifiers import checked_identity_word, passes_checksum
 from .keywords import matches
 from .rules import P_PROSE, Span, plausible_password
@@ -240,7 +241,7 @@ def _identity_kind(column: str) -> str:
 
 
 def _identity_keys(text: str) -> Iterator[Span]:
-    for m in _QUOTED_AFTER_LINK.finditer(text):
+    for m in _QUOTED_AFTER_LINK.finditer(text) if prefilter.may(prefilter.QUOTED_AFTER_LINK, text) else ():
         key = _KEY_BEFORE_LINK.search(text, max(0, m.start() - 44), m.start())
         if key is not None and _IDENTITY_COLUMN.search(key.group(1)) and _identity_value(m.group(1)):
             yield m.start(1), m.end(1), _identity_kind(key.group(1)), P_PROSE

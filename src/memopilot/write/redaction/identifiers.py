@@ -32,6 +32,7 @@ from stdnum.pt import cc as pt_cc
 from stdnum.se import personnummer
 from stdnum.us import ssn
 
+from . import prefilter
 from .keywords import KeywordIndex, Substrings, word_list
 from .rules import P_CONTEXT, P_STRUCT, Span, _luhn, codes_after_cards, count_digits
 
@@ -471,6 +472,8 @@ _NOT_DIGIT = re.compile(r"\D")
 
 
 def _shaped(text: str) -> Iterator[Span]:
+    if not prefilter.may(prefilter.NUMBER_WINDOW, text):
+        return
     for window in _NUMBER_WINDOW.finditer(text):
         start, end = max(0, window.start() - 8), min(len(text), window.end() + 3)
         digits = _digits(window.group())
@@ -874,7 +877,7 @@ _EIGHT_DIGITS = re.compile(r"\d(?<![\w-]\d)(?<!\d[.,]\d)\d{3}[ -]?\d{4}(?![\w-]|
 
 
 def _card_halves(text: str) -> Iterator[Span]:
-    runs = list(_EIGHT_DIGITS.finditer(text))
+    runs = list(_EIGHT_DIGITS.finditer(text)) if prefilter.may(prefilter.EIGHT_DIGITS, text) else []
     for first, second in itertools.pairwise(runs):
         if _card(re.sub(r"\D", "", first.group() + second.group())):
             yield first.start(), first.end(), "credit_card", P_STRUCT
@@ -949,7 +952,7 @@ _UK_ACCOUNT_BEFORE = re.compile(rf"(?<![\d-])(\d{{8}})[ \t]*[/,;|]?[ \t]*{_SORT_
 
 
 def _uk_bank_details(text: str) -> Iterator[Span]:
-    for middle in _SORT_CODE_MIDDLE.finditer(text):
+    for middle in _SORT_CODE_MIDDLE.finditer(text) if prefilter.may(prefilter.SORT_CODE_MIDDLE, text) else ():
         code = _SORT_CODE.match(text, middle.start() - 2) if middle.start() >= 2 else None
         if code is None:
             continue
@@ -1118,7 +1121,9 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
     digits = _digits(text)
     if digits < 1:  # every identifier here holds a digit at least (most hold six)
         return
-    iban_starts = [m.start() for m in _IBAN_START.finditer(text)]  # (one scan for both uses)
+    iban_starts = (  # (one scan for both uses)
+        [m.start() for m in _IBAN_START.finditer(text)] if prefilter.may(prefilter.IBAN_START, text) else []
+    )
     ibans = _iban_shaped_runs(text, iban_starts)
     shaped = _no_cards_inside(list(_shaped(text)), ibans)
     yield from shaped
@@ -1186,13 +1191,17 @@ _KEY_LENGTHS = {_WIF: 51, _HEX_KEY: 64, _NOSTR_SECRET: 63, _BASE58_SECRET: 86, _
 
 
 def _crypto_keys(text: str, longest: int) -> Iterator[Span]:
-    if longest >= _KEY_LENGTHS[_NOSTR_SECRET]:
+    if longest >= _KEY_LENGTHS[_NOSTR_SECRET] and prefilter.may(prefilter.NOSTR_SECRET, text):
         for m in _NOSTR_SECRET.finditer(text):
             yield m.start(), m.end(), "private_key", P_STRUCT
-    if longest >= _KEY_LENGTHS[_HEX_KEY] and _PRIVATE_KEY_WORDS.search(text):
+    if (
+        longest >= _KEY_LENGTHS[_HEX_KEY]
+        and prefilter.may(prefilter.PRIVATE_KEY_WORDS, text)
+        and _PRIVATE_KEY_WORDS.search(text)
+    ):
         for m in _HEX_KEY.finditer(text):
             yield m.start(), m.end(), "private_key", P_STRUCT
-    for m in _WIF.finditer(text):
+    for m in _WIF.finditer(text) if prefilter.may(prefilter.WIF, text) else ():
         if base58check(m.group()):
             yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT
     if longest >= _KEY_LENGTHS[_EXTENDED_KEY]:

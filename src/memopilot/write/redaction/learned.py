@@ -29,6 +29,7 @@ from pathlib import Path
 
 from stdnum import luhn
 
+from . import prefilter
 from .identifiers import opens_iban_shape
 from .keywords import KeywordIndex
 from .rules import P_PROSE, Span
@@ -326,7 +327,9 @@ class TokenModel:
         character and for the cues, so a message of plain words costs little more than reading it."""
         starts = _shaped_starts(text)
         after = [end for _, end, _ in self._cue_index.find(lower)]
-        for run in () if text.isascii() else _CJK_RUN.finditer(text):
+        for run in (
+            () if text.isascii() or not prefilter.may(prefilter.CJK, text) else _CJK_RUN.finditer(text)
+        ):
             if any(pair in self.cues for pair in _pairs(run.group())):
                 after.append(run.end())
         for position in after:

@@ -27,6 +27,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from . import prefilter
 from .keywords import Substrings
 from .rules import P_STRUCT, TOKEN_PREFIXES, UUID, Span, count_digits, fixed_format, looks_random
 from .statements import PUBLIC_HASH_BEFORE, key_talk
@@ -79,7 +80,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
 
 def _runs(text: str, lower: str, *, digits: bool, prefixed: bool) -> Iterator[Span]:
     """Each run of groups around a trigger, judged once (for its first trigger)."""
-    hits = list(_TRIGGER.finditer(text)) if digits else []
+    hits = list(_TRIGGER.finditer(text)) if digits and prefilter.may(prefilter.PIECES_TRIGGER, text) else []
     if prefixed:
         hits.extend(_prefix_triggers(text, lower))
         hits.sort(key=lambda hit: hit.start())

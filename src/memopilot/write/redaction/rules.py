@@ -60,6 +60,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from . import prefilter
 from .keywords import Gates, Substrings
 
 __all__ = [
@@ -729,7 +730,7 @@ def card_numbers(text: str, lower: str) -> Iterator[Span]:
     """Card numbers as one run of digits or in their networks' groups, Luhn-valid."""
     if count_digits(text) < 13:
         return  # a card number has 13 digits at least
-    for m in _CARD.finditer(text):
+    for m in _CARD.finditer(text) if prefilter.may(prefilter.CARD, text) else ():
         if not _starts_token(text, m.start(), _NOT_BEFORE_CARD):
             continue
         digits = m.group().replace(" ", "").replace("-", "")
@@ -750,7 +751,7 @@ _SPACED_DIGITS = re.compile(" [0-9]" * 12)
 
 
 def _cards_digit_by_digit(text: str) -> Iterator[Span]:
-    if _SPACED_DIGITS.search(text) is None:
+    if not prefilter.may(prefilter.SPACED_DIGITS, text) or _SPACED_DIGITS.search(text) is None:
         return
     for m in _CARD_DIGIT_BY_DIGIT.finditer(text):
         digits = m.group().replace(" ", "")

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 
 import ahocorasick
 
+from . import prefilter
 from .identifiers import base58_of_32_bytes, base58check
 from .keywords import KeywordIndex, Substrings, matches, word_list
 from .rules import (
@@ -1563,7 +1564,7 @@ _ARROW_GAP = re.compile(r"[ \t](?:→|->|–|—|-)[ \t]")
 
 
 def _arrow_list(text: str, lower: str) -> Iterator[Span]:
-    if _ARROW_GAP.search(text) is None:
+    if not prefilter.may(prefilter.ARROW_GAP, text) or _ARROW_GAP.search(text) is None:
         return
     items = list(_ARROW_ITEM.finditer(text))
     if len(items) < 2:
@@ -2240,7 +2241,8 @@ def _letter_words(lower: str) -> list[str]:
 
 
 def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
-    for m in _PRODUCT_KEY.finditer(text) if _PRODUCT_KEY_TAIL.search(text) else ():
+    tail = prefilter.may(prefilter.PRODUCT_KEY_TAIL, text) and _PRODUCT_KEY_TAIL.search(text)
+    for m in _PRODUCT_KEY.finditer(text) if tail else ():
         value = m.group()
         if sum(c.isdigit() for c in value) >= 2 and sum(c.isalpha() for c in value) >= 2:
             yield m.start(), m.end(), "product_key", P_STRUCT
@@ -2253,7 +2255,7 @@ def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
                 and _LICENCE_CUES.search(lower, max(0, m.start() - _LICENCE_CUE_REACH), m.start())
             ):
                 yield m.start(), m.end(), "product_key", P_STRUCT
-    if not _HEX_CODE_TAIL.search(text):
+    if not prefilter.may(prefilter.HEX_CODE_TAIL, text) or not _HEX_CODE_TAIL.search(text):
         return
     codes = [m for m in _HEX_CODE_PAIR.finditer(text) if any(c.isalpha() for c in m.group())]
     if len(codes) >= 2:  # one alone may be anything; a list of them is a set of recovery codes
@@ -2358,11 +2360,16 @@ def _read_out(text: str, lower: str) -> Iterator[Span]:
 
 
 def _obfuscated(text: str, lower: str, found: list[str], digits: int) -> Iterator[Span]:
-    if _TWO_ONE_CHAR_TOKENS.search(text) and _ONE_CHAR_TOKENS.search(text):
+    if (
+        prefilter.may(prefilter.ONE_CHAR_TOKENS, text)
+        and _TWO_ONE_CHAR_TOKENS.search(text)
+        and _ONE_CHAR_TOKENS.search(text)
+    ):
         yield from _spaced_out(text)
-    if _DOTTED_CHARS.search(text):
+    if prefilter.may(prefilter.DOTTED_CHARS, text) and _DOTTED_CHARS.search(text):
         yield from _spaced_out(text, _DOTTED_OUT)
-    for m in _BASE32_GROUPS.finditer(lower) if digits and _BASE32_TAIL.search(lower) else ():
+    base32 = digits and prefilter.may(prefilter.BASE32_TAIL, text) and _BASE32_TAIL.search(lower)
+    for m in _BASE32_GROUPS.finditer(lower) if base32 else ():
         value = text[m.start() : m.end()]
         one_case = value.isupper() or value.islower()  # a key is shown in one case
         digits = sum(c.isdigit() for c in value)
@@ -2756,7 +2763,8 @@ def _security_answers(text: str, lower: str) -> Iterator[Span]:
         _SECURITY_WORDS.search(lower) or next(_security_questions(lower, max(0, anchor - 30)), None)
     ):
         yield from _labelled_answers(text)
-    if _QUESTION_LABEL.search(text) and _SECURITY_WORDS.search(lower):  # not an FAQ about an account
+    labelled = prefilter.may(prefilter.QUESTION_LABEL, text) and _QUESTION_LABEL.search(text)
+    if labelled and _SECURITY_WORDS.search(lower):  # not an FAQ about an account
         yield from _qa_answers(text)
     for m in _security_questions(lower, max(0, anchor - 30)):
         if about_accounts is None:
@@ -2839,7 +2847,7 @@ _APP_PASSWORD_GROUPS = re.compile(r" [a-z]{4} [a-z]{4} [a-z]{4}")
 
 
 def _app_passwords(text: str, lower: str) -> Iterator[Span]:
-    if _APP_PASSWORD_GROUPS.search(text) is None:
+    if not prefilter.may(prefilter.APP_PASSWORD_GROUPS, text) or _APP_PASSWORD_GROUPS.search(text) is None:
         return
     named = _APP_PASSWORD_NAME.search(lower) is not None
     for m in _APP_PASSWORD.finditer(text):

@@ -1,0 +1,146 @@
+"""One pass in C over a message for the detectors' cheap gates: RE2's multi-pattern set
+(``google-re2``) says which of the conditions below can hold, and a detector skips a step whose
+condition cannot. Each step still runs its own (Python ``re``) pattern where the condition may
+hold, so the output is the same; only the scans that would find nothing are saved.
+
+Every condition is NECESSARY for its step, written from the step's own pattern: that pattern, or a
+wider one (look-arounds and ``\\b`` dropped, a possessive repeat made greedy, Python's Unicode
+``\\d``/``\\s`` classes widened to every non-ASCII character, which RE2's ASCII classes would not
+hold). A condition wider than its pattern only costs a scan; a narrower one would lose secrets.
+
+Without ``re2`` (not installed, or a platform without a wheel) every condition "may hold" and the
+detectors run as they would without this module.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ARROW_GAP", "IBAN_START", "NUMBER_WINDOW", "PIECES_TRIGGER", "may"]
+
+_NON_ASCII = r"\x{80}-\x{10FFFF}"
+_DIGIT = rf"[0-9{_NON_ASCII}]"  # wider than Python's \d (a Unicode decimal digit)
+_NOT_DIGIT = r"[^0-9]"  # wider than Python's \D: ASCII digits are digits in both
+_SPACE = r"\t\n\x0b\x0c\r\x1c-\x1f "  # Python's ASCII \s; its other spaces are non-ASCII
+_NOT_SPACE = rf"[^{_SPACE}]"  # wider than Python's \S (every non-ASCII character)
+# The characters Python's IGNORECASE matches for an ASCII letter beyond its two cases (every other
+# letter: its two cases alone; found by trying every code point)
+_FOLDS = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+# learned.py's CJK characters (explicit ranges: the same in RE2)
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef\u3000-\u303f"
+
+
+def _ignoring_case(words: str) -> str:
+    """``words`` (ASCII) as Python's IGNORECASE finds them, each letter a class of its cases."""
+    return "".join(f"[{c}{c.upper()}{_FOLDS.get(c, '')}]" if c.isalpha() else c for c in words)
+
+
+# name -> (RE2 pattern over the message's text, the step and pattern it is necessary for)
+_CONDITIONS: dict[str, str] = {
+    # statements._app_passwords: _APP_PASSWORD_GROUPS itself (ASCII classes: the same in RE2)
+    "app_password_groups": r" [a-z]{4} [a-z]{4} [a-z]{4}",
+    # statements._obfuscated, spaced out: _ONE_CHAR_TOKENS (four one-character tokens; what
+    # _TWO_ONE_CHAR_TOKENS looks for first is inside it) without its look-arounds, \S widened
+    "one_char_tokens": rf"{_NOT_SPACE}[ -]{_NOT_SPACE}[ -]{_NOT_SPACE}[ -]{_NOT_SPACE}",
+    # statements._obfuscated, dotted out: _DOTTED_CHARS ([^\s.] widened)
+    "dotted_chars": rf"\.[^{_SPACE}.]\.[^{_SPACE}.]\.[^{_SPACE}.]\.",
+    # statements._obfuscated, base32 groups: _BASE32_TAIL, searched in the lowercased text: a
+    # character of ``text`` lowercases to [a-z2-7] only if it is an ASCII letter, a digit 2-7 or
+    # non-ASCII (the Kelvin sign lowercases to "k")
+    "base32_tail": rf"(?: [A-Za-z2-7{_NON_ASCII}]{{4}}){{3}}",
+    # statements._dashed_keys: _PRODUCT_KEY_TAIL itself (ASCII)
+    "product_key_tail": r"-[A-Z0-9]{4,6}-[A-Z0-9]{4,6}-[A-Z0-9]{4,6}-[A-Z0-9]{4,6}",
+    # statements._dashed_keys: _HEX_CODE_TAIL without its look-ahead
+    "hex_code_tail": r"-[0-9a-f]{5}",
+    # statements._arrow_list: _ARROW_GAP itself
+    "arrow_gap": r"[ \t](?:→|->|–|—|-)[ \t]",
+    # statements._security_answers: _QUESTION_LABEL without its look-behind (\s widened)
+    "question_label": rf"Q[{_SPACE}{_NON_ASCII}]?[:：.]",
+    # identifiers: _IBAN_START without its look-arounds (\d widened)
+    "iban_start": rf"[A-Z][A-Z]{_DIGIT}{{2}}",
+    # identifiers._shaped: _NUMBER_WINDOW (six digits, each within six characters of the next),
+    # greedy where it is possessive (a possessive match is a greedy one)
+    "number_window": rf"{_DIGIT}(?:{_NOT_DIGIT}{{0,6}}{_DIGIT}){{5}}",
+    # pieces._runs, by digits: _TRIGGER with \d widened
+    "pieces_trigger": (
+        rf"{_DIGIT}[A-Za-z]{{1,8}}(?:[ \t-]{{1,3}}|[ \t]*\n[ \t]*)[A-Za-z]{{0,8}}{_DIGIT}"
+        rf"|{_DIGIT}(?:[ \t-]{{1,3}}|[ \t]*\n[ \t]*)[A-Za-z]{{1,8}}{_DIGIT}"
+    ),
+    # rules.card_numbers: _CARD without its look-ahead, each "\1" or "\2" any of its group's choices
+    "card": (
+        r"[0-9]{4}(?:(?:[ -]| {2})[0-9]{4}(?:[ -]| {2})[0-9]{4}(?:[ -]| {2})[0-9]{4}"
+        r"|[ -][0-9]{6}[ -][0-9]{4}|[0-9]{9})"
+    ),
+    # rules._cards_digit_by_digit: _SPACED_DIGITS itself
+    "spaced_digits": " [0-9]" * 12,
+    # identifiers._card_halves: _EIGHT_DIGITS (re.ASCII) without its look-arounds
+    "eight_digits": r"[0-9]{4}[ -]?[0-9]{4}",
+    # identifiers._uk_bank_details: _SORT_CODE_MIDDLE (\d widened)
+    "sort_code_middle": rf"-{_DIGIT}{_DIGIT}-",
+    # identifiers._crypto_keys: _NOSTR_SECRET, _WIF and _PRIVATE_KEY_WORDS without look-arounds
+    "nostr_secret": r"nsec1[02-9ac-hj-np-z]{58}",
+    "wif": r"[5KL][1-9A-HJ-NP-Za-km-z]{50}",
+    "private_key_words": "|".join(
+        _ignoring_case(w) for w in ("private[ _-]?key", "priv[ _-]?key", "wallet key")
+    ),
+    # commands._identity_keys: _QUOTED_AFTER_LINK itself (its negated class is the same in RE2)
+    "quoted_after_link": r"[=:][ \t]*[\"'`][^\"'`\n]{6,40}[\"'`]",
+    # learned: a run of _CJK_RUN's characters (one is enough)
+    "cjk": rf"[{_CJK}]",
+}
+_NAMES = tuple(_CONDITIONS)
+(
+    APP_PASSWORD_GROUPS,
+    ONE_CHAR_TOKENS,
+    DOTTED_CHARS,
+    BASE32_TAIL,
+    PRODUCT_KEY_TAIL,
+    HEX_CODE_TAIL,
+    ARROW_GAP,
+    QUESTION_LABEL,
+    IBAN_START,
+    NUMBER_WINDOW,
+    PIECES_TRIGGER,
+    CARD,
+    SPACED_DIGITS,
+    EIGHT_DIGITS,
+    SORT_CODE_MIDDLE,
+    NOSTR_SECRET,
+    WIF,
+    PRIVATE_KEY_WORDS,
+    QUOTED_AFTER_LINK,
+    CJK,
+) = range(len(_NAMES))
+_ALL = frozenset(range(len(_NAMES)))
+
+
+def _compile():  # (an re2.Set, or None without re2)
+    try:
+        import re2
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.max_mem = 64 << 20  # (the default 8 MB DFA budget is enough; room for longer messages)
+    patterns = re2.Set.SearchSet(options)
+    for name in _NAMES:
+        patterns.Add(_CONDITIONS[name])
+    patterns.Compile()
+    return patterns
+
+
+_SET = _compile()
+_last: tuple[str, frozenset[int]] = ("", frozenset())
+
+
+def _hits(text: str) -> frozenset[int]:
+    global _last
+    if _SET is None:
+        return _ALL
+    found = frozenset(_SET.Match(text) or ())
+    _last = (text, found)
+    return found
+
+
+def may(condition: int, text: str) -> bool:
+    """Whether ``condition`` can hold in ``text`` (one set scan per message, kept for its text)."""
+    last = _last
+    found = last[1] if last[0] is text else _hits(text)
+    return condition in found
