@@ -37,6 +37,11 @@ PAIRS = {
     prefilter.PRIVATE_KEY_WORDS: (identifiers._PRIVATE_KEY_WORDS, False),
     prefilter.QUOTED_AFTER_LINK: (commands._QUOTED_AFTER_LINK, False),
     prefilter.CJK: (learned._CJK_RUN, False),
+    prefilter.SPEAKER: (statements._SPEAKER, False),
+    prefilter.LINES_UNDER_LABEL: (pieces._LINES_UNDER_LABEL, False),
+    prefilter.PW_FLAG: (rules._PW_FLAG, True),
+    prefilter.KEY_ID_ASSIGNED: (rules._KEY_ID_ASSIGNED, False),
+    prefilter.CRYPT_HASH: (commands._CRYPT_HASH, False),
 }
 
 # Texts each pattern matches, some in other scripts' digits and case folds (RE2's \d and (?i) differ)
@@ -62,6 +67,11 @@ POSITIVES = [
     'national_id = "123456789"',
     "密码是 abc",
     "Ｑ：x",
+    "[10:02] priya: anyone?\n<tom>\tigloo",
+    "keys:\n  AbCdEf123456\n  GhIjKl789012\n",
+    "mysql --db-PASSWORD=x",
+    'AWS_KEY_ID="AKIA1234567890AB"',
+    "$6$salt$" + "a" * 22 + " $2b$12$" + "b" * 53 + " $argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$" + "h" * 16,
 ]
 
 ALPHABET = "aAbBcCdDeEfFqQkKsSiI0123456789٣۴ \t\n-_.:=/\"'`→–—ſıİK密ｑ"

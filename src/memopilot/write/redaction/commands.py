@@ -447,7 +447,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if ("accounts" in text or "Wallet(" in text) and len(text) >= 64:
         yield from _wallet_keys(text)
     if "$" in text:
-        for m in _CRYPT_HASH.finditer(text):
+        for m in _CRYPT_HASH.finditer(text) if prefilter.may(prefilter.CRYPT_HASH, text) else ():
             yield m.start(), m.end(), "password_hash", P_PROSE
     if "=" in text or ":" in text:
         yield from _identity_keys(text)

@@ -303,7 +303,7 @@ _CLASSES = str.maketrans(
 
 
 def _lines_under_label(text: str) -> Iterator[Span]:
-    for m in _LINES_UNDER_LABEL.finditer(text):
+    for m in _LINES_UNDER_LABEL.finditer(text) if prefilter.may(prefilter.LINES_UNDER_LABEL, text) else ():
         value = m.group(1).rstrip()
         lines = value.split()
         joined = "".join(lines)

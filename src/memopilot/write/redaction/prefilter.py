@@ -85,6 +85,22 @@ _CONDITIONS: dict[str, str] = {
     "quoted_after_link": r"[=:][ \t]*[\"'`][^\"'`\n]{6,40}[\"'`]",
     # learned: a run of _CJK_RUN's characters (one is enough)
     "cjk": rf"[{_CJK}]",
+    # statements._chat_answers: _SPEAKER itself, one space or tab after it ("^" is a line's start
+    # in both; its classes are ASCII or negated)
+    "speaker": (
+        r"(?m)^(?:\[[^\]\n]{1,20}\][ \t]*)?"
+        r"(?:<[^>\n]{1,24}>|[A-Za-z][A-Za-z.'-]{0,20}(?: [A-Z][A-Za-z.'-]{0,20})?:)[ \t]"
+    ),
+    # pieces._lines_under_label: _LINES_UNDER_LABEL's label and first two lines (the first ends in
+    # a line break: a second follows it), the second's first six characters
+    "lines_under_label": (r":[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=_.-]{6,19}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=_.-]{6}"),
+    # rules._passwords: _PW_FLAG, searched in the lowercased text: a dash right before "pass" (only
+    # "P", "A", "S" lowercase to "p", "a", "s")
+    "pw_flag": r"-[pP][aA][sS][sS]",
+    # rules._key_ids: _KEY_ID_ASSIGNED's name's end (case-sensitive: the same in RE2)
+    "key_id_assigned": r"_(?:KEY|key|SECRET|secret|TOKEN|token)_(?:ID|id)",
+    # commands: _CRYPT_HASH's scheme between its first two "$"
+    "crypt_hash": r"\$(?:apr1|1|5|6|2[abxy]?|y|argon2(?:id|i|d))\$",
 }
 _NAMES = tuple(_CONDITIONS)
 (
@@ -108,6 +124,11 @@ _NAMES = tuple(_CONDITIONS)
     PRIVATE_KEY_WORDS,
     QUOTED_AFTER_LINK,
     CJK,
+    SPEAKER,
+    LINES_UNDER_LABEL,
+    PW_FLAG,
+    KEY_ID_ASSIGNED,
+    CRYPT_HASH,
 ) = range(len(_NAMES))
 _ALL = frozenset(range(len(_NAMES)))
 

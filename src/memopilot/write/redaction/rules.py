@@ -1036,7 +1036,7 @@ def _passwords(text: str, lower: str) -> Iterator[Span]:
                 continue  # "37 of my passwords are reused": passwords described, not given
             if e > s and plausible_password(text[s:e], quoted, text[e : e + 40], m.group(1)):
                 yield s, e, "password", P_CONTEXT
-        for m in _PW_FLAG.finditer(lower):
+        for m in _PW_FLAG.finditer(lower) if prefilter.may(prefilter.PW_FLAG, text) else ():
             if m.start() == 0 or lower[m.start() - 1].isspace():
                 value = text[m.start(2) : m.end(2)]
                 if plausible_password(value, bool(m.group(1)), ""):
@@ -1458,7 +1458,7 @@ _ASSIGNED_VALUE = r"[\"']?[ \t]*[:=][ \t]*[\"']?([^\s\"']{16,})"
 def _key_ids(text: str, lower: str) -> Iterator[Span]:
     if "_id" not in _GATES.present(lower):
         return
-    for m in _KEY_ID_ASSIGNED.finditer(text):
+    for m in _KEY_ID_ASSIGNED.finditer(text) if prefilter.may(prefilter.KEY_ID_ASSIGNED, text) else ():
         if not any(c.isdigit() for c in m.group(2)):
             continue
         key = re.search(r"\b" + re.escape(m.group(1)) + _ASSIGNED_VALUE, text)

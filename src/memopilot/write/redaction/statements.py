@@ -1589,7 +1589,7 @@ def _chat_answers(text: str, lower: str) -> Iterator[Span]:
     """A secret asked for in one turn of a chat and given as the whole next turn ("priya: anyone
     have the staging db password?" / "tom: igloo_saffron_wombat6"; "Agent: read out the one-time
     code" / "Customer: it says 70294704"), or the answerer's next after a short aside ("one sec")."""
-    turns = list(_SPEAKER.finditer(text))
+    turns = list(_SPEAKER.finditer(text)) if prefilter.may(prefilter.SPEAKER, text) else []
     speakers = [m.group(1) or m.group(2) for m in turns]
     if len(set(speakers)) >= len(turns):
         return  # no one speaks twice: the keys of a config file ("host: db", "user: app"), not a chat
