@@ -42,6 +42,7 @@ PAIRS = {
     prefilter.PW_FLAG: (rules._PW_FLAG, True),
     prefilter.KEY_ID_ASSIGNED: (rules._KEY_ID_ASSIGNED, False),
     prefilter.CRYPT_HASH: (commands._CRYPT_HASH, False),
+    **{condition: (identifiers._SHAPE_PATTERNS[name], False) for name, condition in prefilter.SHAPES.items()},
 }
 
 # Texts each pattern matches, some in other scripts' digits and case folds (RE2's \d and (?i) differ)
@@ -70,6 +71,9 @@ POSITIVES = [
     "[10:02] priya: anyone?\n<tom>\tigloo",
     "keys:\n  AbCdEf123456\n  GhIjKl789012\n",
     "mysql --db-PASSWORD=x",
+    "ssn 123-45-6789, 123 45 6789; NINO AB 12 34 56 C; CPF 123.456.789-09; DNI 12345678Z",
+    "NIE X1234567L; codice RSSMRA85T10A562S; hetu 131052-308T; RRN 800101-1234567",
+    "pnr 19811228-9874; aadhaar 2345 6789 0123; EID 784-1990-1234567-1; CC 12345678 9 ZZ1",
     'AWS_KEY_ID="AKIA1234567890AB"',
     "$6$salt$" + "a" * 22 + " $2b$12$" + "b" * 53 + " $argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$" + "h" * 16,
 ]

@@ -474,6 +474,7 @@ _NOT_DIGIT = re.compile(r"\D")
 def _shaped(text: str) -> Iterator[Span]:
     if not prefilter.may(prefilter.NUMBER_WINDOW, text):
         return
+    present = prefilter.present(text)
     for window in _NUMBER_WINDOW.finditer(text):
         start, end = max(0, window.start() - 8), min(len(text), window.end() + 3)
         digits = _digits(window.group())
@@ -486,6 +487,8 @@ def _shaped(text: str) -> Iterator[Span]:
         for shape in _shapes_for(min(digits, _MOST_DIGITS_NEEDED), letters, runs):
             if shape.needs_chars is not None and shape.needs_chars.isdisjoint(area):
                 continue
+            if shape.name in prefilter.SHAPES and prefilter.SHAPES[shape.name] not in present:
+                continue  # (no match of it anywhere in the message)
             if shape.name == "emirates" and "784" not in area:
                 continue
             if shape.name == "iban" and not _IBAN_HEAD.search(text, start, end):

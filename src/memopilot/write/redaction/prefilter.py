@@ -102,6 +102,29 @@ _CONDITIONS: dict[str, str] = {
     # commands: _CRYPT_HASH's scheme between its first two "$"
     "crypt_hash": r"\$(?:apr1|1|5|6|2[abxy]?|y|argon2(?:id|i|d))\$",
 }
+# identifiers._shaped: each shape of identifiers._SHAPES (but the IBAN's, which hashes hold) without
+# its look-arounds and "\b", \d widened; a shape that cannot match in the message is not tried in
+# any of its number windows.
+_D = _DIGIT
+_SHAPES = {
+    "card": (
+        rf"{_D}{{4}}(?:(?:(?:[ ./\-]|\r?\n){_D}{{2,4}}){{2,4}}"
+        rf"|(?:[ ./\-]|\r?\n){_D}{{6}}(?:[ ./\-]|\r?\n){_D}{{4,5}})"
+    ),
+    "ssn": rf"{_D}{{3}}-{_D}{{2}}-{_D}{{4}}|{_D}{{3}} {_D}{{2}} {_D}{{4}}",
+    "nino": rf"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?{_D}{{2}} ?{_D}{{2}} ?{_D}{{2}} ?[A-D]",
+    "cpf": rf"{_D}{{3}}\.{_D}{{3}}\.{_D}{{3}}-{_D}{{2}}",
+    "dni": rf"{_D}{{8}}-?[A-Za-z]",
+    "nie": rf"[XYZxyz]-?{_D}{{7}}-?[A-Za-z]",
+    "codice": rf"[A-Za-z]{{6}}{_D}{{2}}[A-Za-z]{_D}{{2}}[A-Za-z]{_D}{{3}}[A-Za-z]",
+    "hetu": rf"{_D}{{6}}[-+A]{_D}{{3}}[0-9A-Ya-y]",
+    "rrn": rf"{_D}{{6}}-{_D}{{7}}",
+    "pnr": rf"{_D}{{6}}[-+]{_D}{{4}}",  # ((?:\d{2})? before it: its six digits are in every match)
+    "aadhaar": rf"[2-9]{_D}{{3}} {_D}{{4}} {_D}{{4}}",
+    "emirates": rf"784-?{_D}{{4}}-?{_D}{{7}}-?{_D}",
+    "pt_cc": rf"{_D}{{8}} ?{_D} ?[A-Z]{{2}}{_D}",
+}
+_CONDITIONS.update({f"shape_{name}": pattern for name, pattern in _SHAPES.items()})
 _NAMES = tuple(_CONDITIONS)
 (
     APP_PASSWORD_GROUPS,
@@ -129,7 +152,9 @@ _NAMES = tuple(_CONDITIONS)
     PW_FLAG,
     KEY_ID_ASSIGNED,
     CRYPT_HASH,
+    *_SHAPE_CONDITIONS,
 ) = range(len(_NAMES))
+SHAPES = dict(zip(_SHAPES, _SHAPE_CONDITIONS, strict=True))  # a shape's name -> its condition
 _ALL = frozenset(range(len(_NAMES)))
 
 
@@ -158,6 +183,12 @@ def _hits(text: str) -> frozenset[int]:
     found = frozenset(_SET.Match(text) or ())
     _last = (text, found)
     return found
+
+
+def present(text: str) -> frozenset[int]:
+    """The conditions that can hold in ``text`` (all of them without re2)."""
+    last = _last
+    return last[1] if last[0] is text else _hits(text)
 
 
 def may(condition: int, text: str) -> bool:
