@@ -82,25 +82,48 @@ def test_a_message_that_only_said_something_short_lived_expires_with_it(mp: Memo
 
 
 def test_what_else_a_short_lived_message_told_stays_as_an_episode_of_its_own(mp: MemoPilot) -> None:
-    """The turn is parted: the sentences of the passing state (and the questions asked beside
-    them) end with it; what else it told stays findable, with the same provenance."""
+    """The turn is parted: the sentences of the passing state (with the questions asked beside
+    them) end with it; what else it told that lasts stays findable, with the same provenance."""
     outcome = mp.remember(
-        "The dentist found an abscess, so I'm on amoxicillin three times a day for the next seven days. "
-        "Painful, but manageable with ice packs. Can you suggest soft foods?",
+        "I'm in Lisbon this week for a conference. Can you suggest a café? "
+        "My sister Ana is a nurse in Porto.",
         session_id="s1",
         message_id="m1",
     )
-    assert [m.type for m in outcome.created] == [MemoryType.TEMPORARY]
+    assert sorted(m.type for m in outcome.created) == [MemoryType.FACT, MemoryType.TEMPORARY]
+    (temporary,) = [m for m in outcome.created if m.type is MemoryType.TEMPORARY]
     ending, staying = outcome.episodes
-    assert ending.expires_at == outcome.created[0].expires_at
-    assert "amoxicillin" in ending.content and "soft foods?" in ending.content
-    assert staying.content == "Painful, but manageable with ice packs." and staying.expires_at is None
+    assert ending.expires_at == temporary.expires_at
+    assert "Lisbon" in ending.content and "café?" in ending.content
+    assert staying.content == "My sister Ana is a nurse in Porto." and staying.expires_at is None
     assert (staying.session_id, staying.message_id) == ("s1", "m1")
-    assert outcome.created[0].source_ids == [ending.id]  # the memory cites the sentences it holds
+    assert temporary.source_ids == [ending.id]  # the memory cites the sentences it holds
     assert mp.get(staying.id).state is MemoryState.ACTIVE
-    lasting = mp.remember("I'm in Lisbon this week. My sister is called Ana.")
-    assert [e.expires_at is None for e in lasting.episodes] == [False, True]
-    assert lasting.episodes[1].content == "My sister is called Ana."
+
+
+def test_the_story_around_a_passing_state_ends_with_it(mp: MemoPilot) -> None:
+    """Said to the assistant, what a message about a passing state told that no lasting memory
+    holds is the state's own story (its cause, how it is lived): it ends with it, so a finished
+    course of antibiotics does not come back as the ice packs. It is an episode of its own, which
+    the memory of the state does not stand in for while it lasts. Beside a deadline, and in a
+    conversation of several speakers, it stays."""
+    message = (
+        "The dentist found an abscess, so I'm on amoxicillin three times a day for the next seven days. "
+        "Painful, but manageable with ice packs. Can you suggest soft foods?"
+    )
+    outcome = mp.remember(message)
+    (temporary,) = outcome.created
+    assert temporary.type is MemoryType.TEMPORARY
+    state, story = outcome.episodes
+    assert "amoxicillin" in state.content and story.content == "Painful, but manageable with ice packs."
+    assert state.expires_at == story.expires_at == temporary.expires_at
+    assert temporary.source_ids == [state.id]
+    assert "ice packs" in mp.build_context("What helps with the pain of an abscess?").text
+    chat = mp.remember(message, speaker="Dana", session_id="chat")
+    assert [e.expires_at is None for e in chat.episodes] == [False, True]
+    due = mp.remember("The visa application closes on the 20th. It needs two photos and a bank statement.")
+    assert [m.type for m in due.created] == [MemoryType.DEADLINE]
+    assert [e.expires_at is None for e in due.episodes] == [False, True]
 
 
 def test_a_lasting_memory_cites_the_part_of_its_parted_turn_that_states_it(mp: MemoPilot) -> None:

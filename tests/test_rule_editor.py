@@ -1289,6 +1289,23 @@ def test_a_statement_led_by_decided_is_a_decision() -> None:
     )
 
 
+def test_picking_something_up_is_no_choice() -> None:
+    """ "picked up" collects a thing (or catches a cold); only "picked" alone chooses."""
+    assert (
+        classify("We picked the sage green tiles for the downstairs loo.", learned=False)
+        is MemoryType.DECISION
+    )
+    assert classify("We picked up the new sofa from the warehouse this morning.", learned=False) is None
+    assert classify("I picked up a stomach bug on the ferry.", learned=False) is None
+
+
+def test_a_past_form_after_a_determiner_tells_no_past() -> None:
+    """ "a paid plan", "the used car": a thing described, not a past told, so a task's day ahead
+    is still written into it (Wednesday 4 March: the 19th is 19 March)."""
+    task = only("Put on my list: cancel the music trial before it becomes a paid plan on the 19th.")
+    assert task.type == "task" and "(2026-03-19)" in task.content
+
+
 # Twenty-fifth session.
 
 

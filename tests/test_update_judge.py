@@ -14,6 +14,7 @@ from memopilot import MemoPilot, MemoryState
 from memopilot.embedding import StaticEmbedder
 from memopilot.evaluation.scenarios import load_scenarios
 from memopilot.evaluation.strategies import run_scenarios
+from memopilot.write.contradictions import announces_change
 from memopilot.write.update_judge import _change_sentences, default_judge, names_a_term_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -415,3 +416,19 @@ def test_a_change_said_in_one_sentence_of_several_is_as_close_as_that_sentence()
     # a message of one sentence is its own change sentence; unmarked sentences add nothing
     assert _change_sentences(change) == []
     assert _change_sentences("The park is lovely. The kids play there every day.") == []
+
+
+def test_a_correction_opened_by_an_interjection_replaces_what_was_just_said(mp: MemoPilot) -> None:
+    """In one conversation, news beside what was just said adds to it unless it says it corrects
+    it; "Hmm, sorry, I misread ..." does, however it opens."""
+    (recital,) = mp.remember(
+        "My nephew's school recital is on Thursday at 5pm in the main hall, and I promised to film it.",
+        session_id="s1",
+    ).created
+    assert announces_change("Argh, sorry, I misread the letter. The recital begins at 6:30pm.")
+    assert not announces_change("Argh, the bus was late again this morning.")
+    mp.remember("Hmm, sorry, I misread the letter. The recital begins at 6:30pm.", session_id="s1")
+    mp.settle()  # the learned judgement lands just after the write
+    assert mp.get(recital.id).state is MemoryState.SUPERSEDED
+    context = mp.build_context("What time should I get to the recital?").text
+    assert "6:30pm" in context and "5pm" not in context

@@ -1004,9 +1004,10 @@ class _Plan:
         them: its episodes expire when the last of its memories does, so an old "I'm in Lisbon
         this week" never reads as current. What else it told stays: a message kept as one episode
         is parted in two, the sentences its short-lived memories hold (with the questions asked
-        beside them), which expire, and the rest, which stays ("Dad's staying with us for ten
-        days. The kids love having Grandpa at breakfast."). A longer message, or one with code,
-        lists or line breaks, stays whole unless its memories hold most of what it told."""
+        beside them), which expire, and the rest, which stays ("I'm in Lisbon this week. My sister
+        Ana is a nurse in Porto."), unless it is only a passing state's story
+        (:meth:`_part_episode`). A longer message, or one with code, lists or line breaks, stays
+        whole unless its memories hold most of what it told."""
         current = [self.live.get(m.id, m) for m in derived]
         short_lived = [m for m in current if m.expires_at is not None]
         if not short_lived:
@@ -1018,7 +1019,9 @@ class _Plan:
         last = max(m.expires_at for m in short_lived if m.expires_at is not None)
         if len(self.outcome.episodes) == 1 and _plain_prose(self.outcome.episodes[0].content):
             lasting = [m for m in current if m.expires_at is None]
-            self._part_episode(self.outcome.episodes[0], [m.content for m in short_lived], last, lasting)
+            passing = all(m.type is MemoryType.TEMPORARY for m in short_lived)
+            held = [m.content for m in short_lived]
+            self._part_episode(self.outcome.episodes[0], held, last, lasting, passing=passing)
             return
         if len(short_lived) < len(current):
             return  # it told something lasting too, in a message that cannot be parted: it stays
@@ -1030,27 +1033,43 @@ class _Plan:
             self._put((episode.copy(expires_at=last), None))
         self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
 
-    def _part_episode(self, episode: Memory, held: list[str], ends: datetime, lasting: list[Memory]) -> None:
+    def _part_episode(
+        self, episode: Memory, held: list[str], ends: datetime, lasting: list[Memory], *, passing: bool
+    ) -> None:
         """``episode`` (not yet stored) ends at ``ends``; what it told that ``held`` does not hold
         becomes an episode of its own, with the same provenance, that stays. The ``lasting``
         memories taken from the message cite it too: when one is superseded, the part that states
         it leaves the context with it ("My sister's birthday is March 14" stayed beside its
-        correction while "Remind me to get her something this year" ended with the year)."""
+        correction while "Remind me to get her something this year" ended with the year).
+
+        When its short-lived memories are all ``passing`` states, what it told to the assistant that
+        no lasting memory holds is the state's own story ("Had two wisdom teeth out this morning",
+        "Renting a room above a chip shop"): an episode of its own that ends with it too (of its
+        own, so that the memory of the state does not stand in for it while it lasts). Beside a
+        deadline it stays: what is due is told around it ("Her dad can't stand mushrooms"); and in
+        a conversation of several speakers, as the evidence of the chat."""
         prefix = f"{self.speaker}: " if self.speaker else ""
         prefix = prefix if episode.content.startswith(prefix) else ""
         short, rest = parted(episode.content[len(prefix) :], held)
         if not short:
             return  # no sentence is what its memories say: which part ends cannot be told, it stays
-        if rest:
+        story = ""
+        if rest and passing and not self.speaker:
+            story, rest = parted(rest, [], lasting=[m.content for m in lasting])
+        parts = [part for part in (rest, story) if part]
+        if parts:
             try:
-                self.make_room(1)
+                self.make_room(len(parts))
             except MemoryLimitError:
-                return  # no room for a second episode: the message stays whole
+                return  # no room for more episodes: the message stays whole
+            episode = episode.copy(content=prefix + short)
+        if rest:
             rest_episode = episode.copy(id=new_id(), content=prefix + rest)
             self.keep_episode(rest_episode)
             for memory in lasting:
                 self._put((memory.copy(source_ids=[*memory.source_ids, rest_episode.id]), None))
-            episode = episode.copy(content=prefix + short)
+        if story:
+            self.keep_episode(episode.copy(id=new_id(), content=prefix + story, expires_at=ends))
         self._put((episode.copy(expires_at=ends), None))
         self.outcome.episodes = [self._changed[e.id] for e in self.outcome.episodes]
 

@@ -418,7 +418,7 @@ _TASK_NOT = re.compile(r"\bi (?:need|have) (?:you|u) to\b", _F)
 
 _DECISION = _rx(
     r"\b(?:we|i|the team|team)(?:'ve| have)?\s+(?:finally\s+|just\s+|already\s+|now\s+)?(?:decided|agreed|"
-    r"chose|chosen|picked|settled on|opted|committed to)\b",
+    r"chose|chosen|picked(?!\s+up\b)|settled on|opted|committed to)\b",
     r"\blet's (?:go with|use|stick with|pick|choose|settle on|keep|adopt|standardi[sz]e on|switch to|"
     r"move to)\b",
     r"\b(?:we|i)(?:'ll| will| shall)\s+(?:go with|use|stick with|adopt|switch to|keep using|move to|"
@@ -1233,16 +1233,27 @@ def _drop_second_memories(kept: list[tuple[float, _Statement]], ruled: set[int])
     sister's wedding is on Saturday and I still haven't written my toast" is all due on Saturday."""
     kept.sort(key=lambda pair: -pair[0])
     first = kept[0][1] if kept else None
-    lasting = first is not None and first.judgement is not None and first.judgement.expires_at is None
+    first_judgement = first.judgement if first is not None else None
+    lasting = first_judgement is not None and first_judgement.expires_at is None
+    passing = first_judgement is not None and first_judgement.type is MemoryType.TEMPORARY
     for keep, st in kept[1:]:
         sibling = lasting and first is not None and st.sentence == first.sentence and _added(first, st)
         safety = _tells_own_condition(st.text)  # ("We have two cats. Miso is diabetic.")
+        # Beside a passing state the rest of the message ends with it (Planner.date_episodes): how
+        # the user wants to be served outlives it in a memory of its own ("In-laws are here this
+        # week. I always want a window seat"). A fact there mostly tells the state's own story ("I
+        # broke my wrist", "stuck working at the kitchen table": kept, four scenarios of the read
+        # suites brought the ended state back, and one lost a guest's diet).
+        outlives = passing and st.judgement is not None and st.judgement.type in _HOW_TO_SERVE
         if (
             keep < _SECOND_MEMORY_KEEP
             and not _dated_by_rules(st, id(st) in ruled)
-            and not (sibling or safety)
+            and not (sibling or safety or outlives)
         ):
             st.judgement = None
+
+
+_HOW_TO_SERVE = frozenset({MemoryType.PREFERENCE, MemoryType.CONSTRAINT})
 
 
 def _added(one: _Statement, other: _Statement) -> bool:
@@ -1952,15 +1963,23 @@ _EVERY = re.compile(
 # booked the vet for Friday", "it's scheduled for Monday", "I'm booked in on Tuesday").
 _PAST_CUE = re.compile(r"\b(?:yesterday|last|ago|since)\b", _F)
 _ARRANGING = frozenset({"ve", "have", "has", "is", "are", "be", "been", "m", "s", "re"})
+# After these a past form describes a thing ("before the trial turns into a paid one on the 19th"),
+# it tells no past.
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "that"}
+)
 
 
 def _told_as_past(before: str) -> bool:
     """Whether the words before a date phrase tell the past: a past cue, or a past verb that no
-    "have" or "be" makes an arrangement."""
+    "have" or "be" makes an arrangement (nor a determiner an adjective)."""
     if _PAST_CUE.search(before):
         return True
     words = re.findall(r"[a-z]+", before.lower())
-    return any(past_form(w) and (i == 0 or words[i - 1] not in _ARRANGING) for i, w in enumerate(words))
+    return any(
+        past_form(w) and (i == 0 or words[i - 1] not in _ARRANGING | _DETERMINERS)
+        for i, w in enumerate(words)
+    )
 
 
 def _booked_for(before: str) -> bool:

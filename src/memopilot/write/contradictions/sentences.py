@@ -80,6 +80,8 @@ def _strip_correction(toks: list[_Tok]) -> tuple[list[_Tok], bool]:
                 break
         while toks and toks[0].low in _LEADING_FILLERS and len(toks) > 1:
             toks = toks[1:]
+            while toks and toks[0].low in {",", "-"} and len(toks) > 1:
+                toks = toks[1:]  # ("Ugh, sorry, ...": the correction follows the comma)
             changed = True
         lead = _leading_change(toks)
         if lead and len(toks) > lead:

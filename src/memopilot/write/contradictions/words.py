@@ -34,9 +34,10 @@ _ADVERBS = _words(
     "just only mainly primarily typically already finally again even basically honestly then "
     "probably certainly otherwise today nowadays"
 )
+# (with the interjections a correction opens with: "Ugh, sorry, I misread her email")
 _LEADING_FILLERS = _words(
     "so ok okay well also and but now currently honestly basically btw fyi note update please "
-    "just oh hey hi yes yeah alright anyway anyways then"
+    "just oh hey hi yes yeah alright anyway anyways then ugh argh hmm hm um umm uh ah ahh eh"
 )
 _PREPS = _words(
     "in at on for to from with by until till near under over into onto via about of as before after "
