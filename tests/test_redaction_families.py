@@ -1221,6 +1221,9 @@ def _measure():
         # variables listed name, tab, value; look-alikes: a CI cache's key, four words of four letters,
         # a password manager moved to, a hashed known_hosts entry)
         ("tests/data/redaction_check57", 0.98, 0.01),
+        # redaction_check59 (2026-12-07, twenty-eighth session): 97.5% / 1.7% measured once at the
+        # end, unseen (the code the session started from: the same), both targets met
+        ("tests/data/redaction_check59", 0.97, 0.02),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
