@@ -175,11 +175,14 @@ def test_a_turn_that_told_only_a_passing_state_expires_with_it(mp: MemoPilot, cl
 
 
 def test_a_turn_that_told_more_or_no_end_stays(mp: MemoPilot, clock) -> None:
-    """What a turn told beside its temporary note stays when the note ends (the turn is parted);
-    a turn whose end the editor guessed ("for now": a week) stays whole."""
+    """What a turn told beside its temporary note that a lasting memory holds stays when the note
+    ends (the turn is parted); a turn whose end the editor guessed ("for now": a week) stays whole.
+    (What no memory holds is the passing state's story and ends with it: a preference the judgement
+    is not sure enough of as a second memory, "General thing about how I travel: I always want a
+    window seat" at 0.899 against 0.9, ends with the in-laws' stay, a cost of that rule.)"""
     more = mp.remember(
-        "My in-laws are staying with us this week. General thing about how I travel: I always want "
-        "a window seat, and I really hate layovers."
+        "My in-laws are staying with us this week. For flights, I always book a window seat and "
+        "avoid layovers."
     )
     guessed = mp.remember("Physio says my left knee can't take running on tarmac for now.")
     clock.advance(days=30)

@@ -1233,27 +1233,16 @@ def _drop_second_memories(kept: list[tuple[float, _Statement]], ruled: set[int])
     sister's wedding is on Saturday and I still haven't written my toast" is all due on Saturday."""
     kept.sort(key=lambda pair: -pair[0])
     first = kept[0][1] if kept else None
-    first_judgement = first.judgement if first is not None else None
-    lasting = first_judgement is not None and first_judgement.expires_at is None
-    passing = first_judgement is not None and first_judgement.type is MemoryType.TEMPORARY
+    lasting = first is not None and first.judgement is not None and first.judgement.expires_at is None
     for keep, st in kept[1:]:
         sibling = lasting and first is not None and st.sentence == first.sentence and _added(first, st)
         safety = _tells_own_condition(st.text)  # ("We have two cats. Miso is diabetic.")
-        # Beside a passing state the rest of the message ends with it (Planner.date_episodes): how
-        # the user wants to be served outlives it in a memory of its own ("In-laws are here this
-        # week. I always want a window seat"). A fact there mostly tells the state's own story ("I
-        # broke my wrist", "stuck working at the kitchen table": kept, four scenarios of the read
-        # suites brought the ended state back, and one lost a guest's diet).
-        outlives = passing and st.judgement is not None and st.judgement.type in _HOW_TO_SERVE
         if (
             keep < _SECOND_MEMORY_KEEP
             and not _dated_by_rules(st, id(st) in ruled)
-            and not (sibling or safety or outlives)
+            and not (sibling or safety)
         ):
             st.judgement = None
-
-
-_HOW_TO_SERVE = frozenset({MemoryType.PREFERENCE, MemoryType.CONSTRAINT})
 
 
 def _added(one: _Statement, other: _Statement) -> bool:
