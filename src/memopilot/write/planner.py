@@ -1054,8 +1054,8 @@ class _Plan:
         if not short:
             return  # no sentence is what its memories say: which part ends cannot be told, it stays
         story = ""
-        if rest and passing and not self.speaker:
-            story, rest = parted(rest, [], lasting=[m.content for m in lasting])
+        if rest and passing and not self.speaker:  # (the rest holds no question: those went first)
+            rest, story = parted(rest, [m.content for m in lasting])
         parts = [part for part in (rest, story) if part]
         if parts:
             try:

@@ -372,24 +372,18 @@ def told(message: str) -> str:
     return " ".join(statements)
 
 
-def parted(
-    message: str, held: list[str], share: float = 0.6, *, lasting: list[str] | None = None
-) -> tuple[str, str]:
+def parted(message: str, held: list[str], share: float = 0.6) -> tuple[str, str]:
     """``message`` in two: the sentences (or clauses, :func:`clauses`) ``held`` (memories'
     contents) say, with the questions asked beside them, and the rest it told. A sentence is held
     when a memory holds ``share`` of its content words; one without content words ("..."), with
-    the held part. Given ``lasting`` (the contents of the memories that outlive the held ones), the
-    rest is only what one of those holds: the others go with the held part."""
+    the held part."""
     held_terms = [content_terms(h) for h in held]
-    lasting_terms = None if lasting is None else [content_terms(m) for m in lasting]
     said: list[str] = []
     rest: list[str] = []
     for sentence in (part for whole in split_sentences(message) for part in clauses(whole)):
         terms = content_terms(sentence)
         said_by_one = any(len(terms & h) >= share * len(terms) for h in held_terms)
         covered = not terms or is_question(sentence) or said_by_one
-        if not covered and lasting_terms is not None:
-            covered = not any(len(terms & m) >= share * len(terms) for m in lasting_terms)
         (said if covered else rest).append(sentence)
     return " ".join(said), " ".join(rest)
 
