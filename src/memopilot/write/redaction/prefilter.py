@@ -193,6 +193,4 @@ def present(text: str) -> frozenset[int]:
 
 def may(condition: int, text: str) -> bool:
     """Whether ``condition`` can hold in ``text`` (one set scan per message, kept for its text)."""
-    last = _last
-    found = last[1] if last[0] is text else _hits(text)
-    return condition in found
+    return condition in present(text)
