@@ -1129,6 +1129,9 @@ def _measure():
         # redaction_check58 on arrival (2026-12-07, twenty-eighth session): 98.1% / 1.1%; its misses
         # then read (99.8% / 0.0% after)
         ("tests/data/redaction_tune58", 0.995, 0.01),
+        # redaction_check60 on arrival (2026-12-07, twenty-ninth session): 98.9% / 4.0%; its misses
+        # then read (100.0% / 0.0% after)
+        ("tests/data/redaction_tune60", 0.995, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1222,8 +1225,9 @@ def _measure():
         # a password manager moved to, a hashed known_hosts entry)
         ("tests/data/redaction_check57", 0.98, 0.01),
         # redaction_check59 (2026-12-07, twenty-eighth session): 97.5% / 1.7% measured once at the
-        # end, unseen (the code the session started from: the same), both targets met
-        ("tests/data/redaction_check59", 0.97, 0.02),
+        # end, unseen (the code the session started from: the same), both targets met; read as
+        # validation in the twenty-ninth session: 97.5% / 1.1% after redaction_tune60's families
+        ("tests/data/redaction_check59", 0.97, 0.015),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
@@ -2411,3 +2415,115 @@ def test_check57_look_alikes_are_kept(text: str) -> None:
 def test_an_app_password_of_random_groups_still_goes() -> None:
     assert "qzvk" not in redact("app password for Thunderbird: qzvk mhtr pwxe lojd").text
     assert "qzvk" not in redact("Google app password qzvk mhtr pwxe lojd (Outlook)").text
+
+
+# Twenty-ninth session (redaction_tune60's misses and look-alikes; no value of it here).
+
+
+def _ean13(first12: str) -> str:
+    from stdnum import ean
+
+    return first12 + ean.calc_check_digit(first12)
+
+
+def _wrapped_token(seed: str, width: int = 64) -> str:
+    """A long token of an Atlassian-like shape (prefix, body, "=" and eight hex digits), cut into
+    lines of ``width`` as a terminal wraps it; the last line is shorter."""
+    body = base64.urlsafe_b64encode(hashlib.sha512(seed.encode()).digest() * 2).decode().rstrip("=")
+    token = "ATATT3" + body[:150] + "=" + hashlib.md5(seed.encode()).hexdigest()[:8].upper()
+    return "\n".join(token[i : i + width] for i in range(0, len(token), width))
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a password quoted against the shell, glued to 7-Zip's flag
+        pytest.param(
+            "history:\n 412  7z a -p'Orch1d2024?' -mhe=on notes.7z ~/notes\n 413  ls",
+            ("Orch1d2024?",),
+            id="7z-quoted-flag",
+        ),
+        # words of a passphrase after what it is for and its verb, in English and in German
+        pytest.param(
+            "the passphrase for the travel laptop's disk is walnut fennel quarry harbor",
+            ("walnut fennel quarry harbor",),
+            id="words-after-for-is",
+        ),
+        pytest.param(
+            "Das Kennwort für den Tresor im Büro lautet ginger pylon cactus meadow",
+            ("ginger pylon cactus meadow",),
+            id="words-after-lautet",
+        ),
+        # an aside that names the key between the name and its verb
+        pytest.param(
+            "passphrase for the signing key (id_rsa_release) is lantern-quiver-basalt-tulip",
+            ("lantern-quiver-basalt-tulip",),
+            id="aside-then-is",
+        ),
+        # an authenticator's key offered in place of its QR code, typed by hand, in lower case
+        pytest.param(
+            "QR won't load? enter this key manually: qmzt vkrw hxpa 3jnd",
+            ("qmzt vkrw hxpa 3jnd",),
+            id="qr-key-manually",
+        ),
+        # a long token a terminal wrapped, its last line ending in "=" and a checksum
+        pytest.param(
+            "pasting it, the terminal wrapped it (it's one line):\n" + _wrapped_token("x1") + "\nthanks",
+            (_wrapped_token("x1").replace("\n", ""),),
+            id="wrapped-token-checksum-line",
+        ),
+    ],
+)
+def test_tune60_families_go(text: str, values: tuple[str, ...]) -> None:
+    _assert_gone(text, values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a router's network name after a change verb
+        pytest.param(
+            "the office wifi was flaky so I switched to Vodafone-7C21EA for the call", id="router-switched"
+        ),
+        # a payment API's refund and dispute ids
+        pytest.param(
+            "refund re_4KqTn2LmV8xPz1RcYw6sD3fH issued; dispute dp_7QwErT5yUi9oPa2sDf4gHj1k", id="stripe-ids"
+        ),
+        # `wg show` quoted after an arrow: a peer's public key
+        pytest.param(
+            "output → peer: "
+            + base64.b64encode(hashlib.sha256(b"peer-7").digest()).decode()
+            + "  allowed ips: 10.9.0.2/32",
+            id="wg-peer-after-arrow",
+        ),
+        # base64 of a page cursor's plain settings, and of a Spanish question
+        pytest.param(
+            "next page cursor: "
+            + base64.b64encode(b'{"offset":40,"limit":20,"order":"updated_at"}').decode().rstrip("="),
+            id="base64-settings-cursor",
+        ),
+        pytest.param(
+            "echo " + base64.b64encode("¿Dónde estás?".encode()).decode() + " | base64 -d",
+            id="base64-question",
+        ),
+        # social security numbers that were never issued (area 000, 666, 9xx) named as such
+        pytest.param("the form must refuse SSN 000-41-2207 and SSN 666-20-5518 alike", id="unissued-ssn"),
+        # a barcode in Spanish and French, its EAN check digit right
+        pytest.param(f"código de barras {_ean13('841234567890')}, caja 12", id="codigo-de-barras"),
+        pytest.param(f"code à barres : {_ean13('376004512345')}", id="code-a-barres"),
+        # a JSON Web Key's public members under a header naming keys
+        pytest.param(
+            'signing keys (public, safe to share):\n{\n  "keys": [\n    {\n      "kty": "EC",\n'
+            '      "kid": "9f3a1c77e0b2d4a6",\n      "alg": "ES256",\n'
+            '      "crv": "P-256",\n      "use": "sig"\n'
+            "    }\n  ]\n}",
+            id="jwk-public-members",
+        ),
+    ],
+)
+def test_tune60_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_an_issued_ssn_still_goes() -> None:
+    assert "078-05" not in redact("my SSN is 078-05-1121").text  # (a number in the issued ranges)

@@ -164,7 +164,16 @@ def _scan(text: str) -> list[Finding]:
     if len(kept) < len(merged) and _only_test_cards(text, merged, kept):
         # a documented test card's expiry and code ("any future date, CVC 737") are the documentation's
         kept = [sp for sp in kept if sp[2] not in _CARD_DETAILS]
-    return [Finding(kind, start, _wrapped_end(text, start, end)) for start, end, kind in kept]
+    findings: list[Finding] = []
+    for start, end, kind in kept:
+        end = _wrapped_end(text, start, end)
+        if findings and start < findings[-1].end:
+            # a line the finding before ran on into ("it wrapped": each line was found alone)
+            last = findings[-1]
+            findings[-1] = Finding(last.kind, last.start, max(last.end, end))
+        else:
+            findings.append(Finding(kind, start, end))
+    return findings
 
 
 _CARD_DETAILS = frozenset(("card_expiry", "card_security_code"))
@@ -668,7 +677,8 @@ def _wrapped_end(text: str, start: int, end: int) -> int:
 
 
 _WRAP_WIDTH_LEAST = 40
-_WRAPPED_LINE = re.compile(r"\r?\n([A-Za-z0-9+/_\-]+={0,2})(?=\r?\n|$)")  # (the last may be short)
+# (the last may be short, and end in a checksum after "=", as an Atlassian token's "=1A2B3C4D")
+_WRAPPED_LINE = re.compile(r"\r?\n([A-Za-z0-9+/_\-]+(?:=[0-9A-F]{8}|={0,2}))(?=\r?\n|$)")
 
 
 def _random_piece(rest: str) -> bool:

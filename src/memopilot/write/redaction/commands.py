@@ -65,8 +65,9 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("password-stdin", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|[^\n]{0,80}--password-stdin")),
     ("sudo -s", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b")),
     ("--stdin", re.compile(r"echo\s+['\"]?([^\s'\"|]{4,128})['\"]?\s*\|\s*(?:sudo\s+)?passwd\s+--stdin")),
-    ("7z", re.compile(r"\b7z[az]?\b[^\n|;&]{0,160}?\s-p([^\s'\"]{4,128})")),  # 7z a -pSECRET
-    ("unrar", re.compile(r"\b(?:unrar|rar)\b[^\n|;&]{0,160}?\s-(?:p|hp)([^\s'\"-][^\s'\"]{3,127})")),
+    # 7z a -pSECRET, and the value quoted against the shell: 7z x -p'SECRET?' (glued to its flag)
+    ("7z", re.compile(r"\b7z[az]?\b[^\n|;&]{0,160}?\s-p['\"]?([^\s'\"]{4,128})")),
+    ("unrar", re.compile(r"\b(?:unrar|rar)\b[^\n|;&]{0,160}?\s-(?:p|hp)['\"]?([^\s'\"-][^\s'\"]{3,127})")),
     ("zip", re.compile(rf"\b(?:zip|unzip|zipcloak)\b[^\n|;&]{{0,160}}?\s(?:-P|--password)\s+{_V}")),
     ("openssl", re.compile(r"\bopenssl\b[^\n|;&]{0,200}?\s-(?:pass(?:in|out)?|k)\s+['\"]?(?:pass:)?"
                            r"([^\s'\"]{4,128})")),

@@ -30,7 +30,7 @@ from stdnum.it import codicefiscale
 from stdnum.kr import rrn
 from stdnum.pt import cc as pt_cc
 from stdnum.se import personnummer
-from stdnum.us import ssn
+from stdnum.us import itin, ssn
 
 from . import prefilter
 from .keywords import KeywordIndex, Substrings, word_list
@@ -663,6 +663,8 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
     if number and _digits(number.group()) >= 6 and not _DATE.fullmatch(number.group()):
         if word in _CARD_WORDS and _failed_card_number(number.group()):
             return None  # "card number 5322 ... is invalid": a mistyped card, and no identity number
+        if word in _SSN_WORDS and _unissued_ssn(number.group()) and not owned:
+            return None  # "SSN validation: 000-12-3456 must be rejected": a number never issued
         if (
             not _passes_its_checksum(word, number.group())
             and not _form_field(text, number, word)
@@ -680,6 +682,19 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
             return None  # "el DNI 47382915K sale como incorrecto": its letter is not the number's
         return code.start(), code.end(), _DOCUMENT_KIND.get(word, "national_id"), P_CONTEXT
     return None
+
+
+# A US Social Security number's area, group and serial are never 000, 666 or 9xx, 00 and 0000 (and
+# a few numbers printed in ads are void): python-stdnum knows both. A 9xx number is an ITIN then.
+_SSN_WORDS = frozenset(("ssn", "social security", "social security number", "soc sec"))
+_SSN_SHAPE = re.compile(r"\d{3}([- ]?)\d{2}\1\d{4}")
+
+
+def _unissued_ssn(number: str) -> bool:
+    if _SSN_SHAPE.fullmatch(number) is None:
+        return False
+    digits = number.replace("-", "").replace(" ", "")
+    return not ssn.is_valid(digits) and not itin.is_valid(digits)
 
 
 # Words that name a payment card's number: a number of a card's length under one that fails the Luhn

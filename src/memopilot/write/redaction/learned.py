@@ -33,7 +33,7 @@ from . import prefilter
 from .identifiers import opens_iban_shape
 from .keywords import KeywordIndex
 from .rules import P_PROSE, Span
-from .statements import public_field_before, public_shape
+from .statements import public_field_before, public_key_named_before, public_shape
 
 __all__ = [
     "KIND",
@@ -475,6 +475,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
             and not _failed_card(value)
             and not _ZEROED.fullmatch(value)
             and not opens_iban_shape(text, start)  # (an IBAN's country and check digits: its own checks')
+            and not public_key_named_before(text, start)  # "peer: ...": `wg show`'s public keys
         ):
             yield start, end, KIND, PRIORITY
 

@@ -25,6 +25,7 @@ import base64
 import binascii
 import functools
 import itertools
+import json
 import re
 import string
 import unicodedata
@@ -159,7 +160,8 @@ _PUBLIC_CODE_AFTER = re.compile(
     r"\s+(?:de rastreio|de rastreamento|de seguimiento|de suivi|pocztowy|pocztowa|"
     r"cliente|client|customer|postal|postale|promo|promozionale|sconto|fiscale|de cliente|do cliente"
     r"|de réduction|de reduction|de descuento|ean|iban|swift|bic"
-    r"|insee|naf|ape)\b"  # (France's public codes of a commune and of a trade)
+    r"|insee|naf|ape"  # (France's public codes of a commune and of a trade)
+    r"|de barras?|à barres|a barres|a barre|qr)\b"  # (a barcode: "código de barras", "code à barres")
 )
 _POSTAL_PIN_NAMES = frozenset(("pin code", "pincode", "pin-code", "पिन कोड"))
 _CALL_OPEN = re.compile(r"\w\([^()\n]*$")  # inside a call's parentheses: "hash(salt + "
@@ -663,6 +665,13 @@ def _value_after(
                 return None  # (also a button clicked: 'Klicken Sie auf „Zurücksetzen“')
             found = _secret_value(value, quoted=True, code=code, linked=linked)
             return (start, end) if found else None
+        aside = (
+            _ASIDE_THEN_LINK.match(text, token.start()) if words and not linked and raw[0] == "(" else None
+        )
+        if aside and not _secret_value(aside.group(1), quoted=True, code=code, linked=False):
+            aside_end = aside.end(1) + 1  # "for the deploy key (id_ed25519_ci) is ...": what names it
+            linked = text.startswith((":", "：", "="), aside_end)  # "(LUKS): ...": its colon links
+            continue
         if raw.startswith("--") and raw[2:3].isalpha():
             return None  # a command's next flag ("db-creds --from-file=./password.txt")
         if words and lines and _next_item(text[pos : token.start()]):
@@ -686,6 +695,12 @@ def _value_after(
             phrase = _unquoted_passphrase(text, start, _NUMBERED_PHRASE)
             if phrase:
                 return start, phrase  # "password was mosaic saffron umber 65 or ...", "c'est hazel ... 44,"
+            if words and previous in _LINKS and previous not in _PLACE_LINKS:
+                phrase = _unquoted_passphrase(text, start)
+                if phrase:
+                    # "the passphrase for the backup disk is badger maple raven juniper", "Die
+                    # Passphrase für das NAS lautet ...": what it is for, then its verb and the words
+                    return start, phrase
         if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
             by_the_way = _BY_THE_WAY.match(text, start) if linked else None
             if by_the_way is not None:
@@ -865,6 +880,9 @@ _KEYPAD_KEYS = re.compile(r"(?=(?:\D*\d){4})[0-9A-D#*]{4,20}")
 _MASKED_VALUE = re.compile(r"[:=]?[\"']?[*•●]{3,}[\"']?[,;.]?")
 # An aside in brackets right after a name, before its link and value.
 _ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
+# An aside among the words that say what the value is for, then its verb or a colon ("the passphrase
+# for the deploy key (id_ed25519_ops) is ...", "... (the NAS): ...").
+_ASIDE_THEN_LINK = re.compile(r"\(([^()\n]{1,40})\)(?=[ \t]*[:：=]|[ \t]+(?:is|was|lautet|ist|est|es|é|è)\b)")
 _CURRENT_ASIDE = re.compile(
     r"(?i)[ \t]*\((?:currently|now|still|is|was|aktuell|derzeit|noch|actuellement|encore|actualmente|aún"
     r"|attualmente|ancora|atualmente|ainda|momenteel|nog|obecnie|nadal|сейчас|пока|şu an)[ \t]*[:=]?(?=[ \t])"
@@ -1446,6 +1464,8 @@ def _unnamed_changes(text: str, lower: str) -> Iterator[Span]:
             goes_on = _SENTENCE_GOES_ON.match(text, end)
             end = goes_on.end(1) if goes_on else _last_star(text, start, end)  # "X! ce matin": its "!"
             value = text[start:end]
+            if public_shape(value):
+                continue  # "switched to Telekom-5C1F22": a router's network name, an object's id
             if not _PROGRAM_VERSION.fullmatch(value) and _secret_value(
                 value, quoted=False, code=False, linked=False
             ):
@@ -1523,12 +1543,13 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
     if len(items) < 2:
         return
     header_named = _header_names_secrets(lower[: items[0].start()])
+    jwk = '"kty"' in text
     labels = [_label_names(lower, m.start(1), m.end(1)) for m in items]
     if not header_named and not any(labels):
         return
     for item, label_named in zip(items, labels, strict=True):
         first = _LIST_VALUE.match(text, item.start(2))
-        if first is None:
+        if first is None or (jwk and item.group(1).strip(" \t\"'") in _JWK_PUBLIC_MEMBERS):
             continue
         start, end = _core(text, first.start(), first.end())
         value = text[start:end]
@@ -1542,6 +1563,11 @@ def _credential_list(text: str, lower: str) -> Iterator[Span]:
             continue
         if start < end and (joined or _secret_value(value, quoted=False, code=named, linked=True)):
             yield start, end, "password", P_PROSE
+
+
+# A JSON Web Key's members that every key publishes (RFC 7517/7518: its id, type, use, algorithm,
+# curve, certificate's thumbprint); its private parts are "d", "p", "q", "dp", "dq", "qi" and "k".
+_JWK_PUBLIC_MEMBERS = frozenset(("kid", "kty", "use", "alg", "crv", "key_ops", "x5t", "x5t#S256", "x5u"))
 
 
 def _header_names_secrets(header: str) -> bool:
@@ -2018,7 +2044,8 @@ _PEM_ARMOUR = re.compile(r"-{5}(?:BEGIN|END)|[A-Z]+-{5}")
 # "ch_3Mt..."), which webhooks, logs and the dashboard show; Stripe's keys start otherwise ("sk_live_",
 # "rk_", "whsec_"), and a payment intent's client secret goes on after its id ("pi_..._secret_...").
 _STRIPE_OBJECT_ID = re.compile(
-    r"(?:evt|ch|cus|pi|pm|py|po|tr|in|ii|il|src|seti|si|sub|prod|price|plan|du|ba|card|txn|acct|req)"
+    r"(?:evt|ch|cus|pi|pm|py|po|tr|in|ii|il|src|seti|si|sub|prod|price|plan|du|ba|card|txn|acct|req"
+    r"|re|pyr|trr|dp|cn|fee|file|tok|btok|promo|mandate|sku|txi|ipi)"
     r"_[A-Za-z0-9]{14,32}"
 )
 # A Wi-Fi network's name as a router or an internet provider sets it: the maker's or the provider's
@@ -2055,7 +2082,12 @@ _PROSE_BASE64_LEAST = 24
 # A short sentence of any language: a capital first, three words or more, and one word in lower
 # case or a sign of a sentence ("Hola, ¿qué tal?", "Bonjour tout le monde"); a generator's
 # passphrase is all lower case or all capitalised ("Correct-Horse-Battery"), and has no comma.
-_SHORT_SENTENCE = re.compile(r"[A-Z][^\W\d_]*(?:[ ,;:'?!¿¡.-]+[^\W\d_]+){2,}[.!?]?")
+# Spanish opens an exclamation or a question with its own sign and closes it: two words are a
+# sentence then ("¡Buen viaje!", "¿Qué tal?").
+_SHORT_SENTENCE = re.compile(
+    r"[A-Z][^\W\d_]*(?:[ ,;:'?!¿¡.-]+[^\W\d_]+){2,}[.!?]?"
+    r"|¡[^\W\d_]+(?: [^\W\d_]+)+!|¿[^\W\d_]+(?: [^\W\d_]+)+\?"
+)
 _SENTENCE_SIGNS = re.compile(r"[ ,¿¡][a-zà-ÿ]|[,?!¿¡]")
 
 
@@ -2071,20 +2103,57 @@ def _base64_of_prose(value: str) -> bool:
     if _SHORT_SENTENCE.fullmatch(decoded) and _SENTENCE_SIGNS.search(decoded):
         return True
     words = decoded.split() if len(value) >= _PROSE_BASE64_LEAST else []
-    return len(words) >= _SENTENCE_WORDS and any(w.lower() in _NOT_IN_A_PASSPHRASE for w in words)
+    if len(words) >= _SENTENCE_WORDS and any(w.lower() in _NOT_IN_A_PASSPHRASE for w in words):
+        return True
+    return decoded.startswith("{") and _plain_settings(decoded)
+
+
+# A JSON object of plain settings, as a page's cursor or a view's state is base64 of one
+# ('{"page":3,"limit":20,"order":"name"}'): no field named as a secret, and every value a number, a
+# flag or a short string without a random-looking run (Laravel's encrypted '{"iv":...,"value":...}'
+# and a service account's token hold long random strings, a docker config an "auth" field).
+_SECRET_FIELD = re.compile(
+    r"(?i)key|token|secret|pass|pwd|auth|cred|sig|priv|session|cookie|salt|otp|\bpin|\biv\b|mac"
+)
+_SETTING_STRING = re.compile(r"[\w .:/@-]{0,32}")
+_RANDOM_RUN = re.compile(r"(?=[A-Za-z+/=_-]*\d)[A-Za-z0-9+/=_-]{16,}")
+
+
+def _plain_settings(decoded: str) -> bool:
+    try:
+        data = json.loads(decoded)
+    except ValueError:
+        return False
+    if not isinstance(data, dict) or not data:
+        return False
+    for name, item in data.items():
+        if _SECRET_FIELD.search(name):
+            return False
+        if isinstance(item, str):
+            if not _SETTING_STRING.fullmatch(item) or _RANDOM_RUN.search(item):
+                return False
+        elif not isinstance(item, (int, float, bool)) and item is not None:
+            return False
+    return True
 
 
 # A key named public right before it ("my WireGuard public key is 0soF...=", "PublicKey = ..."):
 # WireGuard's, age's or Nostr's public keys look as random as the private ones, and are shared.
-# (`wg show` prints each peer as "peer: <its public key>")
+# (`wg show` prints each peer as "peer: <its public key>", quoted after an arrow or a dash too)
 _PUBLIC_KEY_NAMED = re.compile(
-    r"(?i)(?:\bpub(?:lic)?[ _-]?key\b|^[ \t]*peer)[\"']?(?:\s+(?:is|was)\b)?\s*[:=]?\s*[\"'`]?$", re.M
+    r"(?i)(?:\bpub(?:lic)?[ _-]?key\b|(?:^|[^\w\s])[ \t]*peer)[\"']?(?:\s+(?:is|was)\b)?\s*[:=]?\s*[\"'`]?$",
+    re.M,
 )
 _PUBLIC_KEY_REACH = 40
 # A Solana account's address is base58 of 32 bytes, with no checksum: a random key of 43-44 letters
 # and digits is also base58 one time in twenty, so only a message about addresses or wallets makes
 # such a value an address.
 _ADDRESS_TALK = re.compile(r"(?i)address|wallet|solana|\bsol\b|pubkey|public key|\bmint\b")
+
+
+def public_key_named_before(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is said to be a public key right before it."""
+    return _PUBLIC_KEY_NAMED.search(text, max(0, start - _PUBLIC_KEY_REACH), start) is not None
 
 
 def _public_key_or_address(text: str, start: int, value: str) -> bool:
@@ -2267,8 +2336,9 @@ def _dashed_keys(text: str, lower: str) -> Iterator[Span]:
 # of random bytes may hold one digit or none; its groups are then letters no language says.
 _SETUP_KEY_BEFORE = re.compile(r"(?:setup|secret|2fa|totp|otp|authenticator) key\W{0,3}$")
 # The key an authenticator app offers in place of its QR code ("can't scan the QR code? enter this
-# key instead: ..."): a key named just before, in a message about a QR code.
-_KEY_INSTEAD_OF_QR = re.compile(r"\bkey(?: instead)?\W{0,3}$")
+# key instead: ...", "enter this key manually: ..."): a key named just before, in a message about a
+# QR code.
+_KEY_INSTEAD_OF_QR = re.compile(r"\bkey(?: instead| manually| by hand)?\W{0,3}$")
 
 
 def _named_setup_key(lower: str, start: int, groups: list[str]) -> bool:
