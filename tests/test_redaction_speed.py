@@ -491,3 +491,53 @@ def test_a_card_s_luhn_and_an_iban_s_length_are_stdnum_s() -> None:
             and re.sub(r"\D", "", value)[0] in "23456"
             and luhn.is_valid(re.sub(r"\D", "", value))
         )
+
+
+def test_a_token_profile_answers_as_the_calls_it_keeps() -> None:
+    # _value_after reads a token's own answers from its kept profile: each is what the call it
+    # stands for returns on that token (words, links, masked values, symbols, other scripts)
+    rng = random.Random(29)
+    alphabet = string.ascii_letters + string.digits + ".,;:!?)]}>(['\"`=*—–→-_#@/ éßあ密"
+    tokens = [
+        "is",
+        "Is:",
+        "was.",
+        "password:",
+        "->",
+        ":",
+        "=",
+        "****",
+        "'***'",
+        "ERESOLVE",
+        "E404",
+        "x",
+        "it's",
+    ]
+    tokens += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14))) for _ in range(3000)]
+    for raw in tokens:
+        profile = statements._token_profile(raw)
+        start, end = statements._core(raw, 0, len(raw))
+        value = raw[start:end]
+        alnum = start < end and statements._ALNUM.search(raw, start, end) is not None
+        assert (profile.core_start, profile.core_end, profile.value, profile.alnum) == (
+            start,
+            end,
+            value,
+            alnum,
+        )
+        assert profile.inert == statements._inert_word(raw)
+        assert profile.inert_word == raw.rstrip(".,;!?)").lower()
+        assert profile.masked == (statements._MASKED_VALUE.fullmatch(raw) is not None)
+        assert profile.link == (raw.strip() in statements._LINKS)
+        assert profile.lower_link == (raw.lower() in statements._LINKS)
+        assert profile.ends_in_link == raw.rstrip().endswith((":", "：", "="))
+        assert profile.word == value.lower()
+        if alnum:
+            assert profile.error_name == (statements._ERROR_NAME.fullmatch(value) is not None)
+            plain = statements._is_plain_word(value) and not statements._random_letters(value)
+            assert profile.plain == plain
+            # _spelled_start asks the text only where the profile says the token may open a run
+            assert (
+                not statements._spelled_start(raw + " one two three four five", 0, value)
+                or profile.spelled_first
+            )

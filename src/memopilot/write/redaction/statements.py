@@ -30,6 +30,7 @@ import re
 import string
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import ahocorasick
 
@@ -639,16 +640,19 @@ def _value_after(
         pos = aside.end()  # "passphrase (keep offline!): ...", "(BIP39 25th word) to ..."
     inert_before = False  # the token before was an inert word, and left the value unlinked
     aside_end = 0  # the end of a "by the way" after the link
+    profiles = _TOKEN_PROFILES
     for token in _TOKEN.finditer(text, pos, stop):
         if token.start() < aside_end:
             continue  # (its words link nothing and end no link)
         raw = token.group()
-        if inert_before and _inert_word(raw) and token.start() < answered:
+        # (what a token's own characters say, worked out once per token and kept: see _TokenProfile)
+        profile = profiles.get(raw) or _token_profile(raw)
+        if inert_before and profile.inert and token.start() < answered:
             # What the steps below make of an inert word after another: one more word, still
             # unlinked (nothing before it ends in a link or a colon, see _inert_word), no value.
             if words and lines and _next_item(text[pos : token.start()]):
                 return None  # (as below)
-            words, previous, keyed = words + 1, raw.rstrip(".,;!?)").lower(), False
+            words, previous, keyed = words + 1, profile.inert_word, False
             if words > _WORDS_BEFORE_VALUE:
                 return None
             continue
@@ -656,8 +660,10 @@ def _value_after(
         if "[REDACTED:" in raw:
             return None  # its value is taken out already
         begins = token.start()
+        raw_profile = profile
         if raw[0] in ":=" and raw[1:2] in ('"', "'", "`"):  # psk="...": the link joined to its value
             raw, begins, linked = raw[1:], begins + 1, True
+            raw_profile = profiles.get(raw) or _token_profile(raw)
         if raw[0] in "\"'`«“「『„" and len(raw) >= 3:  # quoted: the value, whatever it holds
             start, end = begins + 1, token.end() - 1
             value = text[start:end]
@@ -678,14 +684,14 @@ def _value_after(
             return None  # words after the name, then a new line: another item of a list
         if token.start() >= answered:
             linked = True  # "what's the wifi?\nsunflowerfield2020": the answer on the next line
-        if _MASKED_VALUE.fullmatch(raw):
+        if raw_profile.masked:
             return None  # "password=******** result=FAIL": the value is shown masked
-        start, end = _core(text, token.start(), token.end())
-        if start >= end or _ALNUM.search(text, start, end) is None:
-            linked = linked or raw.strip() in _LINKS
+        if not profile.alnum:
+            linked = linked or raw_profile.link
             continue  # punctuation alone (":", "=", "->", "#")
-        value = text[start:end]
-        if code and words == 0 and _ERROR_NAME.fullmatch(value):
+        start, end = token.start() + profile.core_start, token.start() + profile.core_end
+        value = profile.value
+        if code and words == 0 and profile.error_name:
             return None  # "npm ERR! code ERESOLVE": the code is an error's name, said right after
         if not code and _PHRASE_LINK.fullmatch(text, pos, start):
             phrase = _unquoted_passphrase(text, start)
@@ -701,7 +707,7 @@ def _value_after(
                     # "the passphrase for the backup disk is badger maple raven juniper", "Die
                     # Passphrase für das NAS lautet ...": what it is for, then its verb and the words
                     return start, phrase
-        if _is_plain_word(value) and not _spelled_start(text, start, value) and not _random_letters(value):
+        if profile.plain and not (profile.spelled_first and _spelled_run(text, start, spoken=True)):
             by_the_way = _BY_THE_WAY.match(text, start) if linked else None
             if by_the_way is not None:
                 aside_end = by_the_way.end()
@@ -711,8 +717,8 @@ def _value_after(
             words += 1
             # In Chinese, Japanese, Korean and Thai the value follows its verb or particle directly
             # ("改成了", "를", "คือ"): a Latin token after such a run is linked to the name.
-            no_spaces = not value.isascii() and _NO_SPACE_RUN.fullmatch(value) is not None
-            word = value.lower()
+            no_spaces = profile.no_spaces
+            word = profile.word
             keyed = code and word in _KEYED_IN
             linked = (
                 keyed  # "keypad: press 0#46...", "alarm: enter 7302"
@@ -721,9 +727,9 @@ def _value_after(
                 # Indonesian and Malay close what the password is of with "-nya" ("password akun
                 # admin-nya X": "the admin account's password X"), as a possessive after it
                 or (not weak and words <= 3 and word.endswith("-nya"))
-                or (not weak and (no_spaces or word in _LINKS or raw.lower() in _LINKS))
+                or (not weak and (no_spaces or word in _LINKS or raw_profile.lower_link))
                 or (weak and word in _WEAK_LINKS)
-                or raw.rstrip().endswith((":", "：", "="))
+                or raw_profile.ends_in_link
                 or (code and word in _OPENED_WITH and previous in _OPENS)
             )
             previous = word
@@ -735,7 +741,7 @@ def _value_after(
                 return None
             if words <= 3 and word in _NAMING_WORDS:
                 return None  # "the wifi network is called Casa_Lopez_5G": a name, not a value
-            inert_before = not linked and _inert_word(raw)
+            inert_before = not linked and raw_profile.inert
             continue
         if keyed and not _KEYPAD_KEYS.fullmatch(value):
             linked = False  # "code: press Shift+Alt+F", "type python3 app.py": keys, not a code
@@ -787,6 +793,63 @@ def _value_after(
 
 
 _ALNUM = re.compile(r"[^\W_]")  # a character that str.isalnum() takes (one search, in C)
+
+
+@dataclass(frozen=True, slots=True)
+class _TokenProfile:
+    """What _value_after asks of a token's own characters, whatever stands around it: the same
+    tokens come back message after message ("the", "is", "password:"), and each question is a call
+    (a regular expression, a loop over its edge characters), so the answers are kept per token."""
+
+    inert: bool  # _inert_word(token)
+    inert_word: str  # the word an inert token leaves as the one before the value
+    masked: bool  # shown masked: _MASKED_VALUE
+    link: bool  # the token, stripped, is a link word or sign (":", "->")
+    lower_link: bool  # the token, lowercased, is a link word
+    ends_in_link: bool  # the token ends in ":" or "="
+    alnum: bool  # its core (see _core) is not empty and holds a letter or a digit
+    core_start: int  # its core's start and end in the token
+    core_end: int
+    value: str  # its core
+    error_name: bool  # its core is an error's name: _ERROR_NAME
+    plain: bool  # its core is a plain word (_is_plain_word) and no run of random letters
+    spelled_first: bool  # its core may open a spelled run (_spelled_start, before the text is read)
+    no_spaces: bool  # its core is a run of a script written without spaces
+    word: str  # its core, lowercased
+
+
+_TOKEN_PROFILES: dict[str, _TokenProfile] = {}
+_TOKEN_PROFILES_KEPT = 50_000
+
+
+def _token_profile(raw: str) -> _TokenProfile:
+    core_start, core_end = _core(raw, 0, len(raw))
+    value = raw[core_start:core_end]
+    alnum = core_start < core_end and _ALNUM.search(raw, core_start, core_end) is not None
+    low = value.lower().partition("-")[0]
+    profile = _TokenProfile(
+        inert=_inert_word(raw),
+        inert_word=raw.rstrip(".,;!?)").lower(),
+        masked=_MASKED_VALUE.fullmatch(raw) is not None,
+        link=raw.strip() in _LINKS,
+        lower_link=raw.lower() in _LINKS,
+        ends_in_link=raw.rstrip().endswith((":", "：", "=")),
+        alnum=alnum,
+        core_start=core_start,
+        core_end=core_end,
+        value=value,
+        error_name=alnum and _ERROR_NAME.fullmatch(value) is not None,
+        plain=alnum and _is_plain_word(value) and not _random_letters(value),
+        spelled_first=len(low) == 1 or low in _SPOKEN,
+        no_spaces=not value.isascii() and _NO_SPACE_RUN.fullmatch(value) is not None,
+        word=value.lower(),
+    )
+    if len(_TOKEN_PROFILES) >= _TOKEN_PROFILES_KEPT:
+        _TOKEN_PROFILES.clear()
+    _TOKEN_PROFILES[raw] = profile
+    return profile
+
+
 # After a weak name ("wifi", "network") with no link to a value, a name's shape: letters first, then
 # letters and digits joined by "-", "_" or "." and no other symbol ("TP-Link_16A7", "Casa-Lopez_5G"),
 # is the network the sentence speaks of ("the wifi Linksys-7C2b keeps dropping", "renamed the guest
