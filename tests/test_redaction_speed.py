@@ -541,3 +541,26 @@ def test_a_token_profile_answers_as_the_calls_it_keeps() -> None:
                 not statements._spelled_start(raw + " one two three four five", 0, value)
                 or profile.spelled_first
             )
+
+
+def test_a_value_before_its_name_is_looked_for_only_past_its_link_or_article() -> None:
+    # _value_before searches _VALUE_FIRST and _VALUE_ASKED only where the cheap scans of their link
+    # (between spaces) and article find one: each pattern's match holds it
+    rng = random.Random(30)
+    words = ["is", "IS", "iſ", "ıs", "was", "=", "ist", "était", "my", "the", "a", "AN", "an", "be", "would"]
+    words += ["Tr0ub4dor&3", "kettle.mossy.lagoon47", "make", "could", "good", "new", "ʙ", "\u00a0", "\t"]
+    texts = [
+        "Tr0ub4dor&3 is my password",
+        "Is kettle.mossy.lagoon47 a good password",
+        "Fjord!22xq ıs THE new password",
+    ]
+    texts += [" ".join(rng.choice(words) for _ in range(rng.randint(2, 9))) for _ in range(20000)]
+    found = {"first": 0, "asked": 0}
+    for text in texts:
+        if statements._VALUE_FIRST.search(text + " "):
+            found["first"] += 1
+            assert statements._VALUE_FIRST_LINK.search(text + " "), text
+        if statements._VALUE_ASKED.search(text + " "):
+            found["asked"] += 1
+            assert statements._VALUE_ASKED_ARTICLE.search(text + " "), text
+    assert all(found.values()), found

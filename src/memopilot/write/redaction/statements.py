@@ -453,6 +453,12 @@ _VALUE_ASKED = re.compile(
     r"(?<![^\s\"'“«(])(?:is|would|will|does|could)\s+(\S{6,64})\s+(?:be\s+|make\s+)?(?:a|an)\s+(?:\w+\s+){0,3}?$",
     re.IGNORECASE,
 )
+# What each of them holds between spaces, looked for first in the window (a cheap scan from each
+# space, where theirs tries a value's run at every position): its link, or the article.
+_VALUE_FIRST_LINK = re.compile(
+    r"\s(?:is|was|=|as|ist|war|est|était|es|era|fue|é|foi|è|är|var|er|jest|było|был)\s", re.IGNORECASE
+)
+_VALUE_ASKED_ARTICLE = re.compile(r"\s(?:a|an)\s", re.IGNORECASE)
 # Digits and ASCII symbols as spaces, applied to UTF-8 bytes (one C call; every byte of a multi-byte
 # character is >= 0x80 and stays as it is).
 _NOT_LETTERS_CHARS = b"0123456789.,;:!?()[]{}<>\"'`/\\|@#$%^&*+=~_-"
@@ -1738,10 +1744,10 @@ def _value_before(text: str, name_start: int, name_end: int, stated: bool = True
             yield start, end, "password", P_PROSE
             return
     m = None
-    if stated:
-        m = _VALUE_FIRST.search(text, window_start, name_start) or _VALUE_ASKED.search(
-            text, window_start, name_start
-        )
+    if stated and _VALUE_FIRST_LINK.search(text, window_start, name_start):
+        m = _VALUE_FIRST.search(text, window_start, name_start)
+    if stated and m is None and _VALUE_ASKED_ARTICLE.search(text, window_start, name_start):
+        m = _VALUE_ASKED.search(text, window_start, name_start)
     if m is None:
         return
     start, end = _core(text, m.start(1), m.end(1))
