@@ -564,3 +564,17 @@ def test_a_value_before_its_name_is_looked_for_only_past_its_link_or_article() -
             found["asked"] += 1
             assert statements._VALUE_ASKED_ARTICLE.search(text + " "), text
     assert all(found.values()), found
+
+
+def test_a_message_with_fewer_than_six_ascii_digits_has_no_number_window() -> None:
+    # identifiers._detect skips the shapes' number windows in an ASCII message with fewer than six
+    # digits (the prefilter's set leaves that condition out): every window holds six digits
+    rng = random.Random(31)
+    alphabet = "0123456789 -./:abcXYZ\n"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        if rules.count_digits(text) < identifiers._WINDOW_DIGITS:
+            assert identifiers._NUMBER_WINDOW.search(text) is None, text
+    assert identifiers._NUMBER_WINDOW.search(
+        "٠١٢٣٤٥"
+    )  # (another script's digits: not counted, so not skipped)

@@ -183,6 +183,7 @@ _LETTER = re.compile(r"[A-Za-z]")
 # Where an identifier can be: six digits or more, each within six characters of the next (the
 # shapes are then looked for there, with a few characters more on each side for their letters).
 _NUMBER_WINDOW = re.compile(r"\d(?:\D{0,6}+\d){5,}+")  # possessive: \D and \d never overlap
+_WINDOW_DIGITS = 6
 # Words that name an identity or account number, in the languages users write in (inflected
 # forms are matched too: "Fødselsnummeret", "numaram").
 # Words that name an identity document whose number is a code of letters and digits.
@@ -1143,7 +1144,9 @@ def _detect(text: str, lower: str) -> Iterator[Span]:
         [m.start() for m in _IBAN_START.finditer(text)] if prefilter.may(prefilter.IBAN_START, text) else []
     )
     ibans = _iban_shaped_runs(text, iban_starts)
-    shaped = _no_cards_inside(list(_shaped(text)), ibans)
+    # (every shape's number window holds six digits: ASCII ones, as ``digits`` counts, in ASCII text)
+    windows = digits >= _WINDOW_DIGITS or not text.isascii()
+    shaped = _no_cards_inside(list(_shaped(text)), ibans) if windows else []
     yield from shaped
     if digits >= 14 and "-" in text:
         yield from _uk_bank_details(text)
