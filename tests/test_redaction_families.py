@@ -1226,8 +1226,9 @@ def _measure():
         ("tests/data/redaction_check57", 0.98, 0.01),
         # redaction_check59 (2026-12-07, twenty-eighth session): 97.5% / 1.7% measured once at the
         # end, unseen (the code the session started from: the same), both targets met; read as
-        # validation in the twenty-ninth session: 97.5% / 1.1% after redaction_tune60's families
-        ("tests/data/redaction_check59", 0.97, 0.015),
+        # validation in the twenty-ninth session: 97.7% / 0.6% after redaction_tune60's families and
+        # its own (a library's login call, a token shown masked)
+        ("tests/data/redaction_check59", 0.975, 0.01),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
@@ -2527,3 +2528,26 @@ def test_tune60_look_alikes_are_kept(text: str) -> None:
 
 def test_an_issued_ssn_still_goes() -> None:
     assert "078-05" not in redact("my SSN is 078-05-1121").text  # (a number in the issued ranges)
+
+
+# Families of redaction_check59, read as validation (twenty-ninth session).
+
+
+def test_a_library_login_call_s_password_goes() -> None:
+    # smtplib's, imaplib's and ftplib's login(user, password), both given as literals
+    for value in ("Marlin42Quay_", "harborlight2020"):
+        text = f'srv = smtplib.SMTP_SSL("mail.example.net")\nsrv.login("ops@example.net", "{value}")'
+        assert value not in redact(text).text, text
+    for text in ('M.login("archive", "<password>")', "M.login(USER, os.environ['IMAP_PASS'])"):
+        assert redact(text).text == text, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("bot token: xoxb-****-****-8Rt3 (masked by the admin page)", id="masked-groups"),
+        pytest.param("the export shows sk-****-****-W9q2 for the old key", id="masked-key"),
+    ],
+)
+def test_check59_a_token_shown_masked_is_kept(text: str) -> None:
+    assert redact(text).text == text

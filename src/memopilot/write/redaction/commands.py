@@ -48,6 +48,9 @@ _PLACES: list[tuple[str, re.Pattern[str]]] = [
     ("login", re.compile(r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?: registry)?|az|oc)\s+login\b"
                          rf"[^\n|;&]{{0,160}}?\s(?:-p|--password)(?:[ =]+){_V}")),
     ("sshpass", re.compile(rf"\bsshpass\s+-p\s*{_V}")),
+    # a library's login call with both literals: smtplib's, imaplib's, ftplib's server.login(user, pw)
+    ("login(", re.compile(r"\.login\(\s*(?:user\s*=\s*)?['\"][^'\"\n]{1,128}['\"]\s*,\s*"
+                          r"(?:passw(?:or)?d\s*=\s*)?['\"]([^'\"\n]{4,128})['\"]\s*\)")),
     ("redis-cli", re.compile(rf"\bredis-cli\b[^\n|;&]{{0,120}}?\s-a\s+{_V}")),
     ("mysql", re.compile(rf"\bmysql(?:admin|dump)?\b[^\n|;&]{{0,120}}?\s(?:-p|--password=){_V}")),
     ("htpasswd", re.compile(rf"\bhtpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s+(?:-c\s+)?\S+\s+\S+\s+{_V}")),
