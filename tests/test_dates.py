@@ -271,6 +271,31 @@ def test_a_day_of_the_month_said_alone() -> None:
     assert find_date("it was my 3rd time there", NOW) is None
     assert find_date("our office is on the 3rd floor", NOW) is None
     assert find_date("she is the 2nd in line", NOW) is None
+    # (twenty-ninth session) a weekday said with the day picks the month where they agree
+    assert find_date("the reunion is Saturday the 23rd, 40 of us", NOW).when == eod(2026, 5, 23)
+    # a condition may follow the day
+    form = "the form must go in by the 20th if we want it back in time"
+    assert find_date(form, NOW).when == eod(2026, 3, 20)
+    assert find_date("the deposit is due on the 18th though they might wait", NOW).when == eod(2026, 3, 18)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the cleaner is 120 a month and wants it by the 3rd",
+        "gym fees go out on the 12th every month",
+        "I pay the allotment society monthly, always by the 25th",
+    ],
+)
+def test_a_day_of_the_month_beside_a_monthly_amount_is_every_month(text: str) -> None:
+    """A day said beside a monthly amount or habit falls every month: no due date (read as one,
+    the payment expired with its first day and left every context after it)."""
+    assert find_date(text, NOW) is None
+
+
+def test_a_month_said_as_a_distance_is_no_monthly_day() -> None:
+    text = "the tax return is due the 28th, so about a month away"
+    assert find_date(text, NOW).when == eod(2026, 3, 28)
 
 
 @pytest.mark.parametrize(

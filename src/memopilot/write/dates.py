@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -161,13 +162,14 @@ _MONTH_ONLY = _rx(
 )
 # "by the 15th", "moving day is the 30th", "it's now the 17th", "Thursday the 14th", "until the
 # 28th (sprained ankle)", "Thursday the 18th 👍", "starting the 10th", "we leave on the 5th
-# instead", "moved to the 18th this month", but not "the 2nd time" or "the 3rd floor": a cue
-# before, nothing noun-like after.
+# instead", "moved to the 18th this month", "has to go in by the 20th if we want it back", but not
+# "the 2nd time" or "the 3rd floor": a cue before, nothing noun-like after (a conjunction may be).
 _ORDINAL_DAY = _rx(
     r"(?:\b(?:on|by|until|till|before|due|from|is|now|to|starting|beginning"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|'s)"
     r"\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b"
-    r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after"
+    r"(?=\s*(?:$|[^\w\s]|(?:at|by|and|or|so|but|to|for|while|when|because|since|then|unless|after|if"
+    r"|though|although|otherwise|once|latest"
     r"|instead|now|again|too|this\s+(?:month|time)|next\s+month|as\s+usual)\b))"
 )
 # "the 1st of next month", "by the 15th of this month": a day of the month named by its period
@@ -677,14 +679,40 @@ def _day_of_period(m: re.Match[str], now: datetime, today: date) -> Any:
     return date(year, month, day) if day <= calendar.monthrange(year, month)[1] else None
 
 
+# A monthly amount or habit in the same sentence: "the childminder's fee is 950 a month and she
+# wants it by the 1st" names a day of every month, not one due date (read as one, the fee
+# expired with the first payday and took the sentence out of every context after it).
+_MONTHLY = _rx(
+    r"\b(?:per|each|every)\s+(?:calendar\s+)?month\b|\bmonthly\b"
+    # "950 a month", "40 quid a month", "twice a month"; not "a month away"
+    r"|(?:\d\s*(?:k|quid|pounds?|euros?|dollars?|bucks)?|\bonce|\btwice|\btimes)\s+a\s+month\b"
+)
+
+
 def _ordinal_day(m: re.Match[str], now: datetime, today: date) -> Any:
+    if _MONTHLY.search(_sentence_around(m.string, m.start())):
+        return None
     day = int(m["day"])
+    days = list(_days_of_month_from(today, day))
+    # "Saturday the 21st": the first 21st that is a Saturday (said in January, not the Wednesday)
+    weekday = _WEEKDAYS.get(m.group().lower()[:3])
+    named = [d for d in days if d.weekday() == weekday] if weekday is not None else []
+    return (named or days or [None])[0]
+
+
+def _days_of_month_from(today: date, day: int) -> Iterator[date]:
+    """That day of each month, from today on, for a year."""
     year, month = today.year, today.month
     for _ in range(13):
         if day <= calendar.monthrange(year, month)[1] and date(year, month, day) >= today:
-            return date(year, month, day)
+            yield date(year, month, day)
         year, month = (year + month // 12, month % 12 + 1)
-    return None
+
+
+def _sentence_around(text: str, position: int) -> str:
+    start = max(text.rfind(end, 0, position) for end in ".!?\n") + 1
+    ends = [found for end in ".!?\n" if (found := text.find(end, position)) >= 0]
+    return text[start : min(ends, default=len(text))]
 
 
 _DAY_RULES: tuple[_Rule, ...] = (
