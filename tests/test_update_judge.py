@@ -401,6 +401,17 @@ def test_the_function_words_of_another_language_name_nothing() -> None:
     assert names_a_term_of("The garden shed finally has a roof.", "I built a garden shed in May.")
 
 
+def test_english_function_words_name_nothing() -> None:
+    """Two English messages that share only "next", "already" or "old" are about different things
+    (stopwords-iso's English list); a topic word both hold still names the memory."""
+    plan = "We decided the bathroom gets redone first and the garden waits until next year."
+    sale = "The village has a car boot sale next month and I've already filled two crates."
+    assert not names_a_term_of(sale, plan)
+    ballet = "Ballet is on Thursdays at the old church hall."
+    assert not names_a_term_of("We finally cleared out the old shed.", ballet)
+    assert names_a_term_of("The garden is finally done, bathroom is next.", plan)
+
+
 def test_a_change_said_in_one_sentence_of_several_is_as_close_as_that_sentence() -> None:
     """The sentence of a longer message that says the change sets how close the message is to a
     short memory: read whole, the rest of the message (the bakery, the commute) pulls it away."""
