@@ -473,6 +473,7 @@ def test_a_change_that_starts_this_week_is_no_temporary_state() -> None:
         'Summarize this for me: "The committee has decided to postpone the vote until further notice."',
         "Hypothetically, if I decided to quit my job and sail for a year, how much would I need?",
         "Someone at the gym told me you should never eat after 8pm. Is that true?",
+        "If I switched to the night shift, what would happen to my sleep?",
         "No emojis in this next reply, please, I'm pasting it into a formal document.",
     ],
 )
@@ -483,6 +484,23 @@ def test_quoted_hypothetical_hearsay_and_one_answer_requests_store_nothing(messa
 def test_a_fact_beside_a_quoted_text_is_kept() -> None:
     out = learned_edit('I live in Leeds. Can you fix this sentence: "their going to the park on Sunday"')
     assert [m.content for m in out.new_memories] == ["I live in Leeds."]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can you proofread this for me:\n\nOur team decided to move the launch to March. I always "
+        "prefer tea over coffee. The budget is capped at 5,000.",
+        "Please tidy up the following:\nWe switched suppliers last month and I'm allergic to nuts.",
+    ],
+)
+def test_text_pasted_after_a_request_to_work_on_it_stores_nothing(message: str) -> None:
+    assert learned_edit(message).new_memories == []
+
+
+def test_news_after_a_colon_that_asks_for_no_work_is_kept() -> None:
+    message = "Quick update on me:\nI moved to Leeds in May and I teach chemistry now."
+    assert any("Leeds" in m.content for m in learned_edit(message).new_memories)
 
 
 @pytest.mark.parametrize(
@@ -1440,3 +1458,18 @@ def test_a_request_to_remember_a_whole_statement_is_left_as_said() -> None:
 
 def test_a_feeling_said_after_a_memory_stays_out_of_it() -> None:
     assert "fluffy" not in learned_only("We got a kitten on Sunday! It's so tiny and fluffy.").content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Don't sign off with a cheery question when you reply to me, it reads as filler",
+        "Skip the small talk when you respond to me, I'm usually in a hurry",
+    ],
+)
+def test_how_to_reply_to_the_user_is_a_lasting_preference(message: str) -> None:
+    assert learned_only(message).type == "preference"
+
+
+def test_how_to_write_one_reply_stores_nothing() -> None:
+    assert learned_edit("When you reply, put the summary at the top of this one.").new_memories == []

@@ -183,7 +183,9 @@ _DURABLE = re.compile(
     # whatever the assistant does for the user from now on: "in anything you write for me", "any
     # venue you suggest", "when you plan trips"
     r"|\b(?:(?:anything|everything|whatever|any\s+\w+(?:\s+or\s+\w+)?)\s+you|when\s+you)\s+(?:ever\s+)?"
-    r"(?:write|suggest|recommend|send|plan|book|draft|cook|pick|propose|make)\b",
+    r"(?:write|suggest|recommend|send|plan|book|draft|cook|pick|propose|make)\b"
+    # how to talk to the user: "please don't use emojis when you reply to me"
+    r"|\b(?:when|whenever|if)\s+you\s+(?:reply|respond|talk|write|speak)\s+(?:back\s+)?to\s+me\b",
     _F,
 )
 # Instructions about *all* answers are lasting preferences even without "always".
@@ -1428,10 +1430,14 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
     worked_on = _WORK_ON_TEXT.search(message) is not None or _WORK_ON_QUOTED.search(message) is not None
     quotes = list(_QUOTED.finditer(message)) if attributed or worked_on else []
     quoted = [(q.group(1) or q.group(2)).lower() for q in quotes]
+    pasted = _pasted_text(message)
+    if pasted:  # the text pasted after a request to work on it is one more quotation
+        quoted.append(pasted.lower())
     source = message[quotes[-1].end() :].lower() if quotes and attributed else ""  # "— Steve Jobs"
     for i, st in enumerate(statements):
         borrowed = (
             _HYPOTHETICAL.match(st.text) is not None
+            or _bare_condition(st, statements[i + 1] if i + 1 < len(statements) else None)
             or _UNDECIDED.match(st.text) is not None
             or _reported_opinion(st, now)
             or _someone_elses_news(st.text)
@@ -1453,6 +1459,29 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             st.judgement = None
             # read as small talk, so that the learned judgement skips it too
             st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
+
+
+def _pasted_text(message: str) -> str:
+    """The text a message pastes after a request to work on it, on the lines after the request's
+    colon ("Summarise this in 3 bullet points pls:\n\nThe council voted on Tuesday to ..."), or ""."""
+    request, colon, rest = message.partition(":")
+    if not colon or "\n" in request or not rest.startswith(("\n", " \n")):
+        return ""
+    return rest.strip() if _WORK_ON_TEXT.search(request) else ""
+
+
+# A condition cut from the clause it conditions: "If I decided to quit my job tomorrow, what would
+# be the first three things to sort out?" asserts nothing (kept, it became a decision due tomorrow).
+_CONDITION_ALONE = re.compile(r"^(?:even\s+)?(?:if|unless|supposing)\b", _F)
+
+
+def _bare_condition(st: _Statement, following: _Statement | None) -> bool:
+    """Whether ``st`` is a condition whose main clause was cut off: a clause of its sentence, or
+    one the question after it answers to."""
+    if _CONDITION_ALONE.match(st.text) is None:
+        return False
+    cut = bool(st.sentence) and st.text != st.sentence
+    return cut or (following is not None and "," not in st.text and is_question(following.text))
 
 
 def _inside(statement: str, quoted: list[str]) -> bool:
