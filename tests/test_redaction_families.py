@@ -1229,6 +1229,9 @@ def _measure():
         # validation in the twenty-ninth session: 97.7% / 0.6% after redaction_tune60's families and
         # its own (a library's login call, a token shown masked)
         ("tests/data/redaction_check59", 0.975, 0.01),
+        # redaction_check61 (2026-12-07, twenty-ninth session): 96.5% / 3.4% measured once at the
+        # end, unseen (the code the session started from: 96.2% / 3.4%), both targets missed
+        ("tests/data/redaction_check61", 0.96, 0.04),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
