@@ -1458,18 +1458,3 @@ def test_a_request_to_remember_a_whole_statement_is_left_as_said() -> None:
 
 def test_a_feeling_said_after_a_memory_stays_out_of_it() -> None:
     assert "fluffy" not in learned_only("We got a kitten on Sunday! It's so tiny and fluffy.").content
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "Don't sign off with a cheery question when you reply to me, it reads as filler",
-        "Skip the small talk when you respond to me, I'm usually in a hurry",
-    ],
-)
-def test_how_to_reply_to_the_user_is_a_lasting_preference(message: str) -> None:
-    assert learned_only(message).type == "preference"
-
-
-def test_how_to_write_one_reply_stores_nothing() -> None:
-    assert learned_edit("When you reply, put the summary at the top of this one.").new_memories == []

@@ -183,9 +183,7 @@ _DURABLE = re.compile(
     # whatever the assistant does for the user from now on: "in anything you write for me", "any
     # venue you suggest", "when you plan trips"
     r"|\b(?:(?:anything|everything|whatever|any\s+\w+(?:\s+or\s+\w+)?)\s+you|when\s+you)\s+(?:ever\s+)?"
-    r"(?:write|suggest|recommend|send|plan|book|draft|cook|pick|propose|make)\b"
-    # how to talk to the user: "please don't use emojis when you reply to me"
-    r"|\b(?:when|whenever|if)\s+you\s+(?:reply|respond|talk|write|speak)\s+(?:back\s+)?to\s+me\b",
+    r"(?:write|suggest|recommend|send|plan|book|draft|cook|pick|propose|make)\b",
     _F,
 )
 # Instructions about *all* answers are lasting preferences even without "always".
