@@ -2227,7 +2227,7 @@ def public_key_named_before(text: str, start: int) -> bool:
 
 def _public_key_or_address(text: str, start: int, value: str) -> bool:
     """A random-looking value said to be a public key, or a Solana address in a message about one."""
-    if _PUBLIC_KEY_NAMED.search(text, max(0, start - _PUBLIC_KEY_REACH), start):
+    if public_key_named_before(text, start):
         return True
     return base58_of_32_bytes(value) and _ADDRESS_TALK.search(text) is not None
 
