@@ -492,14 +492,25 @@ def test_a_fact_beside_a_quoted_text_is_kept() -> None:
         "Can you proofread this for me:\n\nOur team decided to move the launch to March. I always "
         "prefer tea over coffee. The budget is capped at 5,000.",
         "Please tidy up the following:\nWe switched suppliers last month and I'm allergic to nuts.",
+        # the text on the request's own line
+        "Condense this into two lines: Our landlord has agreed to fix the boiler by Friday. I always "
+        "prefer the window seat. The team decided to drop the Tuesday call.",
+        "Could you translate this into Spanish for me: I'm allergic to shellfish and I can't eat gluten.",
     ],
 )
 def test_text_pasted_after_a_request_to_work_on_it_stores_nothing(message: str) -> None:
     assert learned_edit(message).new_memories == []
 
 
-def test_news_after_a_colon_that_asks_for_no_work_is_kept() -> None:
-    message = "Quick update on me:\nI moved to Leeds in May and I teach chemistry now."
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Quick update on me:\nI moved to Leeds in May and I teach chemistry now.",
+        # on the same line after a colon that asks for no work on a text: the user's own news
+        "Quick update on me: I moved to Leeds in May and I teach chemistry now.",
+    ],
+)
+def test_news_after_a_colon_that_asks_for_no_work_is_kept(message: str) -> None:
     assert any("Leeds" in m.content for m in learned_edit(message).new_memories)
 
 

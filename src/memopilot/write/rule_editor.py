@@ -1431,6 +1431,7 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
     pasted = _pasted_text(message)
     if pasted:  # the text pasted after a request to work on it is one more quotation
         quoted.append(pasted.lower())
+        worked_on = True
     source = message[quotes[-1].end() :].lower() if quotes and attributed else ""  # "— Steve Jobs"
     for i, st in enumerate(statements):
         borrowed = (
@@ -1461,11 +1462,26 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
 
 def _pasted_text(message: str) -> str:
     """The text a message pastes after a request to work on it, on the lines after the request's
-    colon ("Summarise this in 3 bullet points pls:\n\nThe council voted on Tuesday to ..."), or ""."""
+    colon ("Summarise this in 3 bullet points pls:\n\nThe council voted on Tuesday to ..."), or on
+    the same line when the request only asks for work on a text ("Summarise this in 3 bullet points:
+    The council has approved ..."), or ""."""
     request, colon, rest = message.partition(":")
-    if not colon or "\n" in request or not rest.startswith(("\n", " \n")):
+    if not colon or "\n" in request:
         return ""
-    return rest.strip() if _WORK_ON_TEXT.search(request) else ""
+    if rest.startswith(("\n", " \n")):
+        return rest.strip() if _WORK_ON_TEXT.search(request) else ""
+    return rest.strip() if _ONLY_WORK_ON_TEXT.match(request) else ""
+
+
+# A request that asks for nothing but work on a text: what follows its colon is that text, even on
+# the same line ("Summarise this in 3 bullet points: The council ..."; not "Can you check this: I'm
+# allergic to nuts, is the recipe safe?", which may tell news about the user)
+_ONLY_WORK_ON_TEXT = re.compile(
+    r"^\W*(?:(?:can|could|would) you\s+|please\s+|pls\s+)*"
+    r"(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate|shorten|condense|tl;?dr)\b"
+    r"[^\"“«„.!?]{0,60}$",
+    _F,
+)
 
 
 # A condition cut from the clause it conditions: "If I decided to quit my job tomorrow, what would
@@ -1490,6 +1506,8 @@ def _inside(statement: str, quoted: list[str]) -> bool:
     opening = _QUOTE_MARK.search(statement)
     if opening and statement[: opening.start()].rstrip().endswith((":", "?")):
         parts.append(statement[opening.end() :])
+    elif ":" in statement:  # the request and the start of the text pasted on its line
+        parts.append(statement.partition(":")[2])
     for part in parts:
         text = part.lower().strip(" \"“”«»„.!'")
         if text and any(text in q for q in quoted):
