@@ -1132,6 +1132,9 @@ def _measure():
         # redaction_check60 on arrival (2026-12-07, twenty-ninth session): 98.9% / 4.0%; its misses
         # then read (100.0% / 0.0% after)
         ("tests/data/redaction_tune60", 0.995, 0.01),
+        # redaction_check62 on arrival (2026-12-08, thirtieth session): 98.1% / 3.4%; its misses
+        # then read (98.9% / 0.0% after)
+        ("tests/data/redaction_tune62", 0.985, 0.01),
         # Look-alikes above all, written by the 2026-12-06 look-alike session before it read the
         # detectors: 14/206 = 6.8% altered then; its false positives then read
         ("tests/data/redaction_lookalikes_tune", 1.0, 0.01),
@@ -1230,8 +1233,10 @@ def _measure():
         # its own (a library's login call, a token shown masked)
         ("tests/data/redaction_check59", 0.975, 0.01),
         # redaction_check61 (2026-12-07, twenty-ninth session): 96.5% / 3.4% measured once at the
-        # end, unseen (the code the session started from: 96.2% / 3.4%), both targets missed
-        ("tests/data/redaction_check61", 0.96, 0.04),
+        # end, unseen (the code the session started from: 96.2% / 3.4%), both targets missed; read as
+        # validation in the thirtieth session: 96.5% / 0.6% after redaction_tune62's families and its
+        # own look-alikes (a hex dump's text column, a cache's log key, an identity number said wrong)
+        ("tests/data/redaction_check61", 0.96, 0.01),
     ],
 )
 def test_corpus_figures_hold(folder: str, removed_at_least: float, altered_at_most: float) -> None:
@@ -2554,3 +2559,111 @@ def test_a_library_login_call_s_password_goes() -> None:
 )
 def test_check59_a_token_shown_masked_is_kept(text: str) -> None:
     assert redact(text).text == text
+
+
+# Thirtieth session (redaction_tune62's misses and look-alikes; redaction_check61's families, read as
+# validation; no value of either here).
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a name and a value in two members: a container's env, exported cookies, a chart's values
+        pytest.param(
+            '"env": [{"name": "LOG_LEVEL", "value": "info"}, '
+            '{"name": "SMTP_PASSWORD", "value": "Qv7wLp2Rnx"}]',
+            ("Qv7wLp2Rnx",),
+            id="json-name-value",
+        ),
+        pytest.param(
+            '[{"name": "shop_session", "value": "'
+            + base64.b64encode(b'{"iv":"k2l9a0q8z7x6","value":"Tz0p","mac":"9f8e7d"}').decode()
+            + '", "path": "/"}]',
+            (base64.b64encode(b'{"iv":"k2l9a0q8z7x6","value":"Tz0p","mac":"9f8e7d"}').decode(),),
+            id="cookie-name-value",
+        ),
+        # a password in a child <Value> of the element named for it (Windows' unattend.xml)
+        pytest.param(
+            "<AutoLogon>\n  <DomainAdminPassword>\n    <Value>Mohnfeld1987?</Value>\n"
+            "    <PlainText>true</PlainText>\n  </DomainAdminPassword>\n</AutoLogon>",
+            ("Mohnfeld1987?",),
+            id="xml-value-child",
+        ),
+        # a file client's login flag, user and password joined by its separator
+        pytest.param("lftp -u deploy,Wq4rTz8Lp1 sftp://files.example.net", ("Wq4rTz8Lp1",), id="lftp-u"),
+        # a list item's label that ends in an aside holding a colon (a URL)
+        pytest.param(
+            "Zugangsdaten Praxis (Stand 03.2026):\nWLAN „Praxis-Gast“: kq7ntd2mxa9\n"
+            "Router-Admin (http://10.0.0.1): Rf5tGb7Yhn",
+            ("kq7ntd2mxa9", "Rf5tGb7Yhn"),
+            id="label-aside-with-colon",
+        ),
+    ],
+)
+def test_tune62_families_go(text: str, values: tuple[str, ...]) -> None:
+    _assert_gone(text, values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            '[{"name": "theme", "value": "dark"}, {"name": "lang", "value": "nl"}]', id="plain-cookies"
+        ),
+        pytest.param('env:\n  - name: DB_PASSWORD\n    value: "${DB_PASSWORD}"', id="yaml-reference"),
+        # a crypt hash the message says is the hash, not the password
+        pytest.param(
+            "$2y$10$"
+            + "Qm4ZkP0aLr8sWn2VxT6bHe"
+            + "Jc1FdG5uYo3iKpQ7wErTz9MnBvC1xAb"
+            + "  -- that's only the bcrypt hash from the accounts table, not the actual password",
+            id="hash-said-not-password",
+        ),
+        # a router's own network name, with its model or its band before the id, said to be the wifi
+        pytest.param(
+            'the wifi at my aunt\'s is "ZTE-MF79-4C2A", the key is on the box', id="router-model-id"
+        ),
+        pytest.param("Laptop joins Salt_5GHz_2B9C but not my other network", id="router-band-id"),
+        # base64 of text the message calls nothing secret
+        pytest.param(
+            "that cookie is plain base64: "
+            + base64.b64encode(b"hello from the support team, have a nice day").decode()
+            + " (decode it, nothing secret in there)",
+            id="base64-said-not-secret",
+        ),
+        # a masked account number's visible first group
+        pytest.param("Konto: NL91 **** **** **12 34 (nur die letzten Ziffern)", id="masked-iban-head"),
+        # an account number or an identity number the message says fails, with a wrong check or length
+        pytest.param(
+            "the IBAN GB11 NWBK 6016 1331 9268 19 doesn't validate, the check digits are off",
+            id="iban-said-off",
+        ),
+        pytest.param("row 7 has a wrong PESEL: 8203154471 (only 10 digits)", id="pesel-said-wrong"),
+        # a cache's log line: the key it looked up, a record's id under its namespace
+        pytest.param(
+            "2026-03-04T05:06:07Z INFO cache miss key=invoice:5b6c7d8e-1a2b-4c3d-9e8f-0a1b2c3d4e5f ttl=120",
+            id="cache-log-key",
+        ),
+        # a hex dump's text column, each byte of its line shown as a character or a dot
+        pytest.param(
+            "hexdump -C blob.bin\n"
+            "00000000  4b 7a 91 0c 51 2f 6e 77  3a c4 58 71 21 9e 66 30  |Kz..Q/nw:.Xq!.f0|\n"
+            "00000010  aa 7d 2b 44 38 0f 95 4a  63 33 76 d2 5e 48 01 7c  |.}+D8..Jc3v.^H.||",
+            id="hexdump-text-column",
+        ),
+    ],
+)
+def test_tune62_look_alikes_are_kept(text: str) -> None:
+    assert redact(text).text == text
+
+
+def test_tune62_look_alike_checks_keep_the_secrets() -> None:
+    # a valid IBAN, a session's record key, a hash with nothing said of it, a router name as a key
+    assert "6016 1331 9268 19" not in redact("IBAN: GB29 NWBK 6016 1331 9268 19, wrong reference").text
+    assert "5b6c7d8e" not in redact("cache hit key=session:5b6c7d8e-1a2b-4c3d-9e8f-0a1b2c3d4e5f").text
+    crypt = "$2y$10$" + "Qm4ZkP0aLr8sWn2VxT6bHe" + "Jc1FdG5uYo3iKpQ7wErTz9MnBvC1xAb"
+    assert crypt not in redact(f"admin:{crypt}").text
+    assert "Vx!7mQ2pLr" not in redact('the wifi password is "Vx!7mQ2pLr"').text
+    # a hex dump whose text column does not show its bytes is no dump
+    fake = "00000000  4b 7a 91 0c 51 2f 6e 77  3a c4 58 71 21 9e 66 30  |Hq7Lp2Wz9Rk4Tn8V|"
+    assert "Hq7Lp2Wz9Rk4Tn8V" not in redact("the password is in the dump\n" + fake).text

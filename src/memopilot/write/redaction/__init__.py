@@ -425,7 +425,11 @@ _ETAG_BEFORE = re.compile(r"(?i)\b(?:etag|if-none-match|if-match)[\"']?[ \t]*[:=
 _CACHE_KEY_BEFORE = re.compile(
     r"(?i)\bcache (?:restored from|saved with|hit for|saved successfully with|found for)"
     r"(?: restore)?[- ]key:[ \t]*$"
+    # a cache's log line, the key of what it looked up ("cache miss key=order:6f1c...")
+    r"|\bcache[ _-](?:hit|miss|set|get|put|write|read|stored|evicted|expired)\b[ \t]+key[=:][ \t]*$"
 )
+# (a key of a session's or a token's record is that secret: "cache hit key=session:...")
+_SECRET_NAMESPACE = re.compile(r"(?i)[\w-]*(?:sess|token|auth|secret|pass|cred|otp|nonce|csrf)")
 _SITE_KEY_BEFORE = re.compile(r"(?i)(?:data-sitekey|\bsite[-_ ]?key)[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
 # * an IPFS content id: the multihash of published content (CIDv0, base58 of SHA-256's 0x12 0x20
 #   and 32 bytes, "Qm..."; CIDv1 in base32, "bafy..." or "bafk...", the same multihash after its
@@ -545,8 +549,19 @@ def _in_creditor_reference(text: str, start: int, end: int) -> bool:
 _MASKED_GROUP = re.compile(r"(?:^|(?<=[-_.:/@]))\*{3,}(?:[-_.:/@]|$)")
 
 
+# The visible start of a value whose next groups are stars ("IBAN: NL91 **** **** **12 34"): a
+# masked value's first group, shown to say which one it is.
+_MASKED_NEXT = re.compile(r"[ -]\*{3,}(?:[ -]|$)")
+_MASKED_HEAD_MOST = 8
+
+
 def _public_by_format(text: str, start: int, end: int) -> bool:
-    if "***" in text and _MASKED_GROUP.search(text[start:end]):
+    if "***" in text and (
+        _MASKED_GROUP.search(text[start:end])
+        or (end - start <= _MASKED_HEAD_MOST and _MASKED_NEXT.match(text, end))
+    ):
+        return True
+    if "  " in text and _in_hexdump_text(text, start, end):
         return True
     if text.startswith(_SSH_PUBLIC_BLOB, start) or _SSH_KEY_TYPE.fullmatch(text, start, end):
         return True
@@ -576,8 +591,8 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
         return True
     if "|1|" in text and _inside(_HASHED_KNOWN_HOST, text, start, end, 64):
         return True
-    if "ache " in text and _CACHE_KEY_BEFORE.search(text, max(0, start - 48), start):
-        return True
+    if "ache" in text and _CACHE_KEY_BEFORE.search(text, max(0, start - 48), start):
+        return not _SECRET_NAMESPACE.match(text, start)
     if "ite" in text and _SITE_KEY_BEFORE.search(text, max(0, start - 24), start):
         return True
     if text[start : start + 1] in ("Q", "b") and _content_id(text, start, end):
@@ -594,6 +609,30 @@ def _public_by_format(text: str, start: int, end: int) -> bool:
     return board is not None and all(
         sum(map(int, rank.translate(_FEN_SQUARES))) == 8 for rank in board.group().split("/")
     )
+
+
+# A hex dump's line (hexdump -C, xxd, od): its offset, up to sixteen bytes in hex, then the same
+# bytes as text, each unprintable one a dot ("00000010  f8 23 d1 6f ...  |.#.o%.. .R...rHQ|").
+_HEXDUMP_BYTES = re.compile(
+    r"[0-9a-fA-F]{4,16}:?((?:[ \t]{1,2}[0-9a-fA-F]{2}(?:[0-9a-fA-F]{2})?){1,16})[ \t]"
+)
+
+
+def _in_hexdump_text(text: str, start: int, end: int) -> bool:
+    """Whether ``start:end`` lies in a hex dump's text column: the bytes of its line shown as text
+    (a character for each printable byte, a dot for the others), which says nothing the hex does
+    not."""
+    line_start = text.rfind("\n", 0, start) + 1
+    dumped = _HEXDUMP_BYTES.match(text, line_start)
+    if dumped is None or dumped.end() > start:
+        return False
+    raw = bytes.fromhex("".join(dumped.group(1).split()))[:16]
+    shown = "".join(chr(b) if 32 <= b < 127 else "." for b in raw)
+    column = text.find(shown, dumped.end(1))
+    line_end = text.find("\n", line_start)
+    if column < 0 or (line_end >= 0 and column > line_end):
+        return False
+    return column - 1 <= start and end <= column + len(shown) + 1  # (its bars, "|...|", too)
 
 
 def _content_id(text: str, start: int, end: int) -> bool:

@@ -21,7 +21,7 @@ import ahocorasick
 from . import prefilter
 from .identifiers import checked_identity_word, passes_checksum
 from .keywords import matches
-from .rules import P_PROSE, Span, plausible_password
+from .rules import P_PROSE, Span, _name_parts, _secret_name, plausible_password
 
 __all__ = ["detect"]
 
@@ -195,6 +195,13 @@ _CRYPT_HASH = re.compile(
     r"|\$y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{8,}\$[./A-Za-z0-9]{43}"
     r"|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}"
 )
+# A hash the message goes on to say is only the hash, not the password ("that's the argon2 hash from
+# the accounts table, not the password itself"): an example of what a table stores, as in docs.
+_SAID_ONLY_HASH = re.compile(
+    r"(?i)\bhash(?:ed)?\b[^\n]{0,60}?\bnot (?:the|a|my|your|our|his|her|their) "
+    r"(?:actual |real |plain ?(?:text )?|clear ?(?:text )?)?password"
+)
+_SAID_ONLY_HASH_REACH = 120
 # Hints found in most texts: the place needs at least this many of them (a .pgpass line has four
 # colons, a Discord bot token two dots).
 _COUNTED_HINTS = {":": 4, ".": 2}
@@ -445,14 +452,86 @@ def _byte_keys(text: str) -> Iterator[Span]:
             yield m.start(), m.end(), "private_key", P_PROSE
 
 
+# A setting given as a name and a value in two members, the way a Kubernetes container's "env", an
+# ECS task's "environment", a browser's exported cookies or a .NET config list them
+# ({"name": "DB_PASSWORD", "value": "..."}, "- name: API_TOKEN\n  value: ..."): the value is a secret
+# when the name names one.
+_JSON_NAME_VALUE = re.compile(
+    r"([\"'])name\1[ \t]*:[ \t]*([\"'])([^\"'\n]{1,80})\2[ \t]*,\s*([\"'])value\4[ \t]*:[ \t]*"
+    r"([\"'])([^\"'\n]{1,4096})\5"
+)
+_YAML_NAME_VALUE = re.compile(
+    r"(?m)^([ \t]*)-[ \t]+name:[ \t]*([\"']?)([\w.-]{1,80})\2[ \t]*\r?\n\1[ \t]+value:[ \t]*"
+    r"([\"']?)([^\s\"'][^\n\"']{0,4095}?)\4[ \t]*$"
+)
+_PASSWORD_PARTS = frozenset(("password", "passwd", "pwd", "pass", "passphrase", "session", "pin", "cookie"))
+
+
+def _names_a_secret(name: str) -> bool:
+    parts = _name_parts(name)
+    return _secret_name(name) or (bool(parts) and parts[-1] in _PASSWORD_PARTS)
+
+
+def _name_value_pairs(text: str) -> Iterator[Span]:
+    found = [(m.group(3), m.span(6)) for m in _JSON_NAME_VALUE.finditer(text)]
+    if "value:" in text:
+        found += [(m.group(3), m.span(5)) for m in _YAML_NAME_VALUE.finditer(text)]
+    for name, (start, end) in found:
+        value = text[start:end].strip()
+        if (
+            value
+            and value[0] not in "$%{<"
+            and _names_a_secret(name)
+            and plausible_password(value, False, "")
+        ):
+            yield start, start + len(value), "password", P_PROSE
+
+
+# A password in a child element <Value> of an element named for it, as Windows' unattend.xml keeps
+# them (<AdministratorPassword><Value>...</Value><PlainText>true</PlainText>).
+_XML_VALUE_CHILD = re.compile(
+    r"<([A-Za-z][\w:.-]*(?:Password|Passwort|Secret|Token|Passphrase|password|secret|token))"
+    r"(?:[ \t][^<>\n]*)?>\s*<Value>([^<>\n]{1,512})</Value>"
+)
+
+
+def _xml_value_children(text: str) -> Iterator[Span]:
+    for m in _XML_VALUE_CHILD.finditer(text):
+        value = m.group(2)
+        if plausible_password(value, True, "") and value.strip() == value:
+            yield m.start(2), m.end(2), "password", P_PROSE
+
+
+# A file client's login flag with the user and the password joined by its separator: lftp's
+# "-u user,password", smbclient's and rpcclient's "-U user%password".
+_USER_FLAG_PAIR = re.compile(
+    r"\b(?:lftp\b[^\n]*?[ \t]-u[ \t]+([\"']?)[^\s,\"']+,([^\s\"']+)\1"
+    r"|(?:smbclient|rpcclient|smbcacls|smbget)\b[^\n]*?[ \t]-U[ \t]+([\"']?)[^\s%\"']+%([^\s\"']+)\3)"
+)
+
+
+def _user_flag_pairs(text: str) -> Iterator[Span]:
+    for m in _USER_FLAG_PAIR.finditer(text):
+        group = 2 if m.group(2) is not None else 4
+        if plausible_password(m.group(group), False, ""):
+            yield m.start(group), m.end(group), "password", P_PROSE
+
+
 def detect(text: str, lower: str) -> Iterator[Span]:
+    if "name" in text and "value" in text:
+        yield from _name_value_pairs(text)
+    if "<Value>" in text:
+        yield from _xml_value_children(text)
+    if "lftp" in text or "-U " in text:
+        yield from _user_flag_pairs(text)
     if "[" in text and text.count(",") >= 31:
         yield from _byte_keys(text)
     if ("accounts" in text or "Wallet(" in text) and len(text) >= 64:
         yield from _wallet_keys(text)
     if "$" in text:
         for m in _CRYPT_HASH.finditer(text) if prefilter.may(prefilter.CRYPT_HASH, text) else ():
-            yield m.start(), m.end(), "password_hash", P_PROSE
+            if not _SAID_ONLY_HASH.search(text, m.end(), m.end() + _SAID_ONLY_HASH_REACH):
+                yield m.start(), m.end(), "password_hash", P_PROSE
     if "=" in text or ":" in text:
         yield from _identity_keys(text)
     if "\t" in text:

@@ -448,7 +448,11 @@ def _labelled_ibans(text: str) -> Iterator[Span]:
 # bank says IBAN ... is invalid"), when its check digits do fail: no account has that number.
 _SAID_INVALID = re.compile(
     r"(?i)\b(?:invalid|not valid|ungültig|nicht gültig|inválid[oa]|no es válid[oa]|invalide|non valid[oa]"
-    r"|ongeldig|checksum|prüfziffer|beispiel|example|ejemplo|exemple|esempio|voorbeeld|placeholder|dummy)"
+    r"|ongeldig|checksum|prüfziffer|beispiel|example|ejemplo|exemple|esempio|voorbeeld|placeholder|dummy"
+    # a slip said so: "doesn't validate", "the check digits are off", "wrong format", "only 10 digits"
+    r"|(?:doesn't|does not|won't|didn't|did not) validate|fails? (?:the )?(?:check|validation)"
+    r"|check digits? (?:are|is) (?:off|wrong)|mistyped|wrong|falsch|fehlerhaft|erróneo|erroné"
+    r"|only \d+ digits|nur \d+ (?:ziffern|stellen))"
 )
 
 
@@ -672,6 +676,14 @@ def _number_at(text: str, start: int, end: int, word: str, *, owned: bool = Fals
             and not (owned and word not in _CHECKSUM_REQUIRED)
         ):
             return None  # "CPF 967.773.386-80 é inválido": the word names a number that fails
+        if (
+            word in _CHECKSUM_OF
+            and not owned
+            and _SAID_INVALID.search(text)
+            and not _checksum_module(word).is_valid(number.group())
+            and not _form_field(text, number, word)
+        ):
+            return None  # "wrong BSN in row 4: 12345678 (only 8 digits)": of another length, said wrong
         return number.start(), number.end(), "national_id", P_CONTEXT
     code = _PASSPORT_CODE.match(text, at)
     if word in _PASSPORT_WORDS:

@@ -675,6 +675,8 @@ def _value_after(
             value = text[start:end]
             if _label_with_its_name(value) or _UI_ACTION_BEFORE.search(text, max(0, begins - 24), begins):
                 return None  # (also a button clicked: 'Klicken Sie auf „Zurücksetzen“')
+            if weak and _ROUTER_NETWORK.fullmatch(value):
+                return None  # 'the wifi here is "ZTE-MF79-4C2A"': a router's own network name
             found = _secret_value(value, quoted=True, code=code, linked=linked)
             return (start, end) if found else None
         aside = (
@@ -774,6 +776,8 @@ def _value_after(
         label = spaced_end == end and previous in _FOR_WORDS and raw.endswith((":", "："))
         if weak and not linked and not label and _NETWORK_NAME.fullmatch(candidate):
             return None  # "El wifi Linksys_9F4k va fatal": the network's name, its key unsaid
+        if weak and _ROUTER_NETWORK.fullmatch(candidate):
+            return None  # "the wifi here is "ZTE-MF79-4C2A"": a router's own network name, said so
         if weak and _NETWORK_NAME.fullmatch(candidate) and _SLASH_NEXT.match(text, spaced_end):
             return None  # "Wifi: Vodafone_K7Q2 / key": the network, its key after the slash (a pair)
         if previous in _MOVED_TO and candidate.lower() in _PASSWORD_MANAGERS:
@@ -1587,8 +1591,11 @@ def _word_value(text: str, word: re.Match[str]) -> bool:
 # One login per line ("- Gmail: Harbor!Lights09", "portão: 1590") under a header that names
 # passwords or codes ("Password di tutti gli account:", "Senhas de acesso do escritório:"), or
 # beside a line whose own label names one ("bank app PIN: 558203").
+# (the label may end in an aside that holds a colon: "Router admin (http://10.0.0.1): ...")
 _LIST_ITEM = re.compile(
-    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40})[:：][ \t]*(\S[^\n]{0,80})$", re.M
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40}?(?:\([^()\n]{1,40}\)[ \t]*)?)"
+    r"[:：][ \t]*(\S[^\n]{0,80})$",
+    re.M,
 )
 _LIST_VALUE = re.compile(r"\S+")
 _HTTP_STATUS_LINE = re.compile(r"\s*http/\d(?:\.\d)? \d{3}[^\n]*\n\s*")
@@ -1990,6 +1997,11 @@ def _decodes_to_text(value: str) -> bool:
 # an encoded value in a message about an encoded password.
 _ENCODED = re.compile(r"base64|base-64|hex[- ]?encoded|in hex|as hex|_hex\b|encoded")
 _PASSWORDISH = re.compile(r"pass(?!(?:ed|es|ing)\b)|login|credential|secret|pin\b|key|\bpwd?\b")
+# "... decode it and you'll see, nothing secret": a message that says its encoded text is no secret
+# does not speak of a secret by that word.
+_SAID_NOT_SECRET = re.compile(
+    r"\b(?:nothing|not(?: a)?|no|isn't|is not|nichts|kein|rien de|pas de|nada|niente|niets)\s+secret\w*"
+)
 _ENCODED_HINTS = ("hex", "base", "encoded")  # one is in every word _ENCODED finds: tested first, in C
 
 _ENCODED_VALUE = re.compile(r"(?<![\w+/=])(?:[A-Za-z0-9+/]{12,}={0,2}|[0-9a-f]{16,})(?![\w+/=])")
@@ -2124,7 +2136,10 @@ _ROUTER_NETWORK = re.compile(
     r"(?i:tp-?link|netgear|linksys|asus|d-?link|fritz!?box|vodafone|movistar|livebox|freebox|bbox|sfr"
     r"|bt-?hub|virginmedia|talktalk|orange|huawei|zte|xiaomi|tenda|belkin|telekom|magentaspot|plusnet"
     r"|xfinity|spectrum|ziggo|kpn|proximus|telenet|swisscom|upc|digi|jazztel|fastweb|totalplay|infinitum"
-    r"|telstra|optus|mikrotik|keenetic|zyxel|mercusys|sagemcom|technicolor|hitron|arris|ubnt)"
+    r"|telstra|optus|mikrotik|keenetic|zyxel|mercusys|sagemcom|technicolor|hitron|arris|ubnt"
+    r"|salt|sunrise|yallo|wind3|tim|iliad|sky|eir|vivo|claro|telmex)"
+    # (a band or a model's name may come before the id: "Salt_5GHz_2B9C", "HUAWEI-B311-7A3D")
+    r"(?i:[-_](?:2\.4|5|6)g(?:hz)?)?(?:[-_](?=[0-9A-Za-z]{0,5}\d)[0-9A-Za-z]{2,6}(?=[-_][0-9A-Fa-f]{4}\b))?"
     r"[-_](?=[0-9A-Za-z]{0,5}\d)[0-9A-Za-z]{2,6}(?i:[-_](?:2\.4|5|6)g(?:hz)?|[-_]ext|[-_]guest)?"
 )
 
@@ -3090,7 +3105,7 @@ def detect(text: str, lower: str) -> Iterator[Span]:
     if digits >= _HEX_VALUE_DIGITS:
         yield from _named_random_values(text, lower, long_tokens)
     yield from _security_answers(text, lower)
-    if _speaks_of_encoding(lower) and _PASSWORDISH.search(lower):
+    if _speaks_of_encoding(lower) and _PASSWORDISH.search(_SAID_NOT_SECRET.sub(" ", lower)):
         yield from _encoded_passwords(text)
     if "/" in text:
         yield from _credential_pairs(text, lower)
