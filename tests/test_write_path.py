@@ -649,6 +649,19 @@ def test_a_sum_raised_with_up_to_replaces_the_old_sum(mp: MemoPilot) -> None:
     assert mp.get(old.id).state is MemoryState.SUPERSEDED
 
 
+def test_a_recurring_amount_is_kept_and_a_later_one_replaces_it(mp: MemoPilot) -> None:
+    """An amount that recurs is the money a later question builds on: kept at the rules' evidence
+    bar, so the rise a later message tells has something to replace (the type model alone held such
+    a statement below its bar; only the turn's episode kept the old sum, and it stayed current)."""
+    (old,) = mp.remember("Council tax here is about 160 a month.").created
+    assert old.type == "fact"
+    mp.remember("Paid the council tax today, it's 185 a month since the new band came in.")
+    mp.settle()
+    assert mp.get(old.id).state is MemoryState.SUPERSEDED
+    context = mp.build_context("Help me plan my monthly outgoings.").text
+    assert "185" in context and "160" not in context
+
+
 def test_a_new_amount_without_its_period_still_replaces_a_monthly_one(mp: MemoPilot) -> None:
     (old,) = mp.remember("The rent on our flat in Dunmore Street is 980 a month, bills on top.").created
     mp.remember("Letting agent emailed: the rent's going up to 1,060 from the next payment.")
