@@ -476,10 +476,36 @@ def _card(candidate: str) -> bool:
 _NOT_DIGIT = re.compile(r"\D")
 
 
+def _shapes_possible(text: str) -> frozenset[str]:
+    """The shapes that can match somewhere in ``text``: each window's own tests below, asked of the
+    whole message once (a window's area is a part of it), so that a message where none can, half of
+    the typical ones, skips its windows (~18 µs on 300 characters)."""
+    return frozenset(
+        shape.name
+        for shape in _shapes_present(prefilter.present(text))
+        if not (shape.needs_chars is not None and shape.needs_chars.isdisjoint(text))
+        and not (shape.name == "emirates" and "784" not in text)
+        and not (shape.name == "iban" and not _IBAN_HEAD.search(text))
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _shapes_present(present: frozenset[int]) -> tuple[_Shape, ...]:
+    """The shapes whose prefilter condition is among ``present`` (or that have none: the IBAN's),
+    kept per set of conditions: few sets come back."""
+    return tuple(
+        shape
+        for shape in _SHAPE_LIST
+        if shape.name not in prefilter.SHAPES or prefilter.SHAPES[shape.name] in present
+    )
+
+
 def _shaped(text: str) -> Iterator[Span]:
     if not prefilter.may(prefilter.NUMBER_WINDOW, text):
         return
-    present = prefilter.present(text)
+    possible = _shapes_possible(text)
+    if not possible:
+        return
     for window in _NUMBER_WINDOW.finditer(text):
         start, end = max(0, window.start() - 8), min(len(text), window.end() + 3)
         digits = _digits(window.group())
@@ -490,10 +516,10 @@ def _shaped(text: str) -> Iterator[Span]:
         area = text[start:end]
         runs = frozenset(map(len, _DIGIT_RUN.findall(area)))
         for shape in _shapes_for(min(digits, _MOST_DIGITS_NEEDED), letters, runs):
+            if shape.name not in possible:
+                continue  # (no match of it anywhere in the message)
             if shape.needs_chars is not None and shape.needs_chars.isdisjoint(area):
                 continue
-            if shape.name in prefilter.SHAPES and prefilter.SHAPES[shape.name] not in present:
-                continue  # (no match of it anywhere in the message)
             if shape.name == "emirates" and "784" not in area:
                 continue
             if shape.name == "iban" and not _IBAN_HEAD.search(text, start, end):

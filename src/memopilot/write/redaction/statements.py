@@ -1591,9 +1591,13 @@ def _word_value(text: str, word: re.Match[str]) -> bool:
 # One login per line ("- Gmail: Harbor!Lights09", "portão: 1590") under a header that names
 # passwords or codes ("Password di tutti gli account:", "Senhas de acesso do escritório:"), or
 # beside a line whose own label names one ("bank app PIN: 558203").
-# (the label may end in an aside that holds a colon: "Router admin (http://10.0.0.1): ...")
 _LIST_ITEM = re.compile(
-    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40}?(?:\([^()\n]{1,40}\)[ \t]*)?)"
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：]{1,40})[:：][ \t]*(\S[^\n]{0,80})$", re.M
+)
+# The same where the label may end in an aside that holds a colon ("Router admin (http://10.0.0.1):
+# ..."), tried first; searched only in a text with a "(" (twice the cost of the other on every line).
+_LIST_ITEM_WITH_ASIDE = re.compile(
+    r"^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([^\n:：(]{1,40}\([^()\n]{1,40}\)[ \t]*|[^\n:：]{1,40})"
     r"[:：][ \t]*(\S[^\n]{0,80})$",
     re.M,
 )
@@ -1615,7 +1619,8 @@ def _code_label(label: str) -> bool:
 
 
 def _credential_list(text: str, lower: str) -> Iterator[Span]:
-    items = [m for m in _LIST_ITEM.finditer(text) if not _code_label(m.group(1))]
+    pattern = _LIST_ITEM_WITH_ASIDE if "(" in text else _LIST_ITEM
+    items = [m for m in pattern.finditer(text) if not _code_label(m.group(1))]
     if len(items) < 2:
         return
     header_named = _header_names_secrets(lower[: items[0].start()])
