@@ -481,6 +481,24 @@ def test_quoted_hypothetical_hearsay_and_one_answer_requests_store_nothing(messa
     assert learned_edit(message).new_memories == []
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Keep my gym locker details for me: locker 48, code [REDACTED:password]",
+        "Save this so I don't lose it: our router login is admin / [REDACTED:password]",
+        "The staging deploy token is [REDACTED:github_token], remember it for me please.",
+    ],
+)
+def test_a_credential_the_redactor_withheld_stores_nothing_typed(message: str) -> None:
+    assert learned_edit(message).new_memories == []
+
+
+def test_a_placeholder_beside_no_access_word_leaves_the_statement_be() -> None:
+    message = "My passport expires [REDACTED:national_id] and I need to renew it before the Oslo trip."
+    out = learned_edit(message)
+    assert any("passport" in m.content for m in out.new_memories)
+
+
 def test_a_fact_beside_a_quoted_text_is_kept() -> None:
     out = learned_edit('I live in Leeds. Can you fix this sentence: "their going to the park on Sunday"')
     assert [m.content for m in out.new_memories] == ["I live in Leeds."]

@@ -1477,6 +1477,27 @@ def _drop_borrowed(statements: list[_Statement], message: str, now: datetime) ->
             st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
 
 
+def _drop_withheld_credentials(statements: list[_Statement]) -> None:
+    """A statement that hands over a credential the redactor withheld ("Remember my bank login for
+    me: username ..., password [REDACTED:password]") stores nothing typed: what it was about is
+    gone, and a memory saying a secret exists only invites a model to ask for it. The turn's
+    episode keeps the redacted text. (A placeholder beside no access word, such as a date the
+    redactor took for an id, leaves the statement be.)"""
+    for st in statements:
+        if _WITHHELD.search(st.text) and _ACCESS_WORD.search(st.text):
+            st.judgement = None
+            st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
+
+
+# The redactor's placeholder (write/redaction: "[REDACTED:<kind>]") and the words of access
+_WITHHELD = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_ACCESS_WORD = re.compile(
+    r"\b(?:log-?ins?|passwords?|passcodes?|passphrases?|pins?|codes?|keys?|tokens?|secrets?|"
+    r"credentials?|user\s*names?)\b",
+    _F,
+)
+
+
 def _pasted_text(message: str) -> str:
     """The text a message pastes after a request to work on it, on the lines after the request's
     colon ("Summarise this in 3 bullet points pls:\n\nThe council voted on Tuesday to ..."), or on
@@ -2085,6 +2106,7 @@ class RuleEditor(MemoryEditor):
         now = _aware(context.now)
         statements = _read(message, now)
         _drop_borrowed(statements, message, now)
+        _drop_withheld_credentials(statements)
         classifier = default_classifier() if self.learned else None
         if classifier is not None:
             _learned(statements, classifier, now)
