@@ -578,3 +578,42 @@ def test_a_message_with_fewer_than_six_ascii_digits_has_no_number_window() -> No
     assert identifiers._NUMBER_WINDOW.search(
         "٠١٢٣٤٥"
     )  # (another script's digits: not counted, so not skipped)
+
+
+def test_the_learned_net_s_own_bound_is_above_every_own_score() -> None:
+    # _own_score_of gives a token its bound in place of its score where the bound is under the
+    # floor: the bound must never be under the score (tokens of every class, length and case)
+    from memopilot.write.redaction import learned
+
+    model = learned._model()
+    assert model is not None
+    rng = random.Random(30)
+    alphabets = [string.ascii_lowercase, string.ascii_uppercase, string.digits, "-_.@!#$%&*+/~^?:", "äßéøΩж"]
+    below = 0
+    for _ in range(6000):
+        pool = "".join(rng.sample(alphabets, rng.randint(1, 3)))
+        token = "".join(rng.choice(pool) for _ in range(rng.randint(4, 70)))
+        own, classes = learned.own_features(token)
+        score = model.score(own)
+        assert model._own_bound(token, classes) >= score - 1e-12, token
+        cached = model._own_score_of(token)
+        assert cached[1] == classes
+        assert (cached[0] >= model.own_floor) == (score >= model.own_floor), token
+        below += score < model.own_floor
+    assert below > 1000  # (the bound is read for many of them)
+
+
+def test_shapes_possible_in_a_message_hold_every_shape_found_in_its_windows() -> None:
+    # _shaped skips a window's shape that _shapes_possible leaves out: each shape's own matches
+    # must lie where the message-wide tests let it be tried
+    rng = random.Random(31)
+    pieces = ["DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111", "078-05-1120", "QQ 12 34 56 C",
+              "111.444.777-35", "12345678Z", "X1234567L", "RSSMRA85T10A562S", "131052-308T",
+              "900101-1234567", "19900101-1234", "2345 6789 0123", "784-1990-1234567-1", "12345678 9 ZZ1",
+              "order 2026-01-02 12:00", "a3f9c2e17b", "v1.2.3-45"]  # fmt: skip
+    for _ in range(2000):
+        text = " ".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
+        possible = identifiers._shapes_possible(text)
+        for shape in identifiers._SHAPE_LIST:
+            if shape.pattern.search(text) and shape.name not in possible:
+                raise AssertionError((shape.name, text))

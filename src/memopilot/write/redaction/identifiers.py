@@ -501,8 +501,8 @@ def _shapes_present(present: frozenset[int]) -> tuple[_Shape, ...]:
 
 
 def _shaped(text: str) -> Iterator[Span]:
-    if not prefilter.may(prefilter.NUMBER_WINDOW, text):
-        return
+    # (the prefilter's NUMBER_WINDOW condition is left out of its set, so it always may hold: the
+    # caller's count of six digits is this step's gate)
     possible = _shapes_possible(text)
     if not possible:
         return
@@ -1250,7 +1250,9 @@ _KEY_LENGTHS = {_WIF: 51, _HEX_KEY: 64, _NOSTR_SECRET: 63, _BASE58_SECRET: 86, _
 
 
 def _crypto_keys(text: str, longest: int) -> Iterator[Span]:
-    if longest >= _KEY_LENGTHS[_NOSTR_SECRET] and prefilter.may(prefilter.NOSTR_SECRET, text):
+    # (NOSTR_SECRET and WIF are left out of the prefilter's set, as NUMBER_WINDOW: their gate is the
+    # longest token's length)
+    if longest >= _KEY_LENGTHS[_NOSTR_SECRET]:
         for m in _NOSTR_SECRET.finditer(text):
             yield m.start(), m.end(), "private_key", P_STRUCT
     if (
@@ -1260,7 +1262,7 @@ def _crypto_keys(text: str, longest: int) -> Iterator[Span]:
     ):
         for m in _HEX_KEY.finditer(text):
             yield m.start(), m.end(), "private_key", P_STRUCT
-    for m in _WIF.finditer(text) if prefilter.may(prefilter.WIF, text) else ():
+    for m in _WIF.finditer(text):
         if base58check(m.group()):
             yield m.start(), m.end(), "bitcoin_private_key", P_STRUCT
     if longest >= _KEY_LENGTHS[_EXTENDED_KEY]:

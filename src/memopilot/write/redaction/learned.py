@@ -57,6 +57,9 @@ _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _TOKEN_CHARS = rf"[^\s\"'`“”‘’«»„()\[\]{{}}<>,;|=:{_CJK}]"
 _CONTEXT_WORDS = 3
 _WORD_CACHE = 50_000  # words whose context weight is kept (a few MB at most)
+# (a bound's sum and a score's add the same weights otherwise grouped: their rounding may differ
+# by far less than this)
+_BOUND_MARGIN = 1e-9
 _TOKEN_CACHE = 20_000  # tokens whose own score is kept (a few MB at most)
 # What makes a token more than a plain word, after its first character (see _shaped_starts): a
 # digit or capital, or a symbol that more of the token follows. Written to start with the mark's
@@ -223,10 +226,14 @@ def _pairs(run: str) -> list[str]:
 def own_features(token: str) -> tuple[list[str], str]:
     """The features a token has whatever surrounds it (its shape, length, classes and first
     characters), and its classes ("aA9!"), which the context features pair with the word before."""
+    class_string = _class_string(token)
+    return _own_features_of(token, class_string, _named_classes(frozenset(class_string)))
+
+
+def _own_features_of(token: str, class_string: str, classes: str) -> tuple[list[str], str]:
+    """:func:`own_features`, the token's class string and classes found already."""
     # Only the shape's first eight runs are read, and collapsing runs keeps the classes a token
     # holds: a 64-digit hash is not grouped to its end (a sixth of the net's time went there).
-    class_string = _class_string(token)
-    classes = _named_classes(frozenset(class_string))
     length = _length_bucket(len(token))
     shape = _collapsed(class_string, _SHAPE_RUNS)
     features = [f"shape:{shape}", f"len:{length}", f"cls:{classes}", f"cls_len:{classes}|{length}"]
@@ -411,9 +418,66 @@ class TokenModel:
         if cached is None:
             if len(self._own_scores) > _TOKEN_CACHE:
                 self._own_scores.clear()
-            own, classes = own_features(token)
-            cached = self._own_scores[token] = (self.score(own), classes)
+            cached = self._own_scores[token] = self._own_score_of(token)
         return cached
+
+    def _own_score_of(self, token: str) -> tuple[float, str]:
+        """The score of a token's own features and its classes; for a token whose score cannot reach
+        ``own_floor`` (see _own_bound: three tokens in five of the typical look-alikes), that bound
+        in place of its score, which is then only compared with the floor (``spans``)."""
+        class_string = _class_string(token)
+        classes = _named_classes(frozenset(class_string))
+        bound = self._own_bound(token, classes)
+        if bound < self.own_floor - _BOUND_MARGIN:
+            return bound, classes
+        return self.score(_own_features_of(token, class_string, classes)[0]), classes
+
+    def _own_bound(self, token: str, classes: str) -> float:
+        """A bound above the score of a token's own features, read without its shape and its
+        variety: their weights' largest for its classes (a shape of those classes, a variety of
+        0-4), each of the others' own (length, classes, first three characters, case). A new
+        token (a hash, an id) costs a third of its features then: most fall under the floor."""
+        get = self.weights.get
+        length = _length_bucket(len(token))
+        bound = (
+            self.bias + self._most_of_shapes(classes) + get(f"len:{length}", 0.0) + get(f"cls:{classes}", 0.0)
+        )
+        bound += get(f"cls_len:{classes}|{length}", 0.0)
+        if len(token) >= 8:
+            bound += get(f"pre:{token[:3]}", 0.0) + self._most_of_varieties(classes)
+        if token.isalpha():
+            bound += get(_alpha_case(token), 0.0)
+        return bound
+
+    @functools.cached_property
+    def _shape_weights(self) -> list[tuple[frozenset[str], float]]:
+        """Each shape feature's weight with the classes its shape holds ("aA9!" letters)."""
+        return [
+            (frozenset(c if c in "aA9" else "!" for c in name[len("shape:") :]), weight)
+            for name, weight in self.weights.items()
+            if name.startswith("shape:")
+        ]
+
+    @functools.cached_property
+    def _class_bounds(self) -> dict[str, tuple[float, float]]:
+        return {}
+
+    def _most_of_shapes(self, classes: str) -> float:
+        """The largest weight a shape of a token of ``classes`` can add (0: a shape never seen)."""
+        return self._bounds_of(classes)[0]
+
+    def _most_of_varieties(self, classes: str) -> float:
+        """The largest weight a variety (0-4) of a token of ``classes`` can add."""
+        return self._bounds_of(classes)[1]
+
+    def _bounds_of(self, classes: str) -> tuple[float, float]:
+        found = self._class_bounds.get(classes)
+        if found is None:
+            held = frozenset(classes)
+            shapes = max([0.0] + [weight for shape, weight in self._shape_weights if shape <= held])
+            varieties = max([0.0] + [self.weights.get(f"uniq:{classes}|{v}", 0.0) for v in range(5)])
+            found = self._class_bounds[classes] = (shapes, varieties)
+        return found
 
     def _word_weight(self, word: str) -> float:
         """``ctx:`` and ``ctx5:`` of a word before the token (at any of the three places)."""
