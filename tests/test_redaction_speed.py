@@ -617,3 +617,55 @@ def test_shapes_possible_in_a_message_hold_every_shape_found_in_its_windows() ->
         for shape in identifiers._SHAPE_LIST:
             if shape.pattern.search(text) and shape.name not in possible:
                 raise AssertionError((shape.name, text))
+
+
+def test_shannon_and_wordiness_are_the_counter_and_chunk_forms() -> None:
+    # rules.shannon counts with str.count in first-occurrence order, and _wordiness returns 0 where
+    # no three letters stand in a row: both the same as the plain forms, bit for bit
+    import math
+    from collections import Counter
+
+    def plain_shannon(value: str) -> float:
+        n = len(value)
+        return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+    def plain_wordiness(value: str) -> float:
+        letters = sum(map(str.isalpha, value))
+        if not letters:
+            return 0.0
+        covered = sum(
+            len(chunk)
+            for chunk in rules._WORD_CHUNK.findall(value)
+            if len(chunk) >= 3 and 4 * (len(chunk) - len(chunk.translate(rules._NO_VOWELS))) >= len(chunk)
+        )
+        return covered / letters
+
+    rng = random.Random(32)
+    pools = [
+        string.hexdigits,
+        string.ascii_letters + string.digits,
+        string.printable,
+        "aeiouAEIOU1-_",
+        "äßжé9x",
+    ]
+    for _ in range(20000):
+        pool = rng.choice(pools)
+        value = "".join(rng.choice(pool) for _ in range(rng.randint(1, 90)))
+        assert rules.shannon(value) == plain_shannon(value), value
+        assert rules._wordiness(value) == plain_wordiness(value), value
+
+
+def test_a_secret_cue_is_tried_only_where_one_of_its_words_starts() -> None:
+    # _matches_at_a_word stands for the cue patterns' search: every match starts with a hint word
+    rng = random.Random(33)
+    words = [*statements._SECRET_CUE_WORDS, "key", "keys", "credentials", "privater schlüssel", "api-key"]
+    filler = ["the", "my", "/", "-", "x", "apis", "monkey", "keyboard", "pass", "sessions", ".", " ", "\n"]
+    for _ in range(20000):
+        text = "".join(
+            rng.choice(words if rng.random() < 0.2 else filler) + rng.choice(["", " ", "_"]) for _ in range(8)
+        )
+        assert statements._secret_cue(text) == (statements._SECRET_CUE.search(text) is not None), text
+        expected = statements._KEY_TALK.search(text) is not None
+        assert (
+            statements._matches_at_a_word(statements._KEY_TALK, statements._KEY_TALK_HINTS, text) == expected
+        )

@@ -207,6 +207,11 @@ class Substrings:
         """Whether any of the words occurs in ``text``."""
         return _SHARED.occurs(self._automaton, text)
 
+    def starts(self, text: str) -> Iterator[int]:
+        """Where each occurrence of the words starts (overlapping ones too), in the automaton's order."""
+        for end, word in matches(self._automaton, text):
+            yield end + 1 - len(word)
+
     def found(self, text: str) -> set[str]:
         """Every word that occurs in ``text`` (overlapping occurrences included)."""
         return {word for _, word in matches(self._automaton, text)}

@@ -157,7 +157,8 @@ def _grouped_key(text: str, lower: str, groups: list[tuple[int, int]]) -> tuple[
             continue  # (an IBAN's groups are identifiers.py's to check)
         if _both_cases(joined):
             return start, end
-        if _random(joined, least_digits=4) and key_talk(lower) and not _hash_named(lower, start):
+        # (_random(joined, least_digits=4): random with two digits, as above, and four of them)
+        if _digits_at_least(joined, 4) and key_talk(lower) and not _hash_named(lower, start):
             return start, end
     return None
 
@@ -331,6 +332,11 @@ def _random(value: str, least_digits: int) -> bool:
         and len(value) - letters >= least_digits
         and looks_random(value, _LEAST)
     )
+
+
+def _digits_at_least(value: str, least: int) -> bool:
+    """Whether ``value`` holds ``least`` characters other than letters (``_random``'s count)."""
+    return len(value) - sum(c.isalpha() for c in value) >= least
 
 
 def _hash_named(lower: str, start: int) -> bool:

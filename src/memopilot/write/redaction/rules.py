@@ -56,7 +56,6 @@ import binascii
 import math
 import re
 import string
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -97,8 +96,10 @@ _PW_TRAILING = ".,;:)]}>'\"`’”"
 
 
 def shannon(value: str) -> float:
+    # (each character's count in the order of its first occurrence, as Counter(value).values() gives
+    # them: the same sum, counted by str.count in C where a Counter updated a dict per character)
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+    return -sum(c / n * math.log2(c / n) for c in map(value.count, dict.fromkeys(value)))
 
 
 _DIGITS = frozenset(string.digits)
@@ -107,6 +108,7 @@ _LOWER = frozenset(string.ascii_lowercase)
 
 
 _WORD_CHUNK = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
 _NO_VOWELS = str.maketrans("", "", "aeiouyAEIOUY")
 
 
@@ -118,6 +120,8 @@ def _wordiness(value: str) -> float:
     letters = sum(map(str.isalpha, value))
     if not letters:
         return 0.0
+    if _THREE_LETTERS.search(value) is None:
+        return 0.0  # a chunk is ASCII letters: none holds three without three in a row (a hash's hex)
     covered = 0
     for chunk in _WORD_CHUNK.findall(value):
         if len(chunk) >= 3 and 4 * (len(chunk) - len(chunk.translate(_NO_VOWELS))) >= len(chunk):

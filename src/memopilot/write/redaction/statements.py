@@ -2717,14 +2717,33 @@ _KEY_TALK_HINTS = Substrings((*_SECRET_CUE_WORDS, "key"))  # ("keys", "credentia
 
 
 def _secret_cue(lower: str) -> bool:
-    """Whether ``lower`` names a secret (_SECRET_CUE), searched only where one of its words is."""
-    return _SECRET_CUE_HINTS.search(lower) and _SECRET_CUE.search(lower) is not None
+    """Whether ``lower`` names a secret (_SECRET_CUE), tried only where one of its words starts."""
+    return _matches_at_a_word(_SECRET_CUE, _SECRET_CUE_HINTS, lower)
+
+
+def _matches_at_a_word(pattern: re.Pattern[str], words: Substrings, lower: str) -> bool:
+    """``pattern.search(lower) is not None`` for _SECRET_CUE and _KEY_TALK, whose every match starts
+    with one of ``words`` (a look-behind or a \\b before it reads nothing: "privater schlüssel" holds
+    "schlüssel", itself a match): the pattern is tried where a word starts (from the message's
+    shared pass), where a search tried its sixty-odd alternatives at every position (~20 µs on an
+    80-character window, ~45 on a message)."""
+    return any(pattern.match(lower, start) for start in words.starts(lower))
 
 
 def key_talk(lower: str) -> bool:
     """Whether ``lower`` speaks of a key, a token or a credential (_KEY_TALK), searched only where
-    one of its words is. (pieces.py asks it of a key written in pieces.)"""
-    return _KEY_TALK_HINTS.search(lower) and _KEY_TALK.search(lower) is not None
+    one of its words is. (pieces.py asks it of a key written in pieces, for each run of groups of a
+    message: the last text's answer is kept, the search costing ~10-45 µs on 300 characters.)"""
+    global _KEY_TALK_LAST
+    last = _KEY_TALK_LAST
+    if last[0] is lower:
+        return last[1]
+    found = _matches_at_a_word(_KEY_TALK, _KEY_TALK_HINTS, lower)
+    _KEY_TALK_LAST = (lower, found)  # (one tuple, read and replaced whole: thread-safe)
+    return found
+
+
+_KEY_TALK_LAST: tuple[str, bool] = ("", False)
 
 
 _HEX_VALUE_DIGITS = 2  # a UUID or 32 hex digits hold more by far; a 2FA seed in base32 a few (2 of 16 often)
