@@ -22,10 +22,16 @@ from ../shared/data).
 Run from the repository root::
 
     python scripts/measure_redaction.py [--corpus tests/data/redaction_tune6] [--repeat 20] [--show-misses]
-        [--without-model] [--profile]
+        [--without-model] [--profile] [--ab REV]
 
 With no ``--corpus``, every corpus is measured (misses are never shown then). ``--show-misses`` is
 for a tune corpus only: the check corpus must not be tuned on.
+
+``--ab REV`` compares the redaction package of a git revision (``HEAD``, a commit) with the working
+tree's in one process: whether their outputs are the same on every message of every corpus (a
+sha256 of each side's), then their speed on the typical messages (of ``--corpus``, or of every
+corpus), interleaved message by message, in thread CPU time: the best of five runs of each message,
+and single runs of messages neither side has redacted before (see ``unseen_single_us``).
 """
 
 from __future__ import annotations
@@ -220,6 +226,89 @@ def profile(folders: list[Path], repeat: int) -> None:
     print(f"  {'redact() whole':24s} {statistics.median(totals):7.1f} {statistics.mean(totals):7.1f}")
 
 
+def _package_at(rev: str) -> Callable[[str], object]:
+    """The ``redact`` of the redaction package as it is at git revision ``rev``, imported from a
+    copy under another name (its modules import each other relatively)."""
+    import importlib
+    import subprocess
+    import sys
+    import tarfile
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="redaction_ab_"))
+    archive = folder / "package.tar"
+    with archive.open("wb") as fh:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "src/memopilot/write/redaction"], stdout=fh, check=True
+        )
+    with tarfile.open(archive) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "src" / "memopilot" / "write" / "redaction").rename(folder / "redaction_ab")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("redaction_ab").redact
+
+
+def _corpus_messages(folders: list[Path]) -> list[str]:
+    return [
+        row["message"]
+        for folder in folders
+        for name in ("secret_messages.jsonl", "benign_messages.jsonl")
+        for row in load(folder, name)
+    ]
+
+
+def ab(rev: str, folders: list[Path]) -> None:
+    """Compare the package at ``rev`` (A) with the working tree's (B): see the module docstring."""
+    import hashlib
+
+    old = _package_at(rev)
+    new = redact
+    sides = [hashlib.sha256(), hashlib.sha256()]
+    every = _corpus_messages([TUNE, *sorted(TUNE.glob("redaction_*"))])  # (the look-alike corpora too)
+    differing = 0
+    for text in every:
+        a, b = repr(old(text)), repr(new(text))
+        sides[0].update(a.encode())
+        sides[1].update(b.encode())
+        differing += a != b
+    print(
+        f"outputs over {len(every)} corpus messages: {differing} differ; "
+        f"sha256 {rev} {sides[0].hexdigest()[:12]}, working tree {sides[1].hexdigest()[:12]}"
+    )
+    messages = [
+        m
+        for folder in folders
+        for m in typical_messages([r["message"] for r in load(folder, "benign_messages.jsonl")])
+    ]
+    clock = time.thread_time_ns
+    unseen: tuple[list[float], list[float]] = ([], [])
+    for i, text in enumerate(messages[1::2]):  # (these have not been redacted by either side yet)
+        order = ((0, old), (1, new)) if i % 2 else ((1, new), (0, old))
+        for side, run in order:
+            t0 = clock()
+            run(text)
+            unseen[side].append((clock() - t0) / 1000)
+    best: tuple[list[float], list[float]] = ([], [])
+    for i, text in enumerate(messages):
+        order = ((0, old), (1, new)) if i % 2 else ((1, new), (0, old))
+        for side, run in order:
+            best[side].append(min(_one_run_us(run, text, clock) for _ in range(5)))
+    for name, (a, b) in (("best of 5", best), ("single runs, unseen", unseen)):
+        ratios = [y / x for x, y in zip(a, b, strict=True) if x > 0]
+        print(
+            f"{name}, {len(a)} typical messages: "
+            f"{rev} median {statistics.median(a):.1f} mean {statistics.mean(a):.1f} µs; "
+            f"working tree median {statistics.median(b):.1f} mean {statistics.mean(b):.1f} µs; "
+            f"per-message ratio median {statistics.median(ratios):.3f}"
+        )
+
+
+def _one_run_us(run: Callable[[str], object], text: str, clock: Callable[[], int]) -> float:
+    t0 = clock()
+    run(text)
+    return (clock() - t0) / 1000
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", type=Path, help="a corpus folder (default: the tune and the check corpus)")
@@ -231,9 +320,17 @@ def main() -> None:
     ap.add_argument(
         "--profile", action="store_true", help="time each detector on the typical messages (no scores)"
     )
+    ap.add_argument(
+        "--ab",
+        metavar="REV",
+        help="compare the package at a git revision with the working tree's (no scores)",
+    )
     args = ap.parse_args()
     if args.without_model:
         learned._model = lambda: None  # what the learned net adds is the difference of two runs
+    if args.ab:
+        ab(args.ab, [args.corpus.resolve()] if args.corpus else TUNES + CHECKS)
+        return
     if args.profile:
         profile([args.corpus.resolve()] if args.corpus else TUNES + CHECKS, min(args.repeat, 5))
         return
