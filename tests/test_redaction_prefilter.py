@@ -121,3 +121,20 @@ def test_redact_is_the_same_without_re2(monkeypatch: pytest.MonkeyPatch) -> None
     assert all(prefilter.may(condition, "text") for condition in PAIRS)
     without = [(r.text, r.findings) for r in map(redaction.redact, texts)]
     assert with_set == without
+
+
+@pytest.mark.skipif(prefilter._SET is None, reason="google-re2 is not installed")
+def test_the_sets_hold_every_condition_once_and_answer_as_one_set() -> None:
+    # the conditions are split in a few RE2 sets (smaller DFAs): together they hold each condition of
+    # the set once, and find what one set of all of them finds
+    import re2
+
+    held = [i for _, part in prefilter._SET for i in part]
+    assert sorted(held) == sorted(prefilter._IN_SET) and len(held) == len(set(held))
+    whole = re2.Set.SearchSet(re2.Options())
+    for i in prefilter._IN_SET:
+        whole.Add(prefilter._CONDITIONS[prefilter._NAMES[i]])
+    whole.Compile()
+    for text in _samples():
+        one = prefilter._LEFT_OUT.union(map(prefilter._IN_SET.__getitem__, whole.Match(text) or ()))
+        assert prefilter._hits(text) == one, text
