@@ -57,9 +57,6 @@ _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _TOKEN_CHARS = rf"[^\s\"'`“”‘’«»„()\[\]{{}}<>,;|=:{_CJK}]"
 _CONTEXT_WORDS = 3
 _WORD_CACHE = 50_000  # words whose context weight is kept (a few MB at most)
-# (a bound's sum and a score's add the same weights otherwise grouped: their rounding may differ
-# by far less than this)
-_BOUND_MARGIN = 1e-9
 _TOKEN_CACHE = 20_000  # tokens whose own score is kept (a few MB at most)
 # What makes a token more than a plain word, after its first character (see _shaped_starts): a
 # digit or capital, or a symbol that more of the token follows. Written to start with the mark's
@@ -422,62 +419,47 @@ class TokenModel:
         return cached
 
     def _own_score_of(self, token: str) -> tuple[float, str]:
-        """The score of a token's own features and its classes; for a token whose score cannot reach
-        ``own_floor`` (see _own_bound: three tokens in five of the typical look-alikes), that bound
-        in place of its score, which is then only compared with the floor (``spans``)."""
+        """The score of a token's own features (``score(own_features(token))``: the same weights
+        summed in the same order) and its classes, read from small tables of the weights of each
+        kind of own feature, where the features' names were written out and looked up among all
+        the model's (40,000): a token met for the first time (a hash, an id) costs that lookup."""
         class_string = _class_string(token)
         classes = _named_classes(frozenset(class_string))
-        bound = self._own_bound(token, classes)
-        if bound < self.own_floor - _BOUND_MARGIN:
-            return bound, classes
-        return self.score(_own_features_of(token, class_string, classes)[0]), classes
-
-    def _own_bound(self, token: str, classes: str) -> float:
-        """A bound above the score of a token's own features, read without its shape and its
-        variety: their weights' largest for its classes (a shape of those classes, a variety of
-        0-4), each of the others' own (length, classes, first three characters, case). A new
-        token (a hash, an id) costs a third of its features then: most fall under the floor."""
-        get = self.weights.get
+        shapes, prefixes = self._own_tables
         length = _length_bucket(len(token))
-        bound = (
-            self.bias + self._most_of_shapes(classes) + get(f"len:{length}", 0.0) + get(f"cls:{classes}", 0.0)
-        )
-        bound += get(f"cls_len:{classes}|{length}", 0.0)
-        if len(token) >= 8:
-            bound += get(f"pre:{token[:3]}", 0.0) + self._most_of_varieties(classes)
-        if token.isalpha():
-            bound += get(_alpha_case(token), 0.0)
-        return bound
-
-    @functools.cached_property
-    def _shape_weights(self) -> list[tuple[frozenset[str], float]]:
-        """Each shape feature's weight with the classes its shape holds ("aA9!" letters)."""
-        return [
-            (frozenset(c if c in "aA9" else "!" for c in name[len("shape:") :]), weight)
-            for name, weight in self.weights.items()
-            if name.startswith("shape:")
+        by_class = self._class_weights.get((classes, length))
+        if by_class is None:
+            get = self.weights.get
+            by_class = self._class_weights[classes, length] = (
+                get(f"len:{length}", 0.0),
+                get(f"cls:{classes}", 0.0),
+                get(f"cls_len:{classes}|{length}", 0.0),
+                tuple(get(f"uniq:{classes}|{variety}", 0.0) for variety in range(5)),
+            )
+        weights = [
+            shapes.get(_collapsed(class_string, _SHAPE_RUNS), 0.0),
+            by_class[0],
+            by_class[1],
+            by_class[2],
         ]
+        if len(token) >= 8:
+            weights.append(prefixes.get(token[:3], 0.0))
+            weights.append(by_class[3][_variety(token)])
+        if token.isalpha():
+            weights.append(self.weights.get(_alpha_case(token), 0.0))
+        return self.bias + sum(weights), classes
 
     @functools.cached_property
-    def _class_bounds(self) -> dict[str, tuple[float, float]]:
+    def _own_tables(self) -> tuple[dict[str, float], dict[str, float]]:
+        """The weights of the shape features by shape, and of the prefix features by prefix."""
+        shapes = {name[len("shape:") :]: w for name, w in self.weights.items() if name.startswith("shape:")}
+        prefixes = {name[len("pre:") :]: w for name, w in self.weights.items() if name.startswith("pre:")}
+        return shapes, prefixes
+
+    @functools.cached_property
+    def _class_weights(self) -> dict[tuple[str, str], tuple[float, float, float, tuple[float, ...]]]:
+        """(classes, length bucket) -> the weights of its length, classes, both, and each variety."""
         return {}
-
-    def _most_of_shapes(self, classes: str) -> float:
-        """The largest weight a shape of a token of ``classes`` can add (0: a shape never seen)."""
-        return self._bounds_of(classes)[0]
-
-    def _most_of_varieties(self, classes: str) -> float:
-        """The largest weight a variety (0-4) of a token of ``classes`` can add."""
-        return self._bounds_of(classes)[1]
-
-    def _bounds_of(self, classes: str) -> tuple[float, float]:
-        found = self._class_bounds.get(classes)
-        if found is None:
-            held = frozenset(classes)
-            shapes = max([0.0] + [weight for shape, weight in self._shape_weights if shape <= held])
-            varieties = max([0.0] + [self.weights.get(f"uniq:{classes}|{v}", 0.0) for v in range(5)])
-            found = self._class_bounds[classes] = (shapes, varieties)
-        return found
 
     def _word_weight(self, word: str) -> float:
         """``ctx:`` and ``ctx5:`` of a word before the token (at any of the three places)."""
