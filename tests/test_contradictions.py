@@ -592,3 +592,21 @@ def test_a_new_employer_replaces_the_old_one_though_facts_add_up() -> None:
     assert found.old is old and found.rule == "same_slot_new_value"
     other = mem("I went to Bellweather Flowers for the bouquet.", MemoryType.FACT)
     assert find_supersessions(new, MemoryType.FACT, [other]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Oops, scratch that, wrong hall. It's at the community centre.", True),
+        ("Wait, no, I got it wrong. The dentist is on Thursday.", True),
+        ("Correction: the rent is 900, not 990.", True),
+        ("I meant the blue one, not the green one.", True),
+        ("Actually it's Tuesday now.", False),  # a change marker, read by the rules as such
+        ("The wrong bus came again this morning.", False),
+        ("Sorry for the late reply, busy week.", False),
+    ],
+)
+def test_what_takes_back_what_was_just_said(text: str, expected: bool) -> None:
+    from memopilot.write.contradictions import takes_back
+
+    assert takes_back(text) is expected

@@ -649,6 +649,42 @@ def test_a_sum_raised_with_up_to_replaces_the_old_sum(mp: MemoPilot) -> None:
     assert mp.get(old.id).state is MemoryState.SUPERSEDED
 
 
+def test_a_correction_takes_back_what_the_turn_before_told(mp: MemoPilot) -> None:
+    """ "Oops, scratch that, wrong hall." names nothing of what it corrects but its place in the
+    conversation: the memory the same session's turn before it told, with that turn's episode,
+    leaves the context; the correction's own episode, which carries the right value, stays."""
+    told = mp.remember("My nephew's school play is at the Grange Hall on Friday.", session_id="s1")
+    (old,), (old_turn,) = told.created, told.episodes
+    correction = mp.remember(
+        "Oops, scratch that, wrong hall. It's St Brennan's community centre.", session_id="s1"
+    )
+    mp.settle()
+    assert mp.get(old.id).state is MemoryState.SUPERSEDED
+    assert mp.get(old_turn.id).state is MemoryState.SUPERSEDED
+    assert all(mp.get(e.id).state is MemoryState.ACTIVE for e in correction.episodes)
+
+
+@pytest.mark.parametrize(
+    ("first", "correction"),
+    [
+        # it shares no word with the memory: it takes back the assistant's suggestion, not the user's words
+        ("I am vegetarian.", "Scratch that, something with rice."),
+        # another conversation: "scratch that" speaks of what was said there
+        ("My nephew's school play is at the Grange Hall on Friday.", None),
+    ],
+)
+def test_a_correction_leaves_what_it_does_not_speak_of(
+    mp: MemoPilot, first: str, correction: str | None
+) -> None:
+    (old,) = mp.remember(first, session_id="s1").created
+    if correction is None:
+        mp.remember("Oops, scratch that, wrong hall. It's at St Brennan's community centre.", session_id="s2")
+    else:
+        mp.remember(correction, session_id="s1")
+    mp.settle()
+    assert mp.get(old.id).state is MemoryState.ACTIVE
+
+
 def test_a_recurring_amount_is_kept_and_a_later_one_replaces_it(mp: MemoPilot) -> None:
     """An amount that recurs is the money a later question builds on: kept at the rules' evidence
     bar, so the rise a later message tells has something to replace (the type model alone held such

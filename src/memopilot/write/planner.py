@@ -40,6 +40,7 @@ from .contradictions import (
     stale_episodes,
     states_one_thing,
     states_other_amounts,
+    takes_back,
     weighs_a_choice,
 )
 from .date_words import readable_dates
@@ -194,6 +195,8 @@ class WritePath:
         self._apply_message_changes(plan, text, created)
         self._apply_reversal(plan, text, created)
         if not plan.outcome.superseded:
+            self._apply_correction(plan, text, created)
+        if not plan.outcome.superseded:
             self._apply_judged_update(plan, text, created)
         elif beside := _told_beside_the_changed(plan):
             self._apply_judged_update(plan, text, created, among=beside)
@@ -342,6 +345,26 @@ class WritePath:
             else:
                 plan.retire(found.old, reason=found.reason)
 
+    def _apply_correction(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
+        """A message that opens by taking back what the user has just said ("Oops, scratch that,
+        wrong town. It's in Kestrel Bay, the hall by the estuary.") corrects what was taken from the
+        same conversation's turn before it: the memory of that turn that speaks of the same thing
+        (or its only one) is superseded by the message's first memory, or retired when the message
+        stored none (its episode, which states the correction, stays). The learned judgement read
+        such pairs at 0.03-0.19: "scratch that" names nothing of what it takes back."""
+        if plan.session_id is None or not takes_back(text):
+            return
+        told = _told_just_before(plan)
+        target = _what_is_taken_back(told, text)
+        if target is None:
+            return
+        successor = next((m for m in created if m is not None), None)
+        reason = "the user took back what they had just said"
+        if successor is not None:
+            plan.supersede(target, plan.live.get(successor.id, successor), rule="correction", reason=reason)
+        else:
+            plan.retire(target, reason=reason, rule="correction")
+
     def _apply_reversal(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
         """A change undone ("we've gone back to his old Hollowfield kibble" after "we moved him
         over to Marrowbone Select"): the memory that replaced the value the message returns to was
@@ -464,6 +487,35 @@ class WritePath:
             target = plan.owned(request.id, user_id, project_id)
             if target is not None:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
+
+
+def _told_just_before(plan: _Plan) -> list[Memory]:
+    """The live typed memories taken from the user's turn just before this message in the same
+    conversation (none when a later turn of it is known to have stored nothing)."""
+    same = [m for m in plan.untouched_earlier() if m.session_id == plan.session_id and not m.is_critical]
+    if not same:
+        return []
+    last = max(same, key=lambda m: m.created_at)
+    turns = [*plan.inputs.earlier, *plan.inputs.evidence.values()]
+    later = [e for e in turns if e.session_id == plan.session_id and e.created_at > last.created_at]
+    if any(e.id not in last.source_ids for e in later):
+        return []  # a turn in between: "scratch that" speaks of that one
+    return [m for m in same if m.message_id == last.message_id and m.created_at == last.created_at]
+
+
+def _what_is_taken_back(told: list[Memory], text: str) -> Memory | None:
+    """Of the memories one turn told, the one a correction speaks of: the one sharing the most
+    words with it (by their first five letters: "allergic" and "allergy"), when that one is clear.
+    One sharing none is left be, even alone: "Scratch that, something with rice" after "I have been
+    vegetarian since I was twelve" takes back an answer the assistant gave, not the user's words."""
+    said = {term[:5] for term in content_terms(text)}
+    shared = sorted(
+        ((len(said & {term[:5] for term in content_terms(m.content)}), m) for m in told),
+        key=lambda pair: -pair[0],
+    )
+    if not shared or shared[0][0] == 0 or (len(shared) > 1 and shared[1][0] == shared[0][0]):
+        return None
+    return shared[0][1]
 
 
 def _adds_to_what_holds(text: str) -> bool:

@@ -68,6 +68,7 @@ from .compare import (
     states_one_thing,
     states_other_amounts,
 )
+from .sentences import takes_back
 
 __all__ = [
     "Supersession",
@@ -82,5 +83,6 @@ __all__ = [
     "stale_episodes",
     "states_one_thing",
     "states_other_amounts",
+    "takes_back",
     "weighs_a_choice",
 ]

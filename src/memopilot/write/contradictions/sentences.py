@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Sequence
 
 from ..sentences import clean_statement, is_question, past_form, split_sentences
@@ -28,6 +29,24 @@ _CORRECTION_PREFIXES = _phrases(
     "wait|no wait|sorry|i meant|make that|let me correct that|to correct|update|small correction|"
     "quick correction|i misspoke|my mistake|my bad|oops"
 )
+
+
+# What opens a message that takes back what the user has just said: "scratch that", "correction",
+# "I got it wrong", "wrong town", "I meant", after the interjections a correction opens with ("Oops,",
+# "Wait, no,"). Stronger than a correction marker inside a sentence ("actually", "sorry", "update"
+# also stress or greet), so it may name what it corrects by its place in the conversation alone.
+_TAKES_BACK = re.compile(
+    r"^(?:(?:oops|whoops|wait|no|sorry|argh|ugh|ah|hmm|oh|erm|um)\b[\s,.!:;-]*)*"
+    r"(?:scratch that|correction\b|(?:i|we) (?:got|had) (?:it|that|this) wrong|(?:i|we) (?:was|were) wrong|"
+    r"wrong (?!way\b)[a-z]+\s*[,.!:;-]|i meant\b|i misspoke|my mistake|let me correct)",
+    re.IGNORECASE,
+)
+
+
+def takes_back(text: str) -> bool:
+    """Whether a message opens by taking back what the user has just said ("Oops, scratch that,
+    wrong town. It's in Kestrel Bay.", "Wait, I got it wrong. His allergy is peanuts.")."""
+    return _TAKES_BACK.match(text.strip()) is not None
 
 
 # Leading time adjuncts that say the statement replaces an earlier one ("These days, I ...").
