@@ -50,7 +50,7 @@ from memopilot.write.redaction import learned, redact
 ROOT = Path(__file__).resolve().parents[1]
 TUNE = ROOT / "tests" / "data"
 TUNES = [TUNE, *sorted(TUNE.glob("redaction_tune*"))]
-CHECKS = [TUNE / f"redaction_check{n}" for n in (10, 11, 13, *range(15, 62, 2))]
+CHECKS = [TUNE / f"redaction_check{n}" for n in (10, 11, 13, *range(15, 64, 2))]
 _SEPARATORS = re.compile(r"[\s\-‐‑–—]+")
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 

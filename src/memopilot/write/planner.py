@@ -348,10 +348,10 @@ class WritePath:
     def _apply_correction(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
         """A message that opens by taking back what the user has just said ("Oops, scratch that,
         wrong town. It's in Kestrel Bay, the hall by the estuary.") corrects what was taken from the
-        same conversation's turn before it: the memory of that turn that speaks of the same thing
-        (or its only one) is superseded by the message's first memory, or retired when the message
-        stored none (its episode, which states the correction, stays). The learned judgement read
-        such pairs at 0.03-0.19: "scratch that" names nothing of what it takes back."""
+        same conversation's turn before it: the memory of that turn that shares the most words with
+        it (:func:`_what_is_taken_back`) is superseded by the message's first memory, or retired
+        when the message stored none (its episode, which states the correction, stays). The learned
+        judgement read such pairs at 0.03-0.19: "scratch that" names nothing of what it takes back."""
         if plan.session_id is None or not takes_back(text):
             return
         told = _told_just_before(plan)
