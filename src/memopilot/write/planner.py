@@ -335,7 +335,7 @@ class WritePath:
         new value. The successor is that memory; without one the old memory is retired."""
         if not marks_change(text):
             return
-        successor = next((m for m in created if m is not None), None)
+        successor = _first(created)
         for found in find_supersessions(text, MemoryType.FACT, plan.earlier_live()):
             if found.blocked:
                 continue
@@ -358,12 +358,8 @@ class WritePath:
         target = _what_is_taken_back(told, text)
         if target is None:
             return
-        successor = next((m for m in created if m is not None), None)
         reason = "the user took back what they had just said"
-        if successor is not None:
-            plan.supersede(target, plan.live.get(successor.id, successor), rule="correction", reason=reason)
-        else:
-            plan.retire(target, reason=reason, rule="correction")
+        plan.replace(target, _first(created), rule="correction", reason=reason)
 
     def _apply_reversal(self, plan: _Plan, text: str, created: list[Memory | None]) -> None:
         """A change undone ("we've gone back to his old Hollowfield kibble" after "we moved him
@@ -374,7 +370,7 @@ class WritePath:
         named, pointed_at = _restored_values(text), _values_pointed_back_at(text)
         if not (named or pointed_at):
             return
-        successor = next((m for m in created if m is not None), None)
+        successor = _first(created)
         replaced_by_id = plan.inputs.replaced  # (the superseded memories and their episodes)
         for memory in plan.untouched_earlier():
             replaced = replaced_by_id.get(memory.supersedes or "")
@@ -385,11 +381,12 @@ class WritePath:
                 or any(_restores(replaced, memory, replaced_by_id, v, tie=True) for v in pointed_at)
             ):
                 continue
-            reason = "the message goes back to what this memory replaced"
-            if successor is not None:
-                plan.supersede(memory, plan.live.get(successor.id, successor), rule="reversal", reason=reason)
-            else:
-                plan.retire(memory, reason=reason, rule="reversal")
+            plan.replace(
+                memory,
+                successor,
+                rule="reversal",
+                reason="the message goes back to what this memory replaced",
+            )
 
     def _apply_judged_update(
         self, plan: _Plan, text: str, created: list[Memory | None], among: set[str] | None = None
@@ -489,6 +486,11 @@ class WritePath:
                 plan.archive(target, reason=request.reason or "the user asked to forget it")
 
 
+def _first(created: list[Memory | None]) -> Memory | None:
+    """The message's first memory that was stored (what supersedes what the message changes)."""
+    return next((m for m in created if m is not None), None)
+
+
 def _told_just_before(plan: _Plan) -> list[Memory]:
     """The live typed memories taken from the user's turn just before this message in the same
     conversation (none when a later turn of it is known to have stored nothing)."""
@@ -577,11 +579,7 @@ def _decide(
     # Fenmoor Harriers, we meet on Tuesday evenings" was kept as two memories, and "These days I
     # run with the Saltcombe Striders, Thursday evenings" changes both.
     for verdict, memory in [sure[0], *[(v, m) for v, m in sure[1:] if _one_sentence(plan, m, old)]]:
-        if successor is not None:
-            current = plan.live.get(successor.id, successor)
-            plan.supersede(memory, current, rule="learned", reason=_judged(verdict))
-        else:
-            plan.retire(memory, reason=_judged(verdict), rule="learned")
+        plan.replace(memory, successor, rule="learned", reason=_judged(verdict))
 
 
 def _stale_turn(
@@ -1157,6 +1155,13 @@ class _Plan:
         self._put((current.copy(supersedes=old.id), None))  # the new memory's own event covers it
         self.outcome.superseded.append({"id": old.id, "by": new.id, "rule": rule, "reason": reason})
         self._retire_evidence(old, new.id)
+
+    def replace(self, old: Memory, successor: Memory | None, *, rule: str, reason: str) -> None:
+        """Supersede ``old`` by ``successor`` as it stands in this plan, or retire it without one."""
+        if successor is not None:
+            self.supersede(old, self.live.get(successor.id, successor), rule=rule, reason=reason)
+        else:
+            self.retire(old, reason=reason, rule=rule)
 
     def retire(self, old: Memory, *, reason: str, rule: str = "editor") -> None:
         self._put(

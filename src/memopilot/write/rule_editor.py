@@ -36,6 +36,7 @@ from . import dates
 from .date_words import readable_dates
 from .editor import EditorContext, EditorOutput, EditorResult, ForgetRequest, MemoryEditor, NewMemory
 from .language import in_english
+from .redaction import PLACEHOLDER
 from .sentences import (
     LISTED_TASK,
     clauses,
@@ -1484,13 +1485,12 @@ def _drop_withheld_credentials(statements: list[_Statement]) -> None:
     episode keeps the redacted text. (A placeholder beside no access word, such as a date the
     redactor took for an id, leaves the statement be.)"""
     for st in statements:
-        if _WITHHELD.search(st.text) and _ACCESS_WORD.search(st.text):
+        if PLACEHOLDER.search(st.text) and _ACCESS_WORD.search(st.text):
             st.judgement = None
             st.flags = None if st.flags is None else dataclasses.replace(st.flags, small_talk=True)
 
 
-# The redactor's placeholder (write/redaction: "[REDACTED:<kind>]") and the words of access
-_WITHHELD = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+# The words of access beside a redactor's placeholder
 _ACCESS_WORD = re.compile(
     r"\b(?:log-?ins?|passwords?|passcodes?|passphrases?|pins?|codes?|keys?|tokens?|secrets?|"
     r"credentials?|user\s*names?)\b",
@@ -1511,12 +1511,14 @@ def _pasted_text(message: str) -> str:
     return rest.strip() if _ONLY_WORK_ON_TEXT.match(request) else ""
 
 
+# The verbs of a request for work on a text and nothing else
+_TEXT_WORK = "summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate"
 # A request that asks for nothing but work on a text: what follows its colon is that text, even on
 # the same line ("Summarise this in 3 bullet points: The council ..."; not "Can you check this: I'm
 # allergic to nuts, is the recipe safe?", which may tell news about the user)
 _ONLY_WORK_ON_TEXT = re.compile(
     r"^\W*(?:(?:can|could|would) you\s+|please\s+|pls\s+)*"
-    r"(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate|shorten|condense|tl;?dr)\b"
+    rf"(?:{_TEXT_WORK}|shorten|condense|tl;?dr)\b"
     r"[^\"“«„.!?]{0,60}$",
     _F,
 )
@@ -1565,7 +1567,7 @@ _WORK_ON_TEXT = re.compile(
 # "Translate into French: 'I never eat breakfast'": the request and the words to work on, in one
 # statement (not "add 'fix the tap' to my list", a task)
 _WORK_ON_QUOTED = re.compile(
-    r"^(?:please\s+)?(?:summari[sz]e|paraphrase|rephrase|reword|rewrite|proofread|translate)\b"
+    rf"^(?:please\s+)?(?:{_TEXT_WORK})\b"
     r"[^\"“«„:]{0,40}[:\"“«„']",
     _F,
 )

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .rules import Span
 
-__all__ = ["Finding", "Redaction", "looks_secret", "redact", "redact_values"]
+__all__ = ["PLACEHOLDER", "Finding", "Redaction", "looks_secret", "redact", "redact_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class Redaction:
 
 
 # A placeholder; its kind is lowercase letters, digits and underscores.
-_PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
@@ -132,7 +132,7 @@ def _scan(text: str) -> list[Finding]:
     if not spans:
         return []
     if "[REDACTED:" in text:
-        taken = [(m.start(), m.end()) for m in _PLACEHOLDER_RE.finditer(text)]
+        taken = [(m.start(), m.end()) for m in PLACEHOLDER.finditer(text)]
         spans = [sp for sp in spans if not any(sp[0] < pe and ps < sp[1] for ps, pe in taken)]
         if not spans:
             return []
