@@ -223,14 +223,10 @@ def _pairs(run: str) -> list[str]:
 def own_features(token: str) -> tuple[list[str], str]:
     """The features a token has whatever surrounds it (its shape, length, classes and first
     characters), and its classes ("aA9!"), which the context features pair with the word before."""
-    class_string = _class_string(token)
-    return _own_features_of(token, class_string, _named_classes(frozenset(class_string)))
-
-
-def _own_features_of(token: str, class_string: str, classes: str) -> tuple[list[str], str]:
-    """:func:`own_features`, the token's class string and classes found already."""
     # Only the shape's first eight runs are read, and collapsing runs keeps the classes a token
     # holds: a 64-digit hash is not grouped to its end (a sixth of the net's time went there).
+    class_string = _class_string(token)
+    classes = _named_classes(frozenset(class_string))
     length = _length_bucket(len(token))
     shape = _collapsed(class_string, _SHAPE_RUNS)
     features = [f"shape:{shape}", f"len:{length}", f"cls:{classes}", f"cls_len:{classes}|{length}"]
